@@ -1,0 +1,383 @@
+// Happy Holidays: options, setup, serialization, view and scoring. The turn machine is in
+// hh_rules.cpp.
+#include "happy_holidays/happy_holidays.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <functional>
+
+#include "happy_holidays/hh_game.hpp"
+
+namespace tinsel::engine::happy_holidays {
+
+namespace detail {
+
+namespace {
+constexpr std::array<const char*, colour_count> colour_names = {"red", "green", "blue", "yellow"};
+constexpr std::array<const char*, face_count> face_names = {
+    "red_green", "green_blue", "blue_yellow", "yellow_red", "reindeer_reward", "christmas_wish"};
+constexpr std::array<const char*, 5> phase_names = {"start_of_turn", "sleigh_colour", "choose_sleigh",
+                                                    "wish_colour", "over"};
+}  // namespace
+
+const char* colour_name(int colour) { return colour_names.at(static_cast<std::size_t>(colour)); }
+
+std::optional<int> colour_from_name(std::string_view name) {
+  for (int c = 0; c < colour_count; ++c)
+    if (name == colour_names[static_cast<std::size_t>(c)]) return c;
+  return std::nullopt;
+}
+
+const char* face_name(int face) { return face_names.at(static_cast<std::size_t>(face)); }
+bool is_pair_face(int face) { return face >= 0 && face < reward_face; }
+std::array<int, 2> face_colours(int face) { return {face, (face + 1) % colour_count}; }
+
+// Views and events carry many of these, so the keys are laid out once and copied; a json object
+// iterates its keys sorted (blue, green, red, yellow), which `sorted_colour` maps back.
+json counts_json(const counts& c) {
+  static const json blank = [] {
+    json b = json::object();
+    for (int i = 0; i < colour_count; ++i) b[colour_name(i)] = 0;
+    return b;
+  }();
+  static constexpr std::array<std::size_t, colour_count> sorted_colour = {2, 1, 0, 3};
+  json out = blank;
+  std::size_t k = 0;
+  for (auto& v : out) v = c[sorted_colour[k++]];
+  return out;
+}
+
+const char* phase_name(phase p) { return phase_names.at(static_cast<std::size_t>(p)); }
+
+std::optional<phase> phase_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < phase_names.size(); ++i)
+    if (name == phase_names[i]) return static_cast<phase>(i);
+  return std::nullopt;
+}
+
+// ---- scoring (A15, A16) -------------------------------------------------------------------
+
+int hh_game::score(int seat) const {
+  counts c = s_.stacks[static_cast<std::size_t>(seat)];
+  std::sort(c.begin(), c.end(), std::greater<>());
+  return c[0] + c[1];
+}
+
+int hh_game::total(int seat) const {
+  const auto& c = s_.stacks[static_cast<std::size_t>(seat)];
+  return c[0] + c[1] + c[2] + c[3];
+}
+
+std::vector<int> hh_game::winners() const {
+  const int n = s_.cfg.players;
+  int best = -1;
+  for (int p = 0; p < n; ++p) best = std::max(best, score(p));
+  std::vector<int> top;
+  for (int p = 0; p < n; ++p)
+    if (score(p) == best) top.push_back(p);
+  if (top.size() > 1 && s_.cfg.tie_total_gifts) {
+    int most = -1;
+    for (int p : top) most = std::max(most, total(p));
+    std::erase_if(top, [&](int p) { return total(p) != most; });
+  }
+  return top;
+}
+
+json hh_game::result() const {
+  if (s_.ph != phase::over) return nullptr;
+  const int n = s_.cfg.players;
+  json scores = json::array(), stacks = json::array(), totals = json::array();
+  int best = -1;
+  for (int p = 0; p < n; ++p) {
+    scores.push_back(score(p));
+    stacks.push_back(counts_json(s_.stacks[static_cast<std::size_t>(p)]));
+    totals.push_back(total(p));
+    best = std::max(best, score(p));
+  }
+  const auto win = winners();
+  const auto top_scorers =
+      std::count_if(scores.begin(), scores.end(), [&](const json& s) { return s.get<int>() == best; });
+  const char* decided_by = top_scorers == 1 ? "score" : win.size() == 1 ? "total_gifts" : "shared";
+  return {{"scores", scores},
+          {"winners", win},
+          {"stacks", stacks},
+          {"total_gifts", totals},
+          {"tie_break", s_.cfg.tie_total_gifts ? "totalGifts" : "shared"},
+          {"decided_by", decided_by},
+          {"reason", s_.end_reason}};
+}
+
+// ---- view and full state ------------------------------------------------------------------
+
+std::optional<prompt> hh_game::current_prompt() const {
+  if (s_.ph == phase::over) return std::nullopt;
+  // D1/D2 run on the main timer; the choices after a roll (D3–D5) on the sub-prompt timer.
+  const bool turn_start = s_.ph == phase::start_of_turn;
+  return prompt{
+      prompt_kind(), {s_.active}, turn_start ? s_.cfg.main_timeout_ms : s_.cfg.sub_timeout_ms, s_.serial};
+}
+
+// Rulebook 3.4: nothing is hidden, so every viewer (seat or spectator) gets the same object.
+// Built by assignment rather than nested initializer lists, which deep-copy every level: the room
+// builds a view after every command.
+json hh_game::view(viewer) const {
+  const int n = s_.cfg.players;
+  json players = json::array();
+  for (int p = 0; p < n; ++p) {
+    const auto i = static_cast<std::size_t>(p);
+    const int id = s_.sleigh_of[i];
+    json sleigh = json::object();
+    sleigh["id"] = id;
+    sleigh["gifts"] = counts_json(s_.sleighs[static_cast<std::size_t>(id)]);
+    json player = json::object();
+    player["seat"] = p;
+    player["reindeer"] = static_cast<bool>(s_.reindeer[i]);
+    player["sleigh"] = std::move(sleigh);
+    player["stacks"] = counts_json(s_.stacks[i]);
+    player["score"] = score(p);
+    player["total_gifts"] = total(p);
+    players.push_back(std::move(player));
+  }
+  json v = json::object();
+  v["game"] = "happy_holidays";
+  v["phase"] = phase_name(s_.ph);
+  v["prompt"] = s_.ph == phase::over ? json(nullptr) : json(prompt_kind());
+  v["active"] = s_.active;
+  v["start_seat"] = s_.start_seat;
+  v["turn"] = s_.turn;
+  v["round"] = (s_.turn - 1) / n + 1;
+  v["max_rounds"] = max_rounds;
+  v["tree"] = counts_json(s_.tree);
+  v["players"] = std::move(players);
+  json& last_roll = v["last_roll"];
+  if (s_.last_face) {
+    last_roll["seat"] = s_.last_roll_seat;
+    last_roll["face"] = face_name(*s_.last_face);
+  }
+  json& rolled = v["rolled_colours"] = json::array();
+  if (s_.ph == phase::sleigh_colour)
+    for (int c : face_colours(*s_.last_face)) rolled.push_back(colour_name(c));
+  v["rerolls"] = s_.rerolls;
+  v["result"] = result();
+  return v;
+}
+
+json hh_game::full_state() const {
+  json sleighs = json::array(), stacks = json::array(), reindeer = json::array();
+  for (const auto& c : s_.sleighs) sleighs.push_back(c);
+  for (const auto& c : s_.stacks) stacks.push_back(c);
+  for (bool r : s_.reindeer) reindeer.push_back(r);
+  json f = json::object();
+  f["game"] = "happy_holidays";
+  f["options"] = s_.cfg.options;
+  f["players"] = s_.cfg.players;
+  f["phase"] = phase_name(s_.ph);
+  f["start_seat"] = s_.start_seat;
+  f["active"] = s_.active;
+  f["turn"] = s_.turn;
+  f["rerolls"] = s_.rerolls;
+  f["tree"] = s_.tree;
+  f["sleigh_of"] = s_.sleigh_of;
+  f["sleighs"] = std::move(sleighs);
+  f["stacks"] = std::move(stacks);
+  f["reindeer"] = std::move(reindeer);
+  f["last_face"] = s_.last_face ? json(*s_.last_face) : json(nullptr);
+  f["last_roll_seat"] = s_.last_roll_seat;
+  f["serial"] = s_.serial;
+  f["end_reason"] = s_.end_reason;
+  return f;
+}
+
+}  // namespace detail
+
+// ---- options ------------------------------------------------------------------------------
+
+namespace {
+
+using detail::config;
+
+const std::vector<std::string> known_options = {
+    "maxPlayers",        "startPlayer", "giftsPerColour", "reindeerCount",  "reindeerMode",
+    "rerollEmptyReward", "endCheck",    "tieBreak",       "mainTimeoutSec", "subPromptTimeoutSec"};
+
+std::optional<rule_error> reindeer_option(const json& options, json& out, int max_players) {
+  const char* key = "reindeerCount";
+  if (!options.contains(key) || options.at(key) == "auto") {
+    out[key] = "auto";
+    return std::nullopt;
+  }
+  const auto& v = options.at(key);
+  if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 5)
+    return make_error("invalid_option", "option 'reindeerCount' must be \"auto\" or an integer from 1 to 5");
+  const int k = v.get<int>();
+  // The start player lacks one, so k reindeer need k + 1 players (A6).
+  if (k > max_players - 1)
+    return make_error("invalid_option", "option 'reindeerCount' " + std::to_string(k) + " needs at least " +
+                                            std::to_string(k + 1) + " players, but maxPlayers is " +
+                                            std::to_string(max_players));
+  out[key] = k;
+  return std::nullopt;
+}
+
+outcome<json> normalize_options(const json& in) {
+  const json options = in.is_null() ? json::object() : in;
+  if (auto e = no_unknown_options(options, known_options)) return *e;
+  json out = json::object();
+  if (auto e = int_option(options, out, "maxPlayers", 4, 2, 6)) return *e;
+  if (auto e = enum_option(options, out, "startPlayer", {"random", "host-picks"})) return *e;
+  if (auto e = int_option(options, out, "giftsPerColour", 8, 5, 15)) return *e;
+  if (auto e = reindeer_option(options, out, out["maxPlayers"].get<int>())) return *e;
+  if (auto e = enum_option(options, out, "reindeerMode", {"strict", "assisted"})) return *e;
+  if (auto e = bool_option(options, out, "rerollEmptyReward", false)) return *e;
+  if (auto e = enum_option(options, out, "endCheck", {"endOfTurn", "immediate"})) return *e;
+  if (auto e = enum_option(options, out, "tieBreak", {"shared", "totalGifts"})) return *e;
+  if (auto e = timer_option(options, out, "mainTimeoutSec", 60, 1, 3600)) return *e;
+  if (auto e = timer_option(options, out, "subPromptTimeoutSec", 30, 1, 3600)) return *e;
+  return out;
+}
+
+std::optional<int> timer_ms(const json& v) {
+  // "off" (and 0, which the option helper's contract also allows for "off") means no timer.
+  if (!v.is_number_integer() || v.get<int>() <= 0) return std::nullopt;
+  return v.get<int>() * 1000;
+}
+
+// Decodes normalized options for `players` seated players; rejects a reindeer count that cannot be
+// dealt.
+outcome<config> make_config(const json& options, int players) {
+  auto norm = normalize_options(options);
+  if (!norm) return norm.error();
+  const json& o = norm.value();
+  if (players < 2 || players > o["maxPlayers"].get<int>())
+    return make_error("invalid_player_count", "Happy Holidays needs 2 to " +
+                                                  std::to_string(o["maxPlayers"].get<int>()) +
+                                                  " players, not " + std::to_string(players));
+  config c;
+  c.options = o;
+  c.players = players;
+  c.gifts_per_colour = o["giftsPerColour"].get<int>();
+  c.reindeer = o["reindeerCount"] == "auto" ? players - 1 : o["reindeerCount"].get<int>();
+  if (c.reindeer > players - 1)
+    return make_error("invalid_option", "option 'reindeerCount' " + std::to_string(c.reindeer) +
+                                            " needs at least " + std::to_string(c.reindeer + 1) +
+                                            " players, but only " + std::to_string(players) + " are seated");
+  c.host_picks = o["startPlayer"] == "host-picks";
+  c.assisted = o["reindeerMode"] == "assisted";
+  c.reroll_empty_reward = o["rerollEmptyReward"].get<bool>();
+  c.end_immediate = o["endCheck"] == "immediate";
+  c.tie_total_gifts = o["tieBreak"] == "totalGifts";
+  c.main_timeout_ms = timer_ms(o["mainTimeoutSec"]);
+  c.sub_timeout_ms = timer_ms(o["subPromptTimeoutSec"]);
+  return c;
+}
+
+outcome<std::unique_ptr<game>> create(const setup& su, dice& d) {
+  auto cfg = make_config(su.options, su.players);
+  if (!cfg) return cfg.error();
+  const int n = su.players;
+  if (cfg.value().host_picks) {
+    if (!su.first_seat)
+      return make_error("first_seat_required",
+                        "startPlayer is host-picks: the host must pick the first seat");
+    if (*su.first_seat < 0 || *su.first_seat >= n)
+      return make_error("invalid_option", "first seat " + std::to_string(*su.first_seat) +
+                                              " is not a seat (0 to " + std::to_string(n - 1) + ")");
+  }
+  // Everything is validated before the dice move, so a rejected create leaves them untouched.
+  detail::state s;
+  s.cfg = std::move(cfg.value());
+  s.start_seat = s.cfg.host_picks ? *su.first_seat : static_cast<int>(d.roll(static_cast<std::uint32_t>(n)));
+  s.active = s.start_seat;
+  s.tree.fill(s.cfg.gifts_per_colour);
+  const auto un = static_cast<std::size_t>(n);
+  s.sleighs.assign(un, detail::counts{});
+  s.stacks.assign(un, detail::counts{});
+  s.reindeer.assign(un, false);
+  for (int p = 0; p < n; ++p) s.sleigh_of.push_back(p);
+  // A6: the start player lacks one. With fewer than N−1 (a gap in the rulebook) they go to the
+  // players who move next, so the shortage reaches the table as late as possible.
+  for (int k = 1; k <= s.cfg.reindeer; ++k)
+    s.reindeer[static_cast<std::size_t>((s.start_seat + k) % n)] = true;
+  return std::unique_ptr<game>(std::make_unique<detail::hh_game>(std::move(s)));
+}
+
+bool valid_counts(const detail::counts& c) {
+  return std::all_of(c.begin(), c.end(), [](int v) { return v >= 0; });
+}
+
+outcome<std::unique_ptr<game>> restore_impl(const json& j) {
+  const auto bad = [](const std::string& what) { return make_error("invalid_state", what); };
+  if (!j.is_object() || j.value("game", "") != "happy_holidays") return bad("not a Happy Holidays state");
+  auto cfg = make_config(j.at("options"), j.at("players").get<int>());
+  if (!cfg) return bad(cfg.error().message);
+  detail::state s;
+  s.cfg = std::move(cfg.value());
+  const int n = s.cfg.players;
+  const auto un = static_cast<std::size_t>(n);
+  const auto ph = detail::phase_from_name(j.at("phase").get<std::string>());
+  if (!ph) return bad("unknown phase");
+  s.ph = *ph;
+  s.start_seat = j.at("start_seat").get<int>();
+  s.active = j.at("active").get<int>();
+  s.turn = j.at("turn").get<int>();
+  s.rerolls = j.at("rerolls").get<int>();
+  s.tree = j.at("tree").get<detail::counts>();
+  s.sleigh_of = j.at("sleigh_of").get<std::vector<int>>();
+  s.sleighs = j.at("sleighs").get<std::vector<detail::counts>>();
+  s.stacks = j.at("stacks").get<std::vector<detail::counts>>();
+  s.reindeer = j.at("reindeer").get<std::vector<bool>>();
+  if (!j.at("last_face").is_null()) s.last_face = j.at("last_face").get<int>();
+  s.last_roll_seat = j.at("last_roll_seat").get<int>();
+  s.serial = j.at("serial").get<std::uint64_t>();
+  s.end_reason = j.at("end_reason").get<std::string>();
+
+  const auto seat_ok = [&](int p) { return p >= 0 && p < n; };
+  if (!seat_ok(s.start_seat) || !seat_ok(s.active) || s.turn < 1 || s.rerolls < 0)
+    return bad("seat or counter out of range");
+  if (s.sleigh_of.size() != un || s.sleighs.size() != un || s.stacks.size() != un || s.reindeer.size() != un)
+    return bad("per-seat arrays must have one entry per player");
+  auto ids = s.sleigh_of;
+  std::sort(ids.begin(), ids.end());
+  for (int p = 0; p < n; ++p)
+    if (ids[static_cast<std::size_t>(p)] != p) return bad("sleigh_of must be a permutation of the seats");
+  if (!valid_counts(s.tree) || !std::all_of(s.sleighs.begin(), s.sleighs.end(), valid_counts) ||
+      !std::all_of(s.stacks.begin(), s.stacks.end(), valid_counts))
+    return bad("gift counts must not be negative");
+  if (s.last_face && (*s.last_face < 0 || *s.last_face >= detail::face_count)) return bad("bad face");
+  const bool needs_pair = s.ph == detail::phase::sleigh_colour;
+  if (needs_pair && !(s.last_face && detail::is_pair_face(*s.last_face)))
+    return bad("the sleigh_colour phase needs a colour-pair last_face");
+  if (s.ph == detail::phase::start_of_turn &&
+      std::none_of(s.reindeer.begin(), s.reindeer.end(), [](bool r) { return r; }))
+    return bad("somebody must hold a reindeer");
+  return std::unique_ptr<game>(std::make_unique<detail::hh_game>(std::move(s)));
+}
+
+}  // namespace
+
+game_info info() {
+  game_info g;
+  g.id = "happy_holidays";
+  g.title = "Happy Holidays";
+  g.normalize_options = normalize_options;
+  g.seats = [](const json& options) {
+    // Options arrive normalized; the clamp only keeps a malformed value from widening the range.
+    int max = 4;
+    if (options.is_object() && options.contains("maxPlayers") && options["maxPlayers"].is_number_integer())
+      max = std::clamp(options["maxPlayers"].get<int>(), 2, 6);
+    return seat_range{2, max};
+  };
+  g.create = create;
+  return g;
+}
+
+outcome<std::unique_ptr<game>> restore(const json& full_state) {
+  // Shape errors in trusted-but-edited input surface as a rule_error, not as an exception.
+  try {
+    return restore_impl(full_state);
+  } catch (const std::exception& e) {
+    return make_error("invalid_state", e.what());
+  }
+}
+
+}  // namespace tinsel::engine::happy_holidays

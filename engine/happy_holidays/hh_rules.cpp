@@ -1,0 +1,408 @@
+// Happy Holidays: the turn state machine (legal, apply, timeout defaults).
+//
+// apply validates the whole command before touching anything, so a rejection never changes the
+// state or draws from the dice. Every state change goes through the small transition functions
+// below, which the timeout defaults (D1–D5) reuse, so a default is exactly the command a player
+// could have sent.
+#include <algorithm>
+#include <climits>
+
+#include "happy_holidays/hh_game.hpp"
+
+namespace tinsel::engine::happy_holidays::detail {
+
+namespace {
+
+enum class kind { take_reindeer, roll, sleigh_colour, choose_sleigh, wish_colour };
+
+struct command_spec {
+  const char* name;
+  kind k;
+  const char* param;  // the one parameter, or nullptr
+  phase needs;
+};
+
+constexpr std::array<command_spec, 5> specs = {{
+    {"take_reindeer", kind::take_reindeer, "from", phase::start_of_turn},
+    {"roll", kind::roll, nullptr, phase::start_of_turn},
+    {"sleigh_colour", kind::sleigh_colour, "colour", phase::sleigh_colour},
+    {"choose_sleigh", kind::choose_sleigh, "owner", phase::choose_sleigh},
+    {"wish_colour", kind::wish_colour, "colour", phase::wish_colour},
+}};
+
+struct command {
+  const command_spec* spec = nullptr;
+  long long seat_arg = -1;  // take_reindeer.from, choose_sleigh.owner
+  std::string colour_arg;   // sleigh_colour.colour, wish_colour.colour
+};
+
+rule_error invalid_command(const std::string& message) { return make_error("invalid_command", message); }
+
+// Shape only: an object with a known "kind", its parameter present with the right JSON type, and
+// nothing else (a misspelt field such as "color" must not be silently ignored).
+outcome<command> parse(const json& c) {
+  if (!c.is_object()) return invalid_command("a command is a JSON object with a \"kind\"");
+  const auto k = c.find("kind");
+  if (k == c.end() || !k->is_string()) return invalid_command("a command needs a string \"kind\"");
+  command cmd;
+  for (const auto& s : specs)
+    if (*k == s.name) cmd.spec = &s;
+  if (!cmd.spec) return invalid_command("unknown command kind '" + k->get<std::string>() + "'");
+  const std::string name = cmd.spec->name;
+  for (const auto& [key, value] : c.items())
+    if (key != "kind" && !(cmd.spec->param && key == cmd.spec->param))
+      return invalid_command(name + " has no field '" + key + "'");
+  if (!cmd.spec->param) return cmd;
+  const std::string param = cmd.spec->param;
+  if (!c.contains(param)) return invalid_command(name + " needs '" + param + "'");
+  const json& v = c.at(param);
+  if (param == "colour") {
+    if (!v.is_string()) return invalid_command("'colour' must be a colour name");
+    cmd.colour_arg = v.get<std::string>();
+  } else {
+    if (!v.is_number_integer()) return invalid_command("'" + param + "' must be a seat number");
+    // An unsigned value beyond long long is simply out of range.
+    cmd.seat_arg =
+        v.is_number_unsigned() && v.get<unsigned long long>() > LLONG_MAX ? -1 : v.get<long long>();
+  }
+  return cmd;
+}
+
+json cmd_json(const char* kind_name) { return {{"kind", kind_name}}; }
+
+int sum(const counts& c) { return c[0] + c[1] + c[2] + c[3]; }
+
+}  // namespace
+
+std::string hh_game::prompt_kind() const {
+  switch (s_.ph) {
+    case phase::start_of_turn:
+      if (s_.reindeer[static_cast<std::size_t>(s_.active)]) return "roll";
+      return s_.cfg.assisted ? "take_reindeer" : "take_reindeer_or_roll";
+    case phase::sleigh_colour:
+      return "sleigh_colour";
+    case phase::choose_sleigh:
+      return "choose_sleigh";
+    case phase::wish_colour:
+      return "wish_colour";
+    case phase::over:
+      break;
+  }
+  return "";
+}
+
+json hh_game::legal(int seat) const {
+  json out = json::array();
+  if (s_.ph == phase::over || seat != s_.active) return out;
+  const int n = s_.cfg.players;
+  switch (s_.ph) {
+    case phase::start_of_turn:
+      if (!s_.reindeer[static_cast<std::size_t>(seat)]) {
+        // Clockwise from the active player: nearest holder first, as D1 picks.
+        for (int k = 1; k < n; ++k) {
+          const int p = (seat + k) % n;
+          if (s_.reindeer[static_cast<std::size_t>(p)])
+            out.push_back({{"kind", "take_reindeer"}, {"from", p}});
+        }
+        if (!s_.cfg.assisted) out.push_back(cmd_json("roll"));  // the "forgot" move (A8)
+      } else {
+        out.push_back(cmd_json("roll"));
+      }
+      break;
+    case phase::sleigh_colour:
+      for (int c : face_colours(*s_.last_face))
+        out.push_back({{"kind", "sleigh_colour"}, {"colour", colour_name(c)}});
+      break;
+    case phase::choose_sleigh:
+      for (int p = 0; p < n; ++p) out.push_back({{"kind", "choose_sleigh"}, {"owner", p}});
+      break;
+    case phase::wish_colour:
+      for (int c = 0; c < colour_count; ++c)
+        out.push_back({{"kind", "wish_colour"}, {"colour", colour_name(c)}});
+      break;
+    case phase::over:
+      break;
+  }
+  return out;
+}
+
+outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
+  if (s_.ph == phase::over) return make_error("game_over", "the game is over");
+  if (seat != s_.active)
+    return make_error("not_your_turn", "it is seat " + std::to_string(s_.active) + "'s turn");
+  auto parsed = parse(command_json);
+  if (!parsed) return parsed.error();
+  const command& cmd = parsed.value();
+  if (cmd.spec->needs != s_.ph)
+    return make_error("wrong_phase",
+                      std::string(cmd.spec->name) + " is not possible now; waiting for " + prompt_kind());
+
+  const int n = s_.cfg.players;
+  const auto has_reindeer = [&](long long p) {
+    return static_cast<bool>(s_.reindeer[static_cast<std::size_t>(p)]);
+  };
+  events out;
+  switch (cmd.spec->k) {
+    case kind::take_reindeer: {
+      if (cmd.seat_arg < 0 || cmd.seat_arg >= n) return make_error("invalid_seat", "'from' is not a seat");
+      if (has_reindeer(seat)) return make_error("already_has_reindeer", "you already have a reindeer");
+      if (cmd.seat_arg == seat)
+        return make_error("cannot_take_from_self", "take a reindeer from another player");
+      if (!has_reindeer(cmd.seat_arg)) return make_error("no_reindeer_there", "that player has no reindeer");
+      take_reindeer(static_cast<int>(cmd.seat_arg), out);
+      break;
+    }
+    case kind::roll:
+      if (!has_reindeer(seat)) {
+        if (s_.cfg.assisted) return make_error("must_take_reindeer", "take a reindeer before you roll");
+        // R5/A8 strict: the turn is missed and the die is not rolled.
+        out.push_back(event::public_event({{"kind", "forgot_reindeer"}, {"seat", seat}}));
+        end_turn(out);
+      } else {
+        roll(d, out);
+      }
+      break;
+    case kind::sleigh_colour: {
+      const auto c = colour_from_name(cmd.colour_arg);
+      if (!c) return make_error("invalid_colour", "'" + cmd.colour_arg + "' is not a colour");
+      const auto pair = face_colours(*s_.last_face);
+      if (*c != pair[0] && *c != pair[1])
+        return make_error("colour_not_rolled", "choose one of the rolled colours");
+      bank_colour(*c, out);
+      break;
+    }
+    case kind::choose_sleigh:
+      if (cmd.seat_arg < 0 || cmd.seat_arg >= n) return make_error("invalid_seat", "'owner' is not a seat");
+      reward(static_cast<int>(cmd.seat_arg), out);
+      break;
+    case kind::wish_colour: {
+      const auto c = colour_from_name(cmd.colour_arg);
+      if (!c) return make_error("invalid_colour", "'" + cmd.colour_arg + "' is not a colour");
+      wish(*c, out);
+      break;
+    }
+  }
+  return out;
+}
+
+events hh_game::on_timeout(std::uint64_t serial, dice& d) {
+  events out;
+  if (s_.ph == phase::over || serial != s_.serial) return out;
+  const int a = s_.active;
+  const int n = s_.cfg.players;
+  const auto sleigh_gifts = [&](int p) {
+    return sum(s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[static_cast<std::size_t>(p)])]);
+  };
+  // No event of its own: the room announces the timeout ({"kind":"timed_out",...}, docs/protocol.md)
+  // before these events.
+  switch (s_.ph) {
+    case phase::start_of_turn:
+      // D1 then D2; a timeout is never "forgetting".
+      if (!s_.reindeer[static_cast<std::size_t>(a)])
+        for (int k = 1; k < n; ++k)
+          if (s_.reindeer[static_cast<std::size_t>((a + k) % n)]) {
+            take_reindeer((a + k) % n, out);
+            break;
+          }
+      roll(d, out);
+      break;
+    case phase::sleigh_colour: {  // D3
+      const auto pair = face_colours(*s_.last_face);
+      const auto& own = s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[static_cast<std::size_t>(a)])];
+      bank_colour(
+          own[static_cast<std::size_t>(pair[1])] > own[static_cast<std::size_t>(pair[0])] ? pair[1] : pair[0],
+          out);
+      break;
+    }
+    case phase::choose_sleigh: {  // D4: most gifts; ties to own sleigh, then clockwise
+      int best = a;
+      for (int k = 1; k < n; ++k)
+        if (sleigh_gifts((a + k) % n) > sleigh_gifts(best)) best = (a + k) % n;
+      reward(best, out);
+      break;
+    }
+    case phase::wish_colour: {  // D5: held by the most other players; ties to the lowest colour
+      int best = 0, best_holders = -1;
+      for (int c = 0; c < colour_count; ++c) {
+        int holders = 0;
+        for (int p = 0; p < n; ++p)
+          if (p != a && s_.stacks[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)] > 0) ++holders;
+        if (holders > best_holders) best = c, best_holders = holders;
+      }
+      wish(best, out);
+      break;
+    }
+    case phase::over:
+      break;
+  }
+  return out;
+}
+
+// ---- transitions ------------------------------------------------------------------------
+
+void hh_game::take_reindeer(int from, events& out) {
+  s_.reindeer[static_cast<std::size_t>(from)] = false;
+  s_.reindeer[static_cast<std::size_t>(s_.active)] = true;
+  out.push_back(event::public_event({{"kind", "took_reindeer"}, {"seat", s_.active}, {"from", from}}));
+  open_prompt();  // the prompt is now "roll"
+}
+
+void hh_game::roll(dice& d, events& out) {
+  const int a = s_.active;
+  const auto ua = static_cast<std::size_t>(a);
+  for (;;) {
+    const int face = static_cast<int>(d.roll(face_count));
+    s_.last_face = face;
+    s_.last_roll_seat = a;
+    json rolled = {{"kind", "rolled"}, {"seat", a}, {"face", face_name(face)}};
+    if (is_pair_face(face)) {
+      rolled["colours"] = json::array();
+      for (int c : face_colours(face)) rolled["colours"].push_back(colour_name(c));
+    }
+    out.push_back(event::public_event(std::move(rolled)));
+
+    if (is_pair_face(face)) {  // R7 / A9
+      auto& sleigh = s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[ua])];
+      json moved = json::array();
+      for (int c : face_colours(face)) {
+        const auto uc = static_cast<std::size_t>(c);
+        if (s_.tree[uc] == 0) continue;
+        --s_.tree[uc];
+        ++sleigh[uc];
+        moved.push_back(colour_name(c));
+      }
+      if (moved.empty()) {
+        if (may_reroll("no_gifts_of_rolled_colours", out)) continue;
+        return;
+      }
+      out.push_back(event::public_event({{"kind", "gifts_to_sleigh"}, {"seat", a}, {"colours", moved}}));
+      const auto left = std::count_if(s_.tree.begin(), s_.tree.end(), [](int g) { return g > 0; });
+      if (s_.cfg.end_immediate && left <= 1) {
+        finish("tree", out);  // A14 immediate: step 2 is skipped
+        return;
+      }
+      s_.ph = phase::sleigh_colour;
+    } else if (face == reward_face) {  // R8 / A11
+      const bool all_empty =
+          std::all_of(s_.sleighs.begin(), s_.sleighs.end(), [](const counts& c) { return sum(c) == 0; });
+      if (s_.cfg.reroll_empty_reward && all_empty) {
+        if (may_reroll("all_sleighs_empty", out)) continue;
+        return;
+      }
+      s_.ph = phase::choose_sleigh;
+    } else {  // R9 / A12: judged before the colour is chosen
+      bool others_have = false;
+      for (std::size_t p = 0; p < s_.stacks.size(); ++p)
+        if (p != ua && sum(s_.stacks[p]) > 0) others_have = true;
+      if (!others_have) {
+        if (may_reroll("nobody_has_gifts", out)) continue;
+        return;
+      }
+      s_.ph = phase::wish_colour;
+    }
+    open_prompt();
+    return;
+  }
+}
+
+// A13: a reroll stays in the turn; after reroll_cap of them in a row the turn ends instead.
+bool hh_game::may_reroll(const char* reason, events& out) {
+  if (s_.rerolls >= reroll_cap) {
+    out.push_back(
+        event::public_event({{"kind", "reroll_cap"}, {"seat", s_.active}, {"rerolls", s_.rerolls}}));
+    end_turn(out);
+    return false;
+  }
+  ++s_.rerolls;
+  out.push_back(event::public_event(
+      {{"kind", "roll_again"}, {"seat", s_.active}, {"reason", reason}, {"reroll", s_.rerolls}}));
+  return true;
+}
+
+void hh_game::bank_colour(int colour, events& out) {  // R7 step 2 / A10
+  const auto ua = static_cast<std::size_t>(s_.active);
+  const auto uc = static_cast<std::size_t>(colour);
+  auto& sleigh = s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[ua])];
+  counts moved{};
+  moved[uc] = sleigh[uc];
+  s_.stacks[ua][uc] += sleigh[uc];
+  sleigh[uc] = 0;
+  out.push_back(event::public_event({{"kind", "banked"},
+                                     {"seat", s_.active},
+                                     {"colour", colour_name(colour)},
+                                     {"sleigh_owner", s_.active},
+                                     {"gifts", counts_json(moved)},
+                                     {"count", moved[uc]}}));
+  end_turn(out);
+}
+
+void hh_game::reward(int owner, events& out) {  // R8 / A11
+  const int a = s_.active;
+  const auto ua = static_cast<std::size_t>(a);
+  const auto uo = static_cast<std::size_t>(owner);
+  auto& chosen = s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[uo])];
+  const counts moved = chosen;
+  for (int c = 0; c < colour_count; ++c)
+    s_.stacks[ua][static_cast<std::size_t>(c)] += moved[static_cast<std::size_t>(c)];
+  chosen = counts{};
+  out.push_back(event::public_event({{"kind", "banked"},
+                                     {"seat", a},
+                                     {"sleigh_owner", owner},
+                                     {"gifts", counts_json(moved)},
+                                     {"count", sum(moved)}}));
+  if (owner != a) {
+    std::swap(s_.sleigh_of[ua], s_.sleigh_of[uo]);
+    out.push_back(event::public_event(
+        {{"kind", "sleigh_swapped"},
+         {"seat", a},
+         {"with", owner},
+         {"gifts_given", counts_json(s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[uo])])}}));
+  }
+  end_turn(out);
+}
+
+void hh_game::wish(int colour, events& out) {  // R9 / A12: each other holder gives exactly one
+  const int a = s_.active;
+  const int n = s_.cfg.players;
+  const auto uc = static_cast<std::size_t>(colour);
+  json from = json::array();
+  for (int k = 1; k < n; ++k) {
+    auto& giver = s_.stacks[static_cast<std::size_t>((a + k) % n)];
+    if (giver[uc] == 0) continue;
+    --giver[uc];
+    ++s_.stacks[static_cast<std::size_t>(a)][uc];
+    from.push_back((a + k) % n);
+  }
+  const auto count = from.size();
+  out.push_back(event::public_event({{"kind", "wish_given"},
+                                     {"seat", a},
+                                     {"colour", colour_name(colour)},
+                                     {"from", std::move(from)},
+                                     {"count", count}}));
+  end_turn(out);
+}
+
+void hh_game::end_turn(events& out) {
+  const auto left = std::count_if(s_.tree.begin(), s_.tree.end(), [](int g) { return g > 0; });
+  if (left <= 1) return finish("tree", out);  // R12 / A14: at most one colour left
+  if (s_.turn >= max_rounds * s_.cfg.players) return finish("round_cap", out);  // C8
+  s_.active = (s_.active + 1) % s_.cfg.players;
+  ++s_.turn;
+  s_.rerolls = 0;
+  s_.ph = phase::start_of_turn;
+  open_prompt();
+  out.push_back(event::public_event(
+      {{"kind", "turn_started"},
+       {"seat", s_.active},
+       {"turn", s_.turn},
+       {"round", (s_.turn - 1) / s_.cfg.players + 1},
+       {"has_reindeer", static_cast<bool>(s_.reindeer[static_cast<std::size_t>(s_.active)])}}));
+}
+
+void hh_game::finish(const char* reason, events& out) {
+  s_.ph = phase::over;
+  s_.end_reason = reason;
+  out.push_back(event::public_event({{"kind", "game_over"}, {"reason", reason}, {"result", result()}}));
+}
+
+}  // namespace tinsel::engine::happy_holidays::detail

@@ -1,0 +1,39 @@
+#pragma once
+// Every error code a client can cause, in one place. The codes are stable: clients switch on them.
+// docs/protocol.md lists the same codes; tests/protocol/messages_test.cpp checks that it does.
+#include <string_view>
+
+namespace tinsel::protocol::errc {
+
+// Envelope and session
+inline constexpr std::string_view bad_json = "bad_json";                  // not valid JSON / UTF-8
+inline constexpr std::string_view invalid_message = "invalid_message";    // not an object, no string `type`, binary frame
+inline constexpr std::string_view unknown_type = "unknown_type";
+inline constexpr std::string_view invalid_field = "invalid_field";        // a field missing or of the wrong shape
+inline constexpr std::string_view frame_too_large = "frame_too_large";
+inline constexpr std::string_view hello_required = "hello_required";
+inline constexpr std::string_view already_hello = "already_hello";
+inline constexpr std::string_view unsupported_protocol = "unsupported_protocol";
+inline constexpr std::string_view internal_error = "internal_error";
+// Rooms
+inline constexpr std::string_view unknown_game = "unknown_game";
+inline constexpr std::string_view invalid_option = "invalid_option";      // also produced by engines
+inline constexpr std::string_view unknown_room = "unknown_room";
+inline constexpr std::string_view room_full = "room_full";
+inline constexpr std::string_view already_in_room = "already_in_room";
+inline constexpr std::string_view not_in_room = "not_in_room";
+inline constexpr std::string_view not_host = "not_host";
+// Games
+inline constexpr std::string_view game_in_progress = "game_in_progress";
+inline constexpr std::string_view game_not_started = "game_not_started";
+inline constexpr std::string_view not_enough_players = "not_enough_players";
+inline constexpr std::string_view not_a_player = "not_a_player";
+
+// Every code above, for the documentation check.
+inline constexpr std::string_view all[] = {
+    bad_json,     invalid_message, unknown_type,    invalid_field,  frame_too_large,  hello_required,
+    already_hello, unsupported_protocol, internal_error, unknown_game, invalid_option,   unknown_room,
+    room_full,    already_in_room, not_in_room,     not_host,       game_in_progress, game_not_started,
+    not_enough_players, not_a_player};
+
+}  // namespace tinsel::protocol::errc

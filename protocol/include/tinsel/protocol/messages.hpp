@@ -1,0 +1,81 @@
+#pragma once
+// The v1 envelope: one JSON object per text frame with a `type`. Requests may carry an `id`
+// (string or integer) that is echoed in exactly one `ok` or `error`. This file parses and validates
+// what clients send and builds what the server sends; it knows nothing of sockets.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "tinsel/protocol/limits.hpp"
+
+namespace tinsel::protocol {
+
+using json = nlohmann::json;
+
+struct hello_msg {
+  int protocol = 0;
+  std::string name;
+};
+struct create_room_msg {
+  std::string game;
+  json options = json::object();
+};
+struct join_room_msg {
+  std::string room;  // normalized: upper case, no separators
+  bool spectator = false;
+};
+struct leave_room_msg {};
+struct chat_msg {
+  std::string text;
+};
+struct set_options_msg {
+  json options = json::object();
+};
+struct start_game_msg {
+  std::optional<int> first_seat;
+};
+struct action_msg {
+  json action;  // an object with a string "kind"; the engine validates the rest
+};
+
+using client_message = std::variant<hello_msg, create_room_msg, join_room_msg, leave_room_msg, chat_msg,
+                                    set_options_msg, start_game_msg, action_msg>;
+
+struct protocol_error {
+  std::string code;
+  std::string message;
+};
+
+// A parsed request. `id` is null when the client gave none.
+struct request {
+  json id;
+  client_message message;
+};
+
+struct parse_result {
+  std::optional<request> ok;
+  std::optional<protocol_error> error;
+  json id;  // the request id when it could be read, even if the message was rejected
+};
+
+parse_result parse_client_message(std::string_view frame, const limits& lim);
+
+// Counts Unicode code points of valid UTF-8 (nlohmann has already validated the encoding).
+std::size_t utf8_length(std::string_view s);
+// Trims spaces; rejects control characters. Returns nullopt if the result is empty or too long.
+std::optional<std::string> clean_display_text(std::string_view s, std::size_t max_chars, bool allow_newlines);
+// Upper-cases and drops spaces and dashes; nullopt unless it is room_code_length symbols of the alphabet.
+std::optional<std::string> normalize_room_code(std::string_view s);
+
+// Serializes a server message; never throws (invalid UTF-8 would be replaced, though all text we
+// send has been validated on the way in).
+std::string dump(const json& j);
+
+// Server → client builders. Each returns the serialized frame.
+std::string make_ok(const json& id, json extra = json::object());
+std::string make_error(const json& id, std::string_view code, std::string_view message);
+
+}  // namespace tinsel::protocol

@@ -1,0 +1,216 @@
+#include "tinsel/protocol/messages.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "tinsel/protocol/errors.hpp"
+
+namespace tinsel::protocol {
+
+namespace {
+
+protocol_error err(std::string_view code, std::string message) {
+  return protocol_error{std::string(code), std::move(message)};
+}
+protocol_error field_error(const std::string& field, const std::string& what) {
+  return err(errc::invalid_field, "field '" + field + "' " + what);
+}
+
+const json* field(const json& obj, const char* name) {
+  auto it = obj.find(name);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+// Reads a required string field.
+std::variant<std::string, protocol_error> req_string(const json& obj, const char* name) {
+  const json* v = field(obj, name);
+  if (!v) return field_error(name, "is required");
+  if (!v->is_string()) return field_error(name, "must be a string");
+  return v->get<std::string>();
+}
+
+// Reads an optional object field (default: empty object).
+std::variant<json, protocol_error> opt_object(const json& obj, const char* name) {
+  const json* v = field(obj, name);
+  if (!v || v->is_null()) return json::object();
+  if (!v->is_object()) return field_error(name, "must be an object");
+  return *v;
+}
+
+template <class T>
+bool failed(const T& v, parse_result& out) {
+  if (auto* e = std::get_if<protocol_error>(&v)) {
+    out.error = *e;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::size_t utf8_length(std::string_view s) {
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::optional<std::string> clean_display_text(std::string_view s, std::size_t max_chars, bool allow_newlines) {
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u == 0x7F || (u < 0x20 && !(allow_newlines && c == '\n'))) return std::nullopt;
+  }
+  const auto first = s.find_first_not_of(" \n");
+  if (first == std::string_view::npos) return std::nullopt;
+  const auto last = s.find_last_not_of(" \n");
+  std::string out(s.substr(first, last - first + 1));
+  if (utf8_length(out) > max_chars) return std::nullopt;
+  return out;
+}
+
+std::optional<std::string> normalize_room_code(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == ' ' || c == '-') continue;
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (std::string_view(room_code_alphabet).find(c) == std::string_view::npos) return std::nullopt;
+    out.push_back(c);
+  }
+  if (out.size() != room_code_length) return std::nullopt;
+  return out;
+}
+
+parse_result parse_client_message(std::string_view frame, const limits& lim) {
+  parse_result out;
+  if (frame.size() > lim.max_frame_bytes) {
+    out.error = err(errc::frame_too_large, "frame of " + std::to_string(frame.size()) + " bytes exceeds the limit of " +
+                                               std::to_string(lim.max_frame_bytes) + " bytes");
+    return out;
+  }
+  json j = json::parse(frame.begin(), frame.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    out.error = err(errc::bad_json, "the frame is not valid JSON (UTF-8 text)");
+    return out;
+  }
+  if (!j.is_object()) {
+    out.error = err(errc::invalid_message, "a message must be a JSON object");
+    return out;
+  }
+  if (const json* id = field(j, "id")) {
+    const bool good = id->is_number_integer() || (id->is_string() && id->get_ref<const std::string&>().size() <= lim.max_id_chars);
+    if (!good) {
+      out.error = field_error("id", "must be an integer or a string of at most " + std::to_string(lim.max_id_chars) + " characters");
+      return out;
+    }
+    out.id = *id;
+  }
+  const json* type = field(j, "type");
+  if (!type || !type->is_string()) {
+    out.error = err(errc::invalid_message, "a message needs a string field 'type'");
+    return out;
+  }
+  const auto& t = type->get_ref<const std::string&>();
+
+  if (t == "hello") {
+    hello_msg m;
+    const json* p = field(j, "protocol");
+    if (!p || !p->is_number_integer()) {
+      out.error = field_error("protocol", "is required and must be an integer (this server speaks 1)");
+      return out;
+    }
+    m.protocol = p->get<int>();
+    auto name = req_string(j, "name");
+    if (failed(name, out)) return out;
+    auto clean = clean_display_text(std::get<std::string>(name), lim.max_name_chars, false);
+    if (!clean) {
+      out.error = field_error("name", "must be 1 to " + std::to_string(lim.max_name_chars) + " characters without control characters");
+      return out;
+    }
+    m.name = std::move(*clean);
+    out.ok = request{out.id, std::move(m)};
+  } else if (t == "create_room") {
+    create_room_msg m;
+    auto game = req_string(j, "game");
+    if (failed(game, out)) return out;
+    m.game = std::get<std::string>(game);
+    auto options = opt_object(j, "options");
+    if (failed(options, out)) return out;
+    m.options = std::get<json>(options);
+    out.ok = request{out.id, std::move(m)};
+  } else if (t == "join_room") {
+    join_room_msg m;
+    auto room = req_string(j, "room");
+    if (failed(room, out)) return out;
+    auto code = normalize_room_code(std::get<std::string>(room));
+    if (!code) {
+      out.error = field_error("room", "must be a room code of " + std::to_string(room_code_length) + " letters and digits");
+      return out;
+    }
+    m.room = *code;
+    if (const json* as = field(j, "as")) {
+      if (*as == "spectator") {
+        m.spectator = true;
+      } else if (*as != "player") {
+        out.error = field_error("as", "must be \"player\" or \"spectator\"");
+        return out;
+      }
+    }
+    out.ok = request{out.id, std::move(m)};
+  } else if (t == "leave_room") {
+    out.ok = request{out.id, leave_room_msg{}};
+  } else if (t == "chat") {
+    auto text = req_string(j, "text");
+    if (failed(text, out)) return out;
+    auto clean = clean_display_text(std::get<std::string>(text), lim.max_chat_chars, true);
+    if (!clean) {
+      out.error = field_error("text", "must be 1 to " + std::to_string(lim.max_chat_chars) + " characters without control characters");
+      return out;
+    }
+    out.ok = request{out.id, chat_msg{std::move(*clean)}};
+  } else if (t == "set_options") {
+    set_options_msg m;
+    const json* o = field(j, "options");
+    if (!o || !o->is_object()) {
+      out.error = field_error("options", "is required and must be an object");
+      return out;
+    }
+    m.options = *o;
+    out.ok = request{out.id, std::move(m)};
+  } else if (t == "start_game") {
+    start_game_msg m;
+    if (const json* s = field(j, "first_seat"); s && !s->is_null()) {
+      if (!s->is_number_integer() || s->get<long long>() < 0 || s->get<long long>() > 64) {
+        out.error = field_error("first_seat", "must be a seat index");
+        return out;
+      }
+      m.first_seat = s->get<int>();
+    }
+    out.ok = request{out.id, std::move(m)};
+  } else if (t == "action") {
+    const json* a = field(j, "action");
+    if (!a || !a->is_object() || !a->contains("kind") || !(*a)["kind"].is_string()) {
+      out.error = field_error("action", "is required and must be an object with a string 'kind'");
+      return out;
+    }
+    out.ok = request{out.id, action_msg{*a}};
+  } else {
+    out.error = err(errc::unknown_type, t.size() <= 40 ? "unknown message type '" + t + "'" : "unknown message type");
+  }
+  return out;
+}
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string make_ok(const json& id, json extra) {
+  json j = json::object();
+  j["type"] = "ok";
+  if (!id.is_null()) j["id"] = id;
+  for (auto& [k, v] : extra.items()) j[k] = std::move(v);
+  return dump(j);
+}
+
+std::string make_error(const json& id, std::string_view code, std::string_view message) {
+  json j = {{"type", "error"}, {"code", code}, {"message", message}};
+  if (!id.is_null()) j["id"] = id;
+  return dump(j);
+}
+
+}  // namespace tinsel::protocol

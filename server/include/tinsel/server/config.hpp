@@ -1,0 +1,50 @@
+#pragma once
+// Every server setting and limit, with its default, in one place. Each has a flag and an
+// environment variable (TINSEL_<NAME>); flags win over the environment. docs/operations.md lists them.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tinsel/protocol/limits.hpp"
+
+namespace tinsel::server {
+
+// The source tree's clients/web, fixed at build time.
+std::string default_web_root();
+
+struct config {
+  std::string bind = "127.0.0.1";
+  std::uint16_t port = 8080;
+  unsigned threads = 0;  // 0: hardware threads
+  std::string log_level = "info";
+  std::string web_root = default_web_root();
+
+  protocol::limits limits;
+  // Frames beyond this are not even buffered: the connection is closed with 1009.
+  std::size_t hard_frame_bytes = 64 * 1024;
+  // A client whose outgoing queue exceeds either bound is closed with 4008 (too slow).
+  std::size_t write_queue_messages = 256;
+  std::size_t write_queue_bytes = 4 * 1024 * 1024;
+  std::chrono::milliseconds empty_room_grace{5 * 60 * 1000};
+  // A seat whose player left for good is played by its defaults after this pause.
+  std::chrono::milliseconds auto_play_delay{3000};
+  // A disconnected seat keeps its place this long; its prompts then resolve by default.
+  std::chrono::milliseconds reconnect_grace{10 * 60 * 1000};
+  std::chrono::milliseconds shutdown_grace{3000};
+  bool handle_signals = true;
+};
+
+struct parsed_args {
+  std::optional<config> cfg;  // empty when the program should exit (help, version, error)
+  int exit_code = 0;
+  std::string output;         // text for stdout (help/version) or stderr (error)
+};
+
+// argv and an environment lookup; pure so it can be tested.
+parsed_args parse_args(const std::vector<std::string>& args, const char* (*getenv_fn)(const char*));
+
+std::string version_string();
+
+}  // namespace tinsel::server

@@ -1,0 +1,124 @@
+#include "client.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "random.hpp"
+#include "tinsel/protocol/errors.hpp"
+#include "tinsel/protocol/messages.hpp"
+
+namespace tinsel::server {
+
+namespace errc = protocol::errc;
+using protocol::make_error;
+using protocol::make_ok;
+
+namespace {
+template <class... Ts>
+struct overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+overloaded(Ts...) -> overloaded<Ts...>;
+
+json games_json() {
+  json games = json::array();
+  for (const auto* g : engine::builtin_games().all()) {
+    const auto defaults = g->normalize_options(json::object());
+    const auto range = g->seats(defaults.value());
+    games.push_back({{"id", g->id}, {"title", g->title}, {"min_players", range.min}, {"max_players", range.max},
+                     {"default_options", defaults.value()}});
+  }
+  return games;
+}
+}  // namespace
+
+void client::reply(const std::shared_ptr<participant>& self, std::string frame) {
+  self->send(std::make_shared<const std::string>(std::move(frame)));
+}
+
+void client::on_binary(const std::shared_ptr<participant>& self) {
+  reply(self, make_error(nullptr, errc::invalid_message, "binary frames are not supported; send JSON text frames"));
+}
+
+void client::on_left_room(const std::shared_ptr<room>& r) {
+  if (room_ == r) room_.reset();
+}
+
+void client::on_closed(std::uint64_t connection) {
+  if (room_) room_->disconnected(connection);
+  room_.reset();
+}
+
+void client::on_text(std::string_view frame, const std::shared_ptr<participant>& self) {
+  auto parsed = protocol::parse_client_message(frame, cfg_.limits);
+  if (parsed.error) {
+    spdlog::debug("rejected frame conn={} code={}", self->connection_id(), parsed.error->code);
+    return reply(self, make_error(parsed.id, parsed.error->code, parsed.error->message));
+  }
+  const json& id = parsed.ok->id;
+  auto& msg = parsed.ok->message;
+
+  if (!hello_ && !std::holds_alternative<protocol::hello_msg>(msg))
+    return reply(self, make_error(id, errc::hello_required, "say hello first: {\"type\":\"hello\",\"protocol\":1,\"name\":\"...\"}"));
+
+  std::visit(
+      overloaded{
+          [&](protocol::hello_msg& m) {
+            if (hello_) return reply(self, make_error(id, errc::already_hello, "this connection has already said hello"));
+            if (m.protocol != protocol::protocol_version)
+              return reply(self, make_error(id, errc::unsupported_protocol,
+                                            "this server speaks protocol " + std::to_string(protocol::protocol_version)));
+            hello_ = true;
+            name_ = std::move(m.name);
+            player_id_ = "p_" + secure_hex(8);
+            token_ = secure_hex(16);
+            spdlog::info("hello conn={} player={}", self->connection_id(), player_id_);
+            json welcome = {{"type", "welcome"}, {"protocol", protocol::protocol_version}, {"player", player_id_},
+                            {"name", name_},     {"token", token_},                       {"server", {{"name", "tinsel"}, {"version", version_string()}}},
+                            {"games", games_json()}};
+            reply(self, protocol::dump(welcome));
+            // Like every request, hello is answered with exactly one ok or error.
+            if (!id.is_null()) reply(self, make_ok(id));
+          },
+          [&](protocol::create_room_msg& m) {
+            if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before creating another"));
+            const auto* game = engine::builtin_games().find(m.game);
+            if (!game) return reply(self, make_error(id, errc::unknown_game, "there is no game called '" + m.game.substr(0, 40) + "'"));
+            auto options = game->normalize_options(m.options);
+            if (!options) return reply(self, make_error(id, options.error().code, options.error().message));
+            room_ = lobby_.create(*game, std::move(options.value()));
+            room_->join(self, identity{player_id_, name_}, false, id);
+          },
+          [&](protocol::join_room_msg& m) {
+            if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before joining another"));
+            auto r = lobby_.find(m.room);
+            if (!r) return reply(self, make_error(id, errc::unknown_room, "there is no room with the code " + m.room));
+            room_ = r;
+            room_->join(self, identity{player_id_, name_}, m.spectator, id);
+          },
+          [&](protocol::leave_room_msg&) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->leave(self, id);
+            room_.reset();
+          },
+          [&](protocol::chat_msg& m) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->chat(self, std::move(m.text), id);
+          },
+          [&](protocol::set_options_msg& m) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->set_options(self, std::move(m.options), id);
+          },
+          [&](protocol::start_game_msg& m) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->start_game(self, m.first_seat, id);
+          },
+          [&](protocol::action_msg& m) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->action(self, std::move(m.action), id);
+          },
+      },
+      msg);
+}
+
+}  // namespace tinsel::server

@@ -1,0 +1,138 @@
+#include "tinsel/server/config.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <sstream>
+
+#ifndef TINSEL_VERSION
+#define TINSEL_VERSION "0.0.0"
+#endif
+#ifndef TINSEL_DEFAULT_WEB_ROOT
+#define TINSEL_DEFAULT_WEB_ROOT "clients/web"
+#endif
+
+namespace tinsel::server {
+
+std::string version_string() { return TINSEL_VERSION; }
+std::string default_web_root() { return TINSEL_DEFAULT_WEB_ROOT; }
+
+namespace {
+
+template <class T>
+bool parse_number(const std::string& s, T& out, T min, T max) {
+  T v{};
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || v < min || v > max) return false;
+  out = v;
+  return true;
+}
+
+bool parse_ms_from_sec(const std::string& s, std::chrono::milliseconds& out) {
+  long long sec = 0;
+  if (!parse_number<long long>(s, sec, 0, 7 * 24 * 3600)) return false;
+  out = std::chrono::seconds(sec);
+  return true;
+}
+
+struct flag {
+  const char* name;  // without leading dashes
+  const char* env;
+  const char* help;
+  std::function<bool(config&, const std::string&)> set;
+};
+
+std::vector<flag> flags() {
+  return {
+      {"bind", "TINSEL_BIND", "address to listen on (default 127.0.0.1; 0.0.0.0 for all interfaces)",
+       [](config& c, const std::string& v) { c.bind = v; return !v.empty(); }},
+      {"port", "TINSEL_PORT", "TCP port for HTTP and WebSocket (default 8080; 0 picks a free one)",
+       [](config& c, const std::string& v) { return parse_number<std::uint16_t>(v, c.port, 0, 65535); }},
+      {"threads", "TINSEL_THREADS", "I/O threads (default: hardware threads)",
+       [](config& c, const std::string& v) { return parse_number<unsigned>(v, c.threads, 1, 256); }},
+      {"log-level", "TINSEL_LOG_LEVEL", "trace, debug, info, warn, error, critical or off (default info)",
+       [](config& c, const std::string& v) {
+         static const std::vector<std::string> ok{"trace", "debug", "info", "warn", "error", "critical", "off"};
+         c.log_level = v;
+         return std::find(ok.begin(), ok.end(), v) != ok.end();
+       }},
+      {"web-root", "TINSEL_WEB_ROOT", "folder of the browser client served at / (default: the source tree's clients/web)",
+       [](config& c, const std::string& v) { c.web_root = v; return !v.empty(); }},
+      {"max-frame-bytes", "TINSEL_MAX_FRAME_BYTES", "largest accepted client frame; larger ones get frame_too_large (default 8192)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.limits.max_frame_bytes, 256, 1 << 20); }},
+      {"write-queue-messages", "TINSEL_WRITE_QUEUE_MESSAGES", "outgoing messages queued per connection before it is closed as too slow (default 256)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.write_queue_messages, 8, 1 << 20); }},
+      {"empty-room-grace-sec", "TINSEL_EMPTY_ROOM_GRACE_SEC", "seconds an empty room is kept before it is removed (default 300)",
+       [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.empty_room_grace); }},
+      {"reconnect-grace-sec", "TINSEL_RECONNECT_GRACE_SEC", "seconds a disconnected player keeps a seat in a running game before its prompts resolve by default (default 600)",
+       [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.reconnect_grace); }},
+  };
+}
+
+std::string usage() {
+  std::ostringstream o;
+  o << "tinsel-server " << version_string() << ": Christmas board games for families far apart\n\n"
+    << "Usage: tinsel-server [options]\n\nOptions (each also settable through the environment variable shown):\n";
+  for (const auto& f : flags()) o << "  --" << f.name << " VALUE   [" << f.env << "]\n      " << f.help << "\n";
+  o << "  --help       show this text\n  --version    print the version\n";
+  return o.str();
+}
+
+}  // namespace
+
+parsed_args parse_args(const std::vector<std::string>& args, const char* (*getenv_fn)(const char*)) {
+  parsed_args out;
+  config cfg;
+  const auto all = flags();
+  for (const auto& f : all) {
+    const char* v = getenv_fn ? getenv_fn(f.env) : nullptr;
+    if (v && *v && !f.set(cfg, v)) {
+      out.exit_code = 2;
+      out.output = std::string("invalid value '") + v + "' in " + f.env + "\n";
+      return out;
+    }
+  }
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::string a = args[i];
+    if (a == "--help" || a == "-h") {
+      out.output = usage();
+      return out;
+    }
+    if (a == "--version") {
+      out.output = "tinsel-server " + version_string() + "\n";
+      return out;
+    }
+    std::string value;
+    bool has_value = false;
+    if (auto eq = a.find('='); eq != std::string::npos) {
+      value = a.substr(eq + 1);
+      a = a.substr(0, eq);
+      has_value = true;
+    }
+    const flag* match = nullptr;
+    for (const auto& f : all)
+      if (a == std::string("--") + f.name) match = &f;
+    if (!match) {
+      out.exit_code = 2;
+      out.output = "unknown option '" + a + "'\n\n" + usage();
+      return out;
+    }
+    if (!has_value) {
+      if (i + 1 >= args.size()) {
+        out.exit_code = 2;
+        out.output = "option " + a + " needs a value\n";
+        return out;
+      }
+      value = args[++i];
+    }
+    if (!match->set(cfg, value)) {
+      out.exit_code = 2;
+      out.output = "invalid value '" + value + "' for " + a + "\n";
+      return out;
+    }
+  }
+  out.cfg = cfg;
+  return out;
+}
+
+}  // namespace tinsel::server

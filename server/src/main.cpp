@@ -1,0 +1,31 @@
+// tinsel-server: parses flags and environment, sets up logging, runs until SIGINT/SIGTERM.
+#include <cstdlib>
+#include <iostream>
+
+#include <spdlog/spdlog.h>
+
+#include "tinsel/server/config.hpp"
+#include "tinsel/server/server.hpp"
+
+int main(int argc, char** argv) {
+  using namespace tinsel::server;
+  auto parsed = parse_args(std::vector<std::string>(argv, argv + argc), [](const char* n) -> const char* { return std::getenv(n); });
+  if (!parsed.cfg) {
+    (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.output;
+    return parsed.exit_code;
+  }
+  const config& cfg = *parsed.cfg;
+  spdlog::set_level(spdlog::level::from_str(cfg.log_level));
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
+  try {
+    server srv(cfg);
+    const auto port = srv.start();
+    const std::string host = cfg.bind == "0.0.0.0" || cfg.bind == "::" ? "localhost" : cfg.bind;
+    spdlog::info("tinsel-server {} listening url=http://{}:{}/ web_root={}", version_string(), host, port, cfg.web_root);
+    srv.wait();
+  } catch (const std::exception& e) {
+    spdlog::critical("startup failed: {}", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,119 @@
+#pragma once
+// A private room: seats, spectators, host, chat, and the game. All of its state lives on its own
+// strand; every public method only posts onto that strand, so it may be called from any thread.
+// No mutex guards room or game state.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tinsel/server/config.hpp"
+#include "participant.hpp"
+#include "tinsel/engine/game.hpp"
+
+namespace tinsel::server {
+
+using json = nlohmann::json;
+
+struct identity {
+  std::string player_id;  // public, stable for the connection's lifetime
+  std::string name;
+};
+
+class room : public std::enable_shared_from_this<room> {
+ public:
+  using on_expired_fn = std::function<void(const std::string& code)>;
+
+  room(boost::asio::any_io_executor ex, std::string code, const engine::game_info& game, json options,
+       const config& cfg, on_expired_fn on_expired);
+
+  const std::string& code() const { return code_; }
+  const engine::game_info& game_info() const { return game_; }
+
+  void join(std::shared_ptr<participant> p, identity who, bool spectator, json request_id);
+  void leave(std::shared_ptr<participant> p, json request_id);
+  void disconnected(std::uint64_t connection);
+  void chat(std::shared_ptr<participant> p, std::string text, json request_id);
+  void set_options(std::shared_ptr<participant> p, json options, json request_id);
+  void start_game(std::shared_ptr<participant> p, std::optional<int> first_seat, json request_id);
+  void action(std::shared_ptr<participant> p, json command, json request_id);
+  // Server shutdown: cancel timers, forget members.
+  void close();
+
+ private:
+  enum class status { lobby, playing, finished };
+  struct seat {
+    std::string player_id;        // empty: free seat
+    std::string name;
+    std::uint64_t connection = 0; // 0: nobody connected to this seat
+    bool gone = false;            // left for good during a game: played by defaults
+    std::chrono::steady_clock::time_point disconnected_at{};
+  };
+  struct member {
+    std::weak_ptr<participant> p;
+    identity who;
+    int seat = -1;  // -1: spectator
+  };
+
+  template <class F>
+  void dispatch(F&& f);
+
+  void do_join(const std::shared_ptr<participant>& p, identity who, bool spectator, const json& id);
+  void do_leave(std::uint64_t connection, participant* p, const json& id);
+  void do_set_options(participant& p, json options, const json& id);
+  void do_start(participant& p, std::optional<int> first_seat, const json& id);
+  void do_action(participant& p, const json& command, const json& id);
+
+  static void reply_error(participant& p, const json& id, std::string_view code, std::string_view message);
+  void send_to_all(const std::shared_ptr<const std::string>& frame);
+  void broadcast_room();
+  json room_json() const;
+  // After the game changed: bump seq, send each member its state, arm the prompt timer.
+  void broadcast_state(const engine::events& evs);
+  std::string state_frame(engine::viewer v, const engine::events& evs) const;
+  void arm_prompt_timer();
+  void on_prompt_timer(std::uint64_t serial);
+  void finish_game_if_over();
+  void pass_host_if_needed();
+  void update_empty_timer();
+  int seated_count() const;
+  // Seated players move to the front in seat order; then `count` seats are offered.
+  void compact_seats(std::size_t count);
+  member* find_member(std::uint64_t connection);
+  bool is_host(std::uint64_t connection) const;
+  bool check_host(participant& p, const json& id, std::string_view what);
+
+  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  std::string code_;
+  const engine::game_info& game_;
+  json options_;
+  const config& cfg_;
+  on_expired_fn on_expired_;
+
+  status status_ = status::lobby;
+  bool closed_ = false;
+  std::string host_;  // player id
+  std::vector<seat> seats_;
+  std::map<std::uint64_t, member> members_;
+
+  std::unique_ptr<engine::game> game_state_;
+  std::unique_ptr<engine::seeded_dice> dice_;
+  std::uint64_t seed_ = 0;
+  std::uint64_t seq_ = 0;
+  std::optional<std::chrono::system_clock::time_point> deadline_;
+  json last_result_;
+
+  boost::asio::steady_timer prompt_timer_;
+  boost::asio::steady_timer empty_timer_;
+};
+
+}  // namespace tinsel::server

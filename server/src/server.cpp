@@ -1,0 +1,98 @@
+#include "tinsel/server/server.hpp"
+
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <spdlog/spdlog.h>
+
+#include "tinsel/server/config.hpp"
+#include "listener.hpp"
+#include "ws_session.hpp"
+
+namespace tinsel::server {
+
+namespace net = boost::asio;
+
+struct server::impl {
+  explicit impl(const config& cfg)
+      : state(std::make_shared<server_state>(ioc.get_executor(), cfg)), signals(ioc), drain_timer(ioc) {}
+
+  void begin_shutdown();
+  void drain(std::chrono::steady_clock::time_point deadline);
+
+  net::io_context ioc;
+  std::shared_ptr<server_state> state;
+  std::shared_ptr<listener> accept;
+  net::signal_set signals;
+  net::steady_timer drain_timer;
+  std::vector<std::thread> threads;
+};
+
+void server::impl::begin_shutdown() {
+  if (state->stopping.exchange(true)) return;
+  spdlog::info("shutting down connections={} rooms={}", state->session_count(), state->rooms.size());
+  if (accept) accept->stop();
+  signals.cancel();
+  state->for_each_session([](const std::shared_ptr<ws_session>& s) { s->close(close_code::going_away, "server shutting down"); });
+  state->rooms.close_all();
+  drain(std::chrono::steady_clock::now() + state->cfg.shutdown_grace);
+}
+
+// Waits for the sessions to finish their close handshakes, then stops the I/O threads.
+void server::impl::drain(std::chrono::steady_clock::time_point deadline) {
+  if (state->session_count() == 0 || std::chrono::steady_clock::now() >= deadline) {
+    spdlog::info("stopped");
+    ioc.stop();
+    return;
+  }
+  drain_timer.expires_after(std::chrono::milliseconds(20));
+  drain_timer.async_wait([this, deadline](boost::system::error_code) { drain(deadline); });
+}
+
+server::server(const config& cfg) : impl_(std::make_unique<impl>(cfg)) {}
+
+server::~server() {
+  shutdown();
+  wait();
+}
+
+std::uint16_t server::start() {
+  const auto& cfg = impl_->state->cfg;
+  boost::system::error_code ec;
+  const auto address = net::ip::make_address(cfg.bind, ec);
+  if (ec) throw std::runtime_error("invalid bind address '" + cfg.bind + "'");
+  try {
+    impl_->accept = std::make_shared<listener>(impl_->ioc, net::ip::tcp::endpoint(address, cfg.port), impl_->state);
+  } catch (const boost::system::system_error& e) {
+    throw std::runtime_error("cannot listen on " + cfg.bind + ":" + std::to_string(cfg.port) + ": " + e.code().message());
+  }
+  impl_->accept->run();
+  if (cfg.handle_signals) {
+    impl_->signals.add(SIGINT);
+    impl_->signals.add(SIGTERM);
+    impl_->signals.async_wait([this](boost::system::error_code e, int sig) {
+      if (e) return;
+      spdlog::info("signal received signal={}", sig);
+      impl_->begin_shutdown();
+    });
+  }
+  const unsigned n = cfg.threads ? cfg.threads : std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < n; ++i) impl_->threads.emplace_back([this] { impl_->ioc.run(); });
+  return impl_->accept->port();
+}
+
+void server::shutdown() {
+  net::post(impl_->ioc, [this] { impl_->begin_shutdown(); });
+}
+
+void server::wait() {
+  for (auto& t : impl_->threads)
+    if (t.joinable()) t.join();
+  impl_->threads.clear();
+}
+
+}  // namespace tinsel::server

@@ -1,0 +1,37 @@
+#pragma once
+// What every connection shares: configuration, the lobby, and the set of live websocket sessions
+// (for /healthz and for a graceful shutdown). Sessions are held weakly; they remove themselves.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "tinsel/server/config.hpp"
+#include "lobby.hpp"
+
+namespace tinsel::server {
+
+class ws_session;
+
+struct server_state {
+  server_state(boost::asio::any_io_executor ex, config c) : cfg(std::move(c)), rooms(std::move(ex), cfg) {}
+
+  const config cfg;
+  lobby rooms;
+  std::atomic<bool> stopping{false};
+
+  std::uint64_t next_connection_id() { return ++last_id_; }
+  void add_session(std::uint64_t id, std::weak_ptr<ws_session> s);
+  void remove_session(std::uint64_t id);
+  std::size_t session_count() const;
+  void for_each_session(const std::function<void(const std::shared_ptr<ws_session>&)>& f) const;
+
+ private:
+  std::atomic<std::uint64_t> last_id_{0};
+  mutable std::mutex mutex_;
+  std::unordered_map<std::uint64_t, std::weak_ptr<ws_session>> sessions_;
+};
+
+}  // namespace tinsel::server

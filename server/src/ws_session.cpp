@@ -1,0 +1,160 @@
+#include "ws_session.hpp"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+namespace tinsel::server {
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+
+void server_state::add_session(std::uint64_t id, std::weak_ptr<ws_session> s) {
+  std::lock_guard lock(mutex_);
+  sessions_.emplace(id, std::move(s));
+}
+void server_state::remove_session(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  sessions_.erase(id);
+}
+std::size_t server_state::session_count() const {
+  std::lock_guard lock(mutex_);
+  return sessions_.size();
+}
+void server_state::for_each_session(const std::function<void(const std::shared_ptr<ws_session>&)>& f) const {
+  std::vector<std::shared_ptr<ws_session>> live;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, w] : sessions_)
+      if (auto s = w.lock()) live.push_back(std::move(s));
+  }
+  for (const auto& s : live) f(s);
+}
+
+ws_session::ws_session(net::ip::tcp::socket&& socket, std::shared_ptr<server_state> state)
+    : ws_(std::move(socket)), state_(std::move(state)), id_(state_->next_connection_id()), client_(state_->rooms, state_->cfg) {}
+
+ws_session::~ws_session() { state_->remove_session(id_); }
+
+void ws_session::run(beast::http::request<beast::http::string_body> upgrade) {
+  beast::get_lowest_layer(ws_).expires_never();
+  // Heartbeats: Beast pings an idle peer and drops it if nothing comes back within the timeout.
+  websocket::stream_base::timeout t = websocket::stream_base::timeout::suggested(beast::role_type::server);
+  t.idle_timeout = std::chrono::seconds(60);
+  t.keep_alive_pings = true;
+  ws_.set_option(t);
+  ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
+    res.set(beast::http::field::server, "tinsel/" + version_string());
+  }));
+  ws_.read_message_max(state_->cfg.hard_frame_bytes);
+  state_->add_session(id_, weak_from_this());
+  ws_.async_accept(upgrade, beast::bind_front_handler(&ws_session::on_accept, shared_from_this()));
+}
+
+void ws_session::on_accept(beast::error_code ec) {
+  if (ec) {
+    spdlog::debug("websocket handshake failed conn={} error={}", id_, ec.message());
+    return finish();
+  }
+  open_ = true;
+  spdlog::info("connected conn={} connections={}", id_, state_->session_count());
+  if (state_->stopping) return do_close(close_code::going_away, "server shutting down");
+  do_read();
+}
+
+void ws_session::do_read() {
+  ws_.async_read(buffer_, beast::bind_front_handler(&ws_session::on_read, shared_from_this()));
+}
+
+void ws_session::on_read(beast::error_code ec, std::size_t) {
+  if (ec) {
+    if (ec == websocket::error::message_too_big) {
+      spdlog::warn("frame over hard limit conn={} limit={}", id_, state_->cfg.hard_frame_bytes);
+    } else if (ec != websocket::error::closed && ec != net::error::operation_aborted && ec != net::error::eof) {
+      spdlog::debug("read failed conn={} error={}", id_, ec.message());
+    }
+    return finish();
+  }
+  const std::shared_ptr<participant> self = shared_from_this();
+  if (!open_) {
+    // Closing: frames still arriving are dropped; the read continues until the close completes.
+  } else if (ws_.got_text()) {
+    const auto data = buffer_.cdata();
+    client_.on_text(std::string_view(static_cast<const char*>(data.data()), data.size()), self);
+  } else {
+    client_.on_binary(self);
+  }
+  buffer_.consume(buffer_.size());
+  do_read();
+}
+
+void ws_session::send(std::shared_ptr<const std::string> frame) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
+    self->on_send(std::move(frame));
+  });
+}
+
+void ws_session::left_room(const std::shared_ptr<room>& r) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), r] { self->client_.on_left_room(r); });
+}
+
+void ws_session::close(close_code code, std::string reason) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), code, reason = std::move(reason)]() mutable {
+    self->do_close(code, std::move(reason));
+  });
+}
+
+void ws_session::on_send(std::shared_ptr<const std::string> frame) {
+  if (!open_) return;
+  if (queue_.size() >= state_->cfg.write_queue_messages || queued_bytes_ + frame->size() > state_->cfg.write_queue_bytes) {
+    spdlog::warn("client too slow, closing conn={} queued={} bytes={}", id_, queue_.size(), queued_bytes_);
+    return do_close(close_code::too_slow, "too slow: outgoing queue full");
+  }
+  queued_bytes_ += frame->size();
+  queue_.push_back(std::move(frame));
+  if (queue_.size() == 1) do_write();
+}
+
+void ws_session::do_write() {
+  ws_.text(true);
+  ws_.async_write(net::buffer(*queue_.front()), beast::bind_front_handler(&ws_session::on_write, shared_from_this()));
+}
+
+void ws_session::on_write(beast::error_code ec, std::size_t) {
+  if (ec) {
+    spdlog::debug("write failed conn={} error={}", id_, ec.message());
+    queue_.clear();
+    queued_bytes_ = 0;
+    return finish();
+  }
+  if (queue_.empty()) return;  // cleared by a close meanwhile
+  queued_bytes_ -= queue_.front()->size();
+  queue_.pop_front();
+  if (!queue_.empty() && open_) do_write();
+}
+
+void ws_session::do_close(close_code code, std::string reason) {
+  if (!open_) return;
+  open_ = false;
+  // Drop what is not yet on the wire; one write may still be in flight, which Beast allows
+  // alongside the close.
+  if (queue_.size() > 1) {
+    queue_.erase(queue_.begin() + 1, queue_.end());
+    queued_bytes_ = queue_.front()->size();
+  }
+  spdlog::info("closing conn={} code={} reason=\"{}\"", id_, static_cast<int>(code), reason);
+  websocket::close_reason cr(static_cast<websocket::close_code>(code), reason);
+  ws_.async_close(cr, [self = shared_from_this()](beast::error_code) { self->finish(); });
+}
+
+void ws_session::finish() {
+  open_ = false;
+  if (finished_) return;
+  finished_ = true;
+  client_.on_closed(id_);
+  state_->remove_session(id_);
+  spdlog::info("disconnected conn={}", id_);
+}
+
+}  // namespace tinsel::server

@@ -1,0 +1,59 @@
+#pragma once
+// One WebSocket connection: a read loop and a bounded write queue with one write in flight, all on
+// the connection's own strand. Requests are handed to `client`; rooms reach us through `send`.
+#include <deque>
+#include <memory>
+#include <string>
+
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "client.hpp"
+#include "participant.hpp"
+#include "server_state.hpp"
+
+namespace tinsel::server {
+
+// Close codes beyond RFC 6455's; docs/protocol.md lists them.
+enum class close_code : std::uint16_t {
+  going_away = 1001,  // server shutting down
+  too_big = 1009,     // frame over the hard limit
+  too_slow = 4008,    // outgoing queue overflowed
+};
+
+class ws_session final : public participant, public std::enable_shared_from_this<ws_session> {
+ public:
+  ws_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<server_state> state);
+  ~ws_session() override;
+
+  void run(boost::beast::http::request<boost::beast::http::string_body> upgrade);
+
+  std::uint64_t connection_id() const override { return id_; }
+  void send(std::shared_ptr<const std::string> frame) override;
+  void left_room(const std::shared_ptr<room>& r) override;
+  // Thread-safe: close the connection with `code`.
+  void close(close_code code, std::string reason);
+
+ private:
+  void on_accept(boost::beast::error_code ec);
+  void do_read();
+  void on_read(boost::beast::error_code ec, std::size_t bytes);
+  void on_send(std::shared_ptr<const std::string> frame);
+  void do_write();
+  void on_write(boost::beast::error_code ec, std::size_t bytes);
+  void do_close(close_code code, std::string reason);
+  void finish();
+
+  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  boost::beast::flat_buffer buffer_;
+  std::shared_ptr<server_state> state_;
+  std::uint64_t id_;
+  client client_;
+  std::deque<std::shared_ptr<const std::string>> queue_;
+  std::size_t queued_bytes_ = 0;
+  bool open_ = false;     // handshake done and not closing
+  bool finished_ = false;
+};
+
+}  // namespace tinsel::server

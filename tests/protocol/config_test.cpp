@@ -1,0 +1,61 @@
+// Flags and environment variables of tinsel-server.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "tinsel/server/config.hpp"
+
+using namespace tinsel::server;
+
+namespace {
+std::map<std::string, std::string> env_vars;
+const char* fake_getenv(const char* name) {
+  auto it = env_vars.find(name);
+  return it == env_vars.end() ? nullptr : it->second.c_str();
+}
+parsed_args parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "tinsel-server");
+  return parse_args(args, fake_getenv);
+}
+}  // namespace
+
+TEST_CASE("defaults: 127.0.0.1:8080 with an 8 KiB frame limit", "[config]") {
+  env_vars.clear();
+  auto p = parse({});
+  REQUIRE(p.cfg);
+  CHECK(p.cfg->bind == "127.0.0.1");
+  CHECK(p.cfg->port == 8080);
+  CHECK(p.cfg->limits.max_frame_bytes == 8192);
+  CHECK(p.cfg->log_level == "info");
+}
+
+TEST_CASE("flags override the environment, which overrides defaults", "[config]") {
+  env_vars = {{"TINSEL_PORT", "9000"}, {"TINSEL_BIND", "0.0.0.0"}, {"TINSEL_THREADS", "3"}};
+  auto p = parse({"--port", "9100", "--log-level=debug", "--max-frame-bytes", "4096"});
+  REQUIRE(p.cfg);
+  CHECK(p.cfg->port == 9100);
+  CHECK(p.cfg->bind == "0.0.0.0");
+  CHECK(p.cfg->threads == 3);
+  CHECK(p.cfg->log_level == "debug");
+  CHECK(p.cfg->limits.max_frame_bytes == 4096);
+  env_vars.clear();
+}
+
+TEST_CASE("bad flags and values exit 2 with a message; help and version exit 0", "[config]") {
+  env_vars.clear();
+  CHECK(parse({"--port", "70000"}).exit_code == 2);
+  CHECK(parse({"--port"}).exit_code == 2);
+  CHECK(parse({"--log-level", "loud"}).exit_code == 2);
+  CHECK(parse({"--nope"}).exit_code == 2);
+  env_vars = {{"TINSEL_PORT", "x"}};
+  CHECK(parse({}).exit_code == 2);
+  env_vars.clear();
+  auto help = parse({"--help"});
+  CHECK_FALSE(help.cfg);
+  CHECK(help.exit_code == 0);
+  CHECK(help.output.find("--port") != std::string::npos);
+  CHECK(help.output.find("TINSEL_PORT") != std::string::npos);
+  auto version = parse({"--version"});
+  CHECK(version.exit_code == 0);
+  CHECK(version.output.find(version_string()) != std::string::npos);
+}

@@ -1,0 +1,31 @@
+#pragma once
+// A real tinsel server on an ephemeral loopback port, in this process, for integration tests.
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "tinsel/server/config.hpp"
+#include "tinsel/server/server.hpp"
+
+namespace tinsel::test {
+
+struct test_server {
+  explicit test_server(const std::function<void(server::config&)>& tweak = {}) {
+    cfg.port = 0;
+    cfg.threads = 2;
+    cfg.handle_signals = false;
+    cfg.log_level = "warn";
+    if (tweak) tweak(cfg);
+    srv = std::make_unique<server::server>(cfg);
+    port = srv->start();
+  }
+  ~test_server() {
+    srv->shutdown();
+    srv->wait();
+  }
+  server::config cfg;
+  std::unique_ptr<server::server> srv;
+  std::uint16_t port = 0;
+};
+
+}  // namespace tinsel::test

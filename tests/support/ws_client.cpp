@@ -1,0 +1,197 @@
+#include "ws_client.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+namespace tinsel::test {
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+
+struct ws_client::impl : std::enable_shared_from_this<impl> {
+  net::io_context ioc;
+  websocket::stream<beast::tcp_stream> ws{ioc};
+  beast::flat_buffer buffer;
+  std::thread thread;
+
+  mutable std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<std::string> inbox;
+  std::vector<json> all;
+  bool is_closed = false;
+  int close_code = -1;
+  bool paused = false;
+  bool reading = false;
+
+  std::deque<std::pair<std::string, bool>> outbox;  // text?, only touched on the I/O thread
+
+  void read() {
+    reading = true;
+    ws.async_read(buffer, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      self->reading = false;
+      if (ec) {
+        std::lock_guard lock(self->mutex);
+        self->is_closed = true;
+        if (self->ws.reason().code != websocket::close_code::none || ec == websocket::error::closed)
+          self->close_code = self->ws.reason().code;
+        self->cv.notify_all();
+        return;
+      }
+      {
+        std::lock_guard lock(self->mutex);
+        self->inbox.push_back(beast::buffers_to_string(self->buffer.data()));
+        self->cv.notify_all();
+      }
+      self->buffer.consume(self->buffer.size());
+      if (!self->paused) self->read();
+    });
+  }
+
+  void write_next() {
+    ws.text(outbox.front().second);
+    ws.async_write(net::buffer(outbox.front().first), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      self->outbox.pop_front();
+      if (ec) return;
+      if (!self->outbox.empty()) self->write_next();
+    });
+  }
+
+  void post_send(std::string data, bool text) {
+    net::post(ioc, [self = shared_from_this(), data = std::move(data), text]() mutable {
+      self->outbox.emplace_back(std::move(data), text);
+      if (self->outbox.size() == 1) self->write_next();
+    });
+  }
+};
+
+ws_client::ws_client(std::uint16_t port, const std::string& path) : impl_(std::make_shared<impl>()) {
+  beast::get_lowest_layer(impl_->ws).connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  beast::get_lowest_layer(impl_->ws).expires_never();
+  beast::error_code ec;
+  impl_->ws.handshake("127.0.0.1:" + std::to_string(port), path, ec);
+  if (ec) throw std::runtime_error("websocket handshake failed: " + ec.message());
+  impl_->read();
+  impl_->thread = std::thread([i = impl_] { i->ioc.run(); });
+}
+
+ws_client::~ws_client() {
+  close();
+  if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+void ws_client::send_text(const std::string& text) { impl_->post_send(text, true); }
+void ws_client::send_binary(const std::string& bytes) { impl_->post_send(bytes, false); }
+
+std::optional<json> ws_client::recv(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(impl_->mutex);
+  impl_->cv.wait_for(lock, timeout, [&] { return !impl_->inbox.empty() || impl_->is_closed; });
+  if (impl_->inbox.empty()) return std::nullopt;
+  auto text = std::move(impl_->inbox.front());
+  impl_->inbox.pop_front();
+  auto j = json::parse(text);
+  impl_->all.push_back(j);
+  return j;
+}
+
+json ws_client::expect(const std::function<bool(const json&)>& pred, const std::string& what,
+                       std::chrono::milliseconds timeout) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    auto j = recv(left);
+    if (!j) break;
+    if (pred(*j)) return *j;
+  }
+  throw std::runtime_error("timed out waiting for " + what);
+}
+
+json ws_client::expect_type(const std::string& type, std::chrono::milliseconds timeout) {
+  return expect([&](const json& j) { return j.value("type", "") == type; }, "a '" + type + "' message", timeout);
+}
+
+json ws_client::expect_reply(const json& id, std::chrono::milliseconds timeout) {
+  return expect(
+      [&](const json& j) {
+        const auto t = j.value("type", "");
+        return (t == "ok" || t == "error") && j.contains("id") && j["id"] == id;
+      },
+      "the reply to request " + id.dump(), timeout);
+}
+
+json ws_client::request(json msg, std::chrono::milliseconds timeout) {
+  const json id = "r" + std::to_string(next_id_++);
+  msg["id"] = id;
+  send(msg);
+  return expect_reply(id, timeout);
+}
+
+int ws_client::wait_closed(std::chrono::milliseconds timeout) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  std::unique_lock lock(impl_->mutex);
+  // Frames still queued are kept for transcript(); we only wait for the close.
+  impl_->cv.wait_until(lock, until, [&] { return impl_->is_closed; });
+  return impl_->is_closed ? impl_->close_code : -1;
+}
+
+bool ws_client::closed() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->is_closed;
+}
+
+void ws_client::pause_reading() {
+  net::post(impl_->ioc, [i = impl_] { i->paused = true; });
+}
+
+void ws_client::close() {
+  net::post(impl_->ioc, [i = impl_] {
+    if (i->ws.is_open())
+      i->ws.async_close(websocket::close_code::normal, [i](beast::error_code) {});
+  });
+  // The I/O thread ends once the close handshake and the pending read finish.
+  std::unique_lock lock(impl_->mutex);
+  impl_->cv.wait_for(lock, 2s, [&] { return impl_->is_closed; });
+  lock.unlock();
+  if (!closed()) impl_->ioc.stop();
+}
+
+std::vector<json> ws_client::transcript() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->all;
+}
+
+http_response http_get(std::uint16_t port, const std::string& target) {
+  namespace http = beast::http;
+  net::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  stream.expires_after(std::chrono::seconds(5));
+  stream.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  http::request<http::empty_body> req{http::verb::get, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  http::write(stream, req);
+  beast::flat_buffer buf;
+  http::response<http::string_body> res;
+  http::read(stream, buf, res);
+  beast::error_code ec;
+  stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ec);
+  return {static_cast<int>(res.result_int()), std::string(res[http::field::content_type]), res.body()};
+}
+
+json say_hello(ws_client& c, const std::string& name) {
+  c.send({{"type", "hello"}, {"protocol", 1}, {"name", name}});
+  return c.expect_type("welcome");
+}
+
+}  // namespace tinsel::test

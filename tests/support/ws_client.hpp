@@ -1,0 +1,70 @@
+#pragma once
+// A real WebSocket client for integration tests. Beast stays inside ws_client.cpp, so test files
+// that include this header compile quickly. Frames are read on the client's own I/O thread and
+// queued; the test thread waits for them with timeouts.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace tinsel::test {
+
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+class ws_client {
+ public:
+  // Connects to ws://127.0.0.1:port/path; throws std::runtime_error on failure.
+  explicit ws_client(std::uint16_t port, const std::string& path = "/ws");
+  ~ws_client();
+  ws_client(const ws_client&) = delete;
+  ws_client& operator=(const ws_client&) = delete;
+
+  void send_text(const std::string& text);
+  void send_binary(const std::string& bytes);
+  void send(const json& j) { send_text(j.dump()); }
+
+  // The next received frame parsed as JSON (invalid JSON fails the test via exception), or nullopt
+  // if none arrives within `timeout` or the connection closed.
+  std::optional<json> recv(std::chrono::milliseconds timeout = 5s);
+  // Skips frames until one satisfies `pred`; throws std::runtime_error (naming `what`) on timeout.
+  json expect(const std::function<bool(const json&)>& pred, const std::string& what,
+              std::chrono::milliseconds timeout = 5s);
+  json expect_type(const std::string& type, std::chrono::milliseconds timeout = 5s);
+  // The `ok` or `error` answering request `id`.
+  json expect_reply(const json& id, std::chrono::milliseconds timeout = 5s);
+  // Sends a request with a fresh id and returns its `ok`/`error` reply (other frames stay queued
+  // only if they arrive after the reply; those before it are skipped).
+  json request(json msg, std::chrono::milliseconds timeout = 5s);
+
+  // Waits until the server closes the connection; returns the close code, or -1 on timeout.
+  int wait_closed(std::chrono::milliseconds timeout = 5s);
+  bool closed() const;
+  // Stops reading from the socket (to simulate a client that cannot keep up).
+  void pause_reading();
+  void close();
+  // Every frame received so far (for leak checks and schema validation).
+  std::vector<json> transcript() const;
+
+ private:
+  struct impl;
+  std::shared_ptr<impl> impl_;
+  int next_id_ = 1;
+};
+
+struct http_response {
+  int status = 0;
+  std::string content_type;
+  std::string body;
+};
+// A plain HTTP/1.1 GET against 127.0.0.1:port; throws std::runtime_error on failure.
+http_response http_get(std::uint16_t port, const std::string& target);
+
+// hello + welcome; returns the welcome.
+json say_hello(ws_client& c, const std::string& name);
+
+}  // namespace tinsel::test
