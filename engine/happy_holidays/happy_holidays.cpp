@@ -68,6 +68,19 @@ int hh_game::total(int seat) const {
   return c[0] + c[1] + c[2] + c[3];
 }
 
+// The bot's view of a position: its own score above all, then gifts that may still count (banked
+// ones, then ones waiting on its sleigh), minus the strongest rival's score, so that taking from a
+// leader (a sleigh swap, a wish) looks as good as it is.
+double hh_game::heuristic(int seat) const {
+  const auto me = static_cast<std::size_t>(seat);
+  int rival = 0;
+  for (int p = 0; p < s_.cfg.players; ++p)
+    if (p != seat) rival = std::max(rival, score(p));
+  const auto& sleigh = s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[me])];
+  const int on_sleigh = sleigh[0] + sleigh[1] + sleigh[2] + sleigh[3];
+  return 10.0 * score(seat) + total(seat) + 0.5 * on_sleigh - 4.0 * rival;
+}
+
 std::vector<int> hh_game::winners() const {
   const int n = s_.cfg.players;
   int best = -1;

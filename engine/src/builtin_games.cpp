@@ -1,6 +1,7 @@
 #include "tinsel/engine/game.hpp"
 
 #include "happy_holidays/happy_holidays.hpp"
+#include "unterm_baum/unterm_baum.hpp"
 
 namespace tinsel::engine {
 
@@ -8,6 +9,7 @@ const registry& builtin_games() {
   static const registry games = [] {
     registry r;
     r.add(happy_holidays::info());
+    r.add(unterm_baum::info());
     return r;
   }();
   return games;

@@ -125,6 +125,15 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
       return out;
     }
     m.name = std::move(*clean);
+    if (const json* tok = field(j, "token"); tok && !tok->is_null()) {
+      const bool hex32 = tok->is_string() && tok->get_ref<const std::string&>().size() == 32 &&
+                         tok->get_ref<const std::string&>().find_first_not_of("0123456789abcdef") == std::string::npos;
+      if (!hex32) {
+        out.error = field_error("token", "must be the 32-digit token from an earlier welcome");
+        return out;
+      }
+      m.token = tok->get<std::string>();
+    }
     out.ok = request{out.id, std::move(m)};
   } else if (t == "create_room") {
     create_room_msg m;
@@ -152,6 +161,13 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
         out.error = field_error("as", "must be \"player\" or \"spectator\"");
         return out;
       }
+    }
+    if (const json* ls = field(j, "last_seq"); ls && !ls->is_null()) {
+      if (!ls->is_number_unsigned()) {
+        out.error = field_error("last_seq", "must be a non-negative integer");
+        return out;
+      }
+      m.last_seq = ls->get<std::uint64_t>();
     }
     out.ok = request{out.id, std::move(m)};
   } else if (t == "leave_room") {
@@ -191,6 +207,24 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
       return out;
     }
     out.ok = request{out.id, action_msg{*a}};
+  } else if (t == "kick" || t == "transfer_host") {
+    auto player = req_string(j, "player");
+    if (failed(player, out)) return out;
+    if (t == "kick")
+      out.ok = request{out.id, kick_msg{std::get<std::string>(player)}};
+    else
+      out.ok = request{out.id, transfer_host_msg{std::get<std::string>(player)}};
+  } else if (t == "add_bot") {
+    out.ok = request{out.id, add_bot_msg{}};
+  } else if (t == "remove_bot") {
+    const json* s = field(j, "seat");
+    if (!s || !s->is_number_integer() || s->get<long long>() < 0 || s->get<long long>() > 64) {
+      out.error = field_error("seat", "is required and must be a seat index");
+      return out;
+    }
+    out.ok = request{out.id, remove_bot_msg{s->get<int>()}};
+  } else if (t == "close_room") {
+    out.ok = request{out.id, close_room_msg{}};
   } else {
     out.error = err(errc::unknown_type, t.size() <= 40 ? "unknown message type '" + t + "'" : "unknown message type");
   }

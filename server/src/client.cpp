@@ -47,6 +47,45 @@ void client::on_left_room(const std::shared_ptr<room>& r) {
 void client::on_closed(std::uint64_t connection) {
   if (room_) room_->disconnected(connection);
   room_.reset();
+  if (hello_) ids_.released(token_, connection);
+}
+
+void client::on_rate_limited(std::string_view frame, const std::shared_ptr<participant>& self) {
+  auto parsed = protocol::parse_client_message(frame, cfg_.limits);
+  reply(self, make_error(parsed.id, errc::rate_limited, "too many requests; slow down"));
+}
+
+void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  if (hello_) return reply(self, make_error(id, errc::already_hello, "this connection has already said hello"));
+  if (m.protocol != protocol::protocol_version)
+    return reply(self, make_error(id, errc::unsupported_protocol,
+                                  "this server speaks protocol " + std::to_string(protocol::protocol_version)));
+  std::optional<identity_info> who;
+  if (m.token) {
+    std::shared_ptr<participant> replaced;
+    who = ids_.resume(*m.token, self, replaced);
+    if (replaced && replaced != self) replaced->close_with(close_code::replaced, "this player connected again elsewhere");
+  }
+  const bool resumed = who.has_value();
+  if (!who) who = ids_.issue(std::move(m.name), self);
+  hello_ = true;
+  player_id_ = who->player_id;
+  name_ = who->name;
+  token_ = who->token;
+  std::shared_ptr<room> last_room = who->room.empty() ? nullptr : lobby_.find(who->room);
+  spdlog::info("hello conn={} player={} resumed={}", self->connection_id(), player_id_, resumed);
+  json welcome = {{"type", "welcome"},
+                  {"protocol", protocol::protocol_version},
+                  {"player", player_id_},
+                  {"name", name_},
+                  {"token", token_},
+                  {"resumed", resumed},
+                  {"room", last_room ? json(last_room->code()) : json(nullptr)},
+                  {"server", {{"name", "tinsel"}, {"version", version_string()}}},
+                  {"games", games_json()}};
+  reply(self, protocol::dump(welcome));
+  // Like every request, hello is answered with exactly one ok or error.
+  if (!id.is_null()) reply(self, make_ok(id));
 }
 
 void client::on_text(std::string_view frame, const std::shared_ptr<participant>& self) {
@@ -63,23 +102,7 @@ void client::on_text(std::string_view frame, const std::shared_ptr<participant>&
 
   std::visit(
       overloaded{
-          [&](protocol::hello_msg& m) {
-            if (hello_) return reply(self, make_error(id, errc::already_hello, "this connection has already said hello"));
-            if (m.protocol != protocol::protocol_version)
-              return reply(self, make_error(id, errc::unsupported_protocol,
-                                            "this server speaks protocol " + std::to_string(protocol::protocol_version)));
-            hello_ = true;
-            name_ = std::move(m.name);
-            player_id_ = "p_" + secure_hex(8);
-            token_ = secure_hex(16);
-            spdlog::info("hello conn={} player={}", self->connection_id(), player_id_);
-            json welcome = {{"type", "welcome"}, {"protocol", protocol::protocol_version}, {"player", player_id_},
-                            {"name", name_},     {"token", token_},                       {"server", {{"name", "tinsel"}, {"version", version_string()}}},
-                            {"games", games_json()}};
-            reply(self, protocol::dump(welcome));
-            // Like every request, hello is answered with exactly one ok or error.
-            if (!id.is_null()) reply(self, make_ok(id));
-          },
+          [&](protocol::hello_msg& m) { on_hello(m, id, self); },
           [&](protocol::create_room_msg& m) {
             if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before creating another"));
             const auto* game = engine::builtin_games().find(m.game);
@@ -87,19 +110,22 @@ void client::on_text(std::string_view frame, const std::shared_ptr<participant>&
             auto options = game->normalize_options(m.options);
             if (!options) return reply(self, make_error(id, options.error().code, options.error().message));
             room_ = lobby_.create(*game, std::move(options.value()));
-            room_->join(self, identity{player_id_, name_}, false, id);
+            ids_.set_room(token_, room_->code());
+            room_->join(self, identity{player_id_, name_}, false, std::nullopt, id);
           },
           [&](protocol::join_room_msg& m) {
             if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before joining another"));
             auto r = lobby_.find(m.room);
             if (!r) return reply(self, make_error(id, errc::unknown_room, "there is no room with the code " + m.room));
             room_ = r;
-            room_->join(self, identity{player_id_, name_}, m.spectator, id);
+            ids_.set_room(token_, room_->code());
+            room_->join(self, identity{player_id_, name_}, m.spectator, m.last_seq, id);
           },
           [&](protocol::leave_room_msg&) {
             if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
             room_->leave(self, id);
             room_.reset();
+            ids_.set_room(token_, "");
           },
           [&](protocol::chat_msg& m) {
             if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
@@ -116,6 +142,26 @@ void client::on_text(std::string_view frame, const std::shared_ptr<participant>&
           [&](protocol::action_msg& m) {
             if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
             room_->action(self, std::move(m.action), id);
+          },
+          [&](protocol::kick_msg& m) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->kick(self, std::move(m.player), id);
+          },
+          [&](protocol::transfer_host_msg& m) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->transfer_host(self, std::move(m.player), id);
+          },
+          [&](protocol::add_bot_msg&) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->add_bot(self, id);
+          },
+          [&](protocol::remove_bot_msg& m) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->remove_bot(self, m.seat, id);
+          },
+          [&](protocol::close_room_msg&) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->close_room(self, id);
           },
       },
       msg);

@@ -6,24 +6,31 @@
 #include <string_view>
 
 #include "tinsel/server/config.hpp"
+#include "identities.hpp"
 #include "lobby.hpp"
 #include "participant.hpp"
+#include "tinsel/protocol/messages.hpp"
 
 namespace tinsel::server {
 
 class client {
  public:
-  client(lobby& l, const config& cfg) : lobby_(l), cfg_(cfg) {}
+  client(lobby& l, identities& ids, const config& cfg) : lobby_(l), ids_(ids), cfg_(cfg) {}
 
   void on_text(std::string_view frame, const std::shared_ptr<participant>& self);
   void on_binary(const std::shared_ptr<participant>& self);
+  // A request over the rate limit: answered with rate_limited (echoing its id), not executed.
+  void on_rate_limited(std::string_view frame, const std::shared_ptr<participant>& self);
   void on_left_room(const std::shared_ptr<room>& r);
   void on_closed(std::uint64_t connection);
 
  private:
   void reply(const std::shared_ptr<participant>& self, std::string frame);
 
+  void on_hello(protocol::hello_msg& m, const json& id, const std::shared_ptr<participant>& self);
+
   lobby& lobby_;
+  identities& ids_;
   const config& cfg_;
   bool hello_ = false;
   std::string player_id_;

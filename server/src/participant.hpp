@@ -9,6 +9,15 @@ namespace tinsel::server {
 
 class room;
 
+// Close codes beyond RFC 6455's; docs/protocol.md lists them.
+enum class close_code : std::uint16_t {
+  going_away = 1001,    // server shutting down
+  too_big = 1009,       // frame over the hard limit
+  replaced = 4001,      // another connection resumed this player
+  too_slow = 4008,      // outgoing queue overflowed
+  rate_limited = 4029,  // kept sending far beyond the rate limit
+};
+
 class participant {
  public:
   virtual ~participant() = default;
@@ -17,9 +26,12 @@ class participant {
   // Queues one serialized frame. Thread-safe; never blocks; a frame shared by many recipients is
   // serialized once.
   virtual void send(std::shared_ptr<const std::string> frame) = 0;
-  // The room no longer counts this participant as a member (join refused, room closed).
-  // Thread-safe.
+  // The room no longer counts this participant as a member (join refused, kicked, room closed,
+  // seat taken over by another connection). Thread-safe.
   virtual void left_room(const std::shared_ptr<room>& r) = 0;
+  // Closes the connection with a WebSocket close code (docs/protocol.md, "Close codes").
+  // Thread-safe.
+  virtual void close_with(close_code code, std::string reason) = 0;
 };
 
 }  // namespace tinsel::server

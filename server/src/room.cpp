@@ -17,9 +17,6 @@ using clock = std::chrono::steady_clock;
 namespace {
 std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
 
-long long epoch_ms(std::chrono::system_clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-}
 }  // namespace
 
 room::room(boost::asio::any_io_executor ex, std::string code, const engine::game_info& game, json options,
@@ -31,6 +28,7 @@ room::room(boost::asio::any_io_executor ex, std::string code, const engine::game
       cfg_(cfg),
       on_expired_(std::move(on_expired)),
       prompt_timer_(strand_),
+      bot_timer_(strand_),
       empty_timer_(strand_) {
   seats_.resize(static_cast<std::size_t>(game_.seats(options_).max));
 }
@@ -40,9 +38,10 @@ void room::dispatch(F&& f) {
   boost::asio::post(strand_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable { f(*self); });
 }
 
-void room::join(std::shared_ptr<participant> p, identity who, bool spectator, json request_id) {
-  dispatch([p = std::move(p), who = std::move(who), spectator, id = std::move(request_id)](room& r) mutable {
-    r.do_join(p, std::move(who), spectator, id);
+void room::join(std::shared_ptr<participant> p, identity who, bool spectator, std::optional<std::uint64_t> last_seq,
+                json request_id) {
+  dispatch([p = std::move(p), who = std::move(who), spectator, last_seq, id = std::move(request_id)](room& r) mutable {
+    r.do_join(p, std::move(who), spectator, last_seq, id);
   });
 }
 void room::leave(std::shared_ptr<participant> p, json request_id) {
@@ -55,9 +54,115 @@ void room::close() {
   dispatch([](room& r) {
     r.closed_ = true;
     r.prompt_timer_.cancel();
+    r.bot_timer_.cancel();
     r.empty_timer_.cancel();
     r.members_.clear();
   });
+}
+
+void room::kick(std::shared_ptr<participant> p, std::string player, json request_id) {
+  dispatch([p = std::move(p), player = std::move(player), id = std::move(request_id)](room& r) { r.do_kick(*p, player, id); });
+}
+
+void room::transfer_host(std::shared_ptr<participant> p, std::string player, json request_id) {
+  dispatch([p = std::move(p), player = std::move(player), id = std::move(request_id)](room& r) {
+    if (!r.check_host(*p, id, "hand over the host role")) return;
+    const bool connected_player = std::any_of(r.members_.begin(), r.members_.end(), [&](const auto& kv) {
+      return kv.second.seat >= 0 && kv.second.who.player_id == player;
+    });
+    if (!connected_player)
+      return reply_error(*p, id, errc::unknown_player, "the new host must be a connected player in this room");
+    spdlog::info("host handed over room={} from={} to={}", r.code_, r.host_, player);
+    r.host_ = player;
+    p->send(share(protocol::make_ok(id)));
+    r.broadcast_room();
+  });
+}
+
+void room::add_bot(std::shared_ptr<participant> p, json request_id) {
+  dispatch([p = std::move(p), id = std::move(request_id)](room& r) {
+    if (!r.check_host(*p, id, "add a bot")) return;
+    if (r.status_ == status::playing) return reply_error(*p, id, errc::game_in_progress, "bots join between games");
+    const auto bots = std::count_if(r.seats_.begin(), r.seats_.end(), [](const seat& s) { return s.bot; });
+    if (bots >= r.cfg_.max_bots_per_room)
+      return reply_error(*p, id, errc::too_many_bots, "this room already has the most bots allowed");
+    auto free = std::find_if(r.seats_.begin(), r.seats_.end(), [](const seat& s) { return s.player_id.empty(); });
+    if (free == r.seats_.end()) return reply_error(*p, id, errc::room_full, "every seat in this room is taken");
+    ++r.bots_added_;
+    *free = seat{};
+    free->player_id = "bot_" + std::to_string(r.bots_added_);
+    free->name = "Bot " + std::to_string(r.bots_added_);
+    free->bot = true;
+    p->send(share(protocol::make_ok(id, {{"seat", free - r.seats_.begin()}, {"player", free->player_id}})));
+    r.broadcast_room();
+  });
+}
+
+void room::remove_bot(std::shared_ptr<participant> p, int seat_index, json request_id) {
+  dispatch([p = std::move(p), seat_index, id = std::move(request_id)](room& r) {
+    if (!r.check_host(*p, id, "remove a bot")) return;
+    if (r.status_ == status::playing) return reply_error(*p, id, errc::game_in_progress, "bots leave between games");
+    if (seat_index < 0 || static_cast<std::size_t>(seat_index) >= r.seats_.size() || !r.seats_[static_cast<std::size_t>(seat_index)].bot)
+      return reply_error(*p, id, errc::not_a_bot, "no bot sits in that seat");
+    r.seats_[static_cast<std::size_t>(seat_index)] = seat{};
+    p->send(share(protocol::make_ok(id)));
+    r.broadcast_room();
+  });
+}
+
+void room::close_room(std::shared_ptr<participant> p, json request_id) {
+  dispatch([p = std::move(p), id = std::move(request_id)](room& r) { r.do_close_room(*p, id); });
+}
+
+void room::do_kick(participant& p, const std::string& player, const json& id) {
+  if (!check_host(p, id, "remove players")) return;
+  const auto me = find_member(p.connection_id());
+  if (me && me->who.player_id == player) return reply_error(p, id, errc::unknown_player, "the host cannot remove themself; leave instead");
+  auto seat_it = std::find_if(seats_.begin(), seats_.end(), [&](const seat& s) { return !s.bot && s.player_id == player; });
+  std::vector<std::uint64_t> connections;
+  for (const auto& [c, m] : members_)
+    if (m.who.player_id == player) connections.push_back(c);
+  if (seat_it == seats_.end() && connections.empty())
+    return reply_error(p, id, errc::unknown_player, "no such player or spectator in this room");
+  spdlog::info("kicked room={} player={}", code_, player);
+  for (auto c : connections) {
+    if (auto target = members_[c].p.lock()) {
+      target->send(share(protocol::dump({{"type", "kicked"}, {"room", code_}})));
+      target->left_room(shared_from_this());
+    }
+    members_.erase(c);
+  }
+  if (seat_it != seats_.end()) {
+    if (status_ == status::playing) {
+      seat_it->connection = 0;
+      seat_it->gone = true;  // the bot finishes the game in this seat
+    } else {
+      *seat_it = seat{};
+    }
+  }
+  p.send(share(protocol::make_ok(id)));
+  update_empty_timer();
+  broadcast_room();
+  if (status_ == status::playing) {
+    arm_prompt_timer();
+    arm_bot_timer();
+  }
+}
+
+void room::do_close_room(participant& p, const json& id) {
+  if (!check_host(p, id, "close the room")) return;
+  spdlog::info("room closed by host room={}", code_);
+  p.send(share(protocol::make_ok(id)));
+  closed_ = true;
+  prompt_timer_.cancel();
+  bot_timer_.cancel();
+  json j = room_json();
+  j["room"]["status"] = "closed";
+  send_to_all(share(protocol::dump(j)));
+  for (auto& [c, m] : members_)
+    if (auto target = m.p.lock()) target->left_room(shared_from_this());
+  members_.clear();
+  if (on_expired_) on_expired_(code_);
 }
 
 void room::chat(std::shared_ptr<participant> p, std::string text, json request_id) {
@@ -116,7 +221,8 @@ void room::do_set_options(participant& p, json options, const json& id) {
   broadcast_room();
 }
 
-void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spectator, const json& id) {
+void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spectator,
+                   std::optional<std::uint64_t> last_seq, const json& id) {
   const auto connection = p->connection_id();
   auto refuse = [&](std::string_view code, std::string_view message) {
     p->left_room(shared_from_this());
@@ -126,25 +232,50 @@ void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spe
   if (members_.count(connection)) return refuse(errc::already_in_room, "you are already in this room");
 
   member m{p, who, -1};
-  if (!spectator) {
+  bool resumed = false;
+  auto mine = std::find_if(seats_.begin(), seats_.end(), [&](const seat& s) { return !s.bot && s.player_id == who.player_id; });
+  if (!spectator && mine != seats_.end()) {
+    // The same player again (a resumed connection): take the seat back; a connection still
+    // attached to it has been replaced.
+    if (mine->connection != 0 && mine->connection != connection) {
+      if (auto old = members_.count(mine->connection) ? members_[mine->connection].p.lock() : nullptr)
+        old->left_room(shared_from_this());
+      members_.erase(mine->connection);
+    }
+    mine->connection = connection;
+    mine->gone = false;
+    mine->away = false;
+    mine->timeouts = 0;
+    m.seat = static_cast<int>(mine - seats_.begin());
+    resumed = true;
+  } else if (!spectator) {
     if (status_ == status::playing)
       return refuse(errc::game_in_progress, "a game is running in this room; join as a spectator to watch");
     auto free = std::find_if(seats_.begin(), seats_.end(), [](const seat& s) { return s.player_id.empty(); });
     if (free == seats_.end()) return refuse(errc::room_full, "every seat in this room is taken");
-    *free = seat{who.player_id, who.name, connection, false, {}};
+    *free = seat{};
+    free->player_id = who.player_id;
+    free->name = who.name;
+    free->connection = connection;
     m.seat = static_cast<int>(free - seats_.begin());
   }
+  const int seat_index = m.seat;
   members_.emplace(connection, std::move(m));
   if (host_.empty() && !spectator) host_ = who.player_id;
   pass_host_if_needed();
-  spdlog::info("room joined room={} player={} seat={} members={}", code_, who.player_id,
-               spectator ? -1 : members_[connection].seat, members_.size());
+  spdlog::info("room joined room={} player={} seat={} resumed={} members={}", code_, who.player_id, seat_index, resumed,
+               members_.size());
 
-  json ok = {{"room", code_}, {"seat", spectator ? json(nullptr) : json(members_[connection].seat)}, {"spectator", spectator}};
+  json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
+             {"resumed", resumed}};
   p->send(share(protocol::make_ok(id, ok)));
   update_empty_timer();
   broadcast_room();
-  if (game_state_) p->send(share(state_frame(engine::viewer{members_[connection].seat}, {})));
+  if (game_state_) send_catch_up(*p, engine::viewer{seat_index}, last_seq);
+  if (resumed && status_ == status::playing) {
+    arm_prompt_timer();  // a returning player gets the normal timers again
+    arm_bot_timer();
+  }
 }
 
 void room::do_leave(std::uint64_t connection, participant* p, const json& id) {
@@ -166,156 +297,13 @@ void room::do_leave(std::uint64_t connection, participant* p, const json& id) {
       st.gone = !disconnected;
       st.disconnected_at = clock::now();
       arm_prompt_timer();  // a seat nobody plays resolves sooner
+      arm_bot_timer();
     } else {
       st = seat{};
     }
   }
   pass_host_if_needed();
   update_empty_timer();
-  broadcast_room();
-}
-
-void room::do_start(participant& p, std::optional<int> first_seat, const json& id) {
-  if (!check_host(p, id, "start the game")) return;
-  if (status_ == status::playing) return reply_error(p, id, errc::game_in_progress, "a game is already running");
-  const int players = seated_count();
-  const auto range = game_.seats(options_);
-  if (players < range.min)
-    return reply_error(p, id, errc::not_enough_players,
-                       game_.title + " needs at least " + std::to_string(range.min) + " players");
-  if (first_seat && *first_seat >= players)
-    return reply_error(p, id, errc::invalid_field,
-                       "field 'first_seat' must name a seated player (0 to " + std::to_string(players - 1) + ")");
-  // The engine numbers players 0..n-1: seated players move to the front, in seat order.
-  compact_seats(static_cast<std::size_t>(players));
-
-  seed_ = secure_u64();
-  auto d = std::make_unique<engine::seeded_dice>(seed_);
-  auto created = game_.create(engine::setup{options_, players, first_seat}, *d);
-  if (!created) {
-    compact_seats(static_cast<std::size_t>(range.max));
-    return reply_error(p, id, created.error().code, created.error().message);
-  }
-  game_state_ = std::move(created.value());
-  dice_ = std::move(d);
-  status_ = status::playing;
-  last_result_ = nullptr;
-  spdlog::info("game started room={} game={} players={}", code_, game_.id, players);
-  p.send(share(protocol::make_ok(id)));
-  broadcast_room();
-  json names = json::array();
-  for (const auto& st : seats_) names.push_back(st.name);
-  broadcast_state({engine::event::public_event({{"kind", "game_started"}, {"game", game_.id}, {"players", names}})});
-}
-
-void room::do_action(participant& p, const json& command, const json& id) {
-  const member* m = find_member(p.connection_id());
-  if (!m) return reply_error(p, id, errc::not_in_room, "you are not in this room");
-  if (m->seat < 0) return reply_error(p, id, errc::not_a_player, "spectators cannot play");
-  if (status_ != status::playing || !game_state_)
-    return reply_error(p, id, errc::game_not_started, "no game is running in this room");
-  auto result = game_state_->apply(m->seat, command, *dice_);
-  if (!result) return reply_error(p, id, result.error().code, result.error().message);
-  p.send(share(protocol::make_ok(id)));
-  broadcast_state(result.value());
-}
-
-void room::broadcast_state(const engine::events& evs) {
-  ++seq_;
-  deadline_.reset();
-  std::shared_ptr<const std::string> spectator_frame;
-  std::map<int, std::shared_ptr<const std::string>> seat_frames;
-  const bool over = game_state_->is_over();
-  if (over) {
-    status_ = status::finished;
-    last_result_ = game_state_->result();
-    last_result_["seed"] = std::to_string(seed_);
-    prompt_timer_.cancel();
-  } else {
-    arm_prompt_timer();
-  }
-  for (auto& [c, m] : members_) {
-    auto p = m.p.lock();
-    if (!p) continue;
-    std::shared_ptr<const std::string> frame;
-    if (m.seat < 0) {
-      if (!spectator_frame) spectator_frame = share(state_frame(engine::viewer::spectator(), evs));
-      frame = spectator_frame;
-    } else {
-      auto& f = seat_frames[m.seat];
-      if (!f) f = share(state_frame(engine::viewer{m.seat}, evs));
-      frame = f;
-    }
-    p->send(frame);
-  }
-  if (over) finish_game_if_over();
-}
-
-std::string room::state_frame(engine::viewer v, const engine::events& evs) const {
-  json evj = json::array();
-  for (const auto& e : evs)
-    if (e.visible_to(v)) evj.push_back(e.body);
-  json prompt = nullptr;
-  if (auto pr = game_state_->current_prompt()) {
-    prompt = {{"kind", pr->kind}, {"seats", pr->seats}, {"deadline", deadline_ ? json(epoch_ms(*deadline_)) : json(nullptr)}};
-  }
-  const bool over = game_state_->is_over();
-  json j = {{"type", "state"},
-            {"room", code_},
-            {"seq", seq_},
-            {"seat", v.is_spectator() ? json(nullptr) : json(v.seat)},
-            {"view", game_state_->view(v)},
-            {"legal", v.is_spectator() ? json::array() : game_state_->legal(v.seat)},
-            {"prompt", prompt},
-            {"events", std::move(evj)},
-            {"over", over},
-            {"result", over ? last_result_ : json(nullptr)}};
-  return protocol::dump(j);
-}
-
-void room::arm_prompt_timer() {
-  prompt_timer_.cancel();
-  deadline_.reset();
-  if (!game_state_ || game_state_->is_over()) return;
-  auto pr = game_state_->current_prompt();
-  if (!pr) return;
-  std::optional<clock::duration> wait;
-  if (pr->timeout_ms) wait = std::chrono::milliseconds(*pr->timeout_ms);
-  const auto now = clock::now();
-  for (int s : pr->seats) {
-    if (s < 0 || static_cast<std::size_t>(s) >= seats_.size()) continue;
-    const auto& st = seats_[static_cast<std::size_t>(s)];
-    if (st.connection != 0) continue;
-    clock::duration w = st.gone ? clock::duration(cfg_.auto_play_delay)
-                                : std::max(clock::duration::zero(), st.disconnected_at + cfg_.reconnect_grace - now);
-    wait = wait ? std::min(*wait, w) : w;
-  }
-  if (!wait) return;
-  deadline_ = std::chrono::system_clock::now() + std::chrono::duration_cast<std::chrono::system_clock::duration>(*wait);
-  prompt_timer_.expires_after(*wait);
-  prompt_timer_.async_wait([self = shared_from_this(), serial = pr->serial](boost::system::error_code ec) {
-    if (!ec) self->on_prompt_timer(serial);
-  });
-}
-
-void room::on_prompt_timer(std::uint64_t serial) {
-  if (closed_ || !game_state_ || game_state_->is_over()) return;
-  auto pr = game_state_->current_prompt();
-  if (!pr || pr->serial != serial) return;  // the prompt was answered meanwhile
-  engine::events evs{engine::event::public_event({{"kind", "timed_out"}, {"seats", pr->seats}, {"prompt", pr->kind}})};
-  auto more = game_state_->on_timeout(serial, *dice_);
-  evs.insert(evs.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-  spdlog::info("prompt timed out room={} prompt={}", code_, pr->kind);
-  broadcast_state(evs);
-}
-
-void room::finish_game_if_over() {
-  spdlog::info("game finished room={} game={} result={}", code_, game_.id, last_result_.value("winners", json::array()).dump());
-  // Players who left for good free their seats; the room is ready for another game.
-  for (auto& st : seats_)
-    if (st.gone || st.connection == 0) st = seat{};
-  compact_seats(static_cast<std::size_t>(game_.seats(options_).max));
-  pass_host_if_needed();
   broadcast_room();
 }
 
@@ -356,7 +344,11 @@ json room::room_json() const {
       seats.push_back({{"seat", i}, {"player", nullptr}, {"name", nullptr}, {"status", "empty"}});
       continue;
     }
-    const char* state = st.connection != 0 ? "connected" : st.gone ? "gone" : "disconnected";
+    const char* state = st.bot         ? "bot"
+                        : st.gone      ? "gone"
+                        : st.connection == 0 ? "disconnected"
+                        : st.away      ? "away"
+                                       : "connected";
     seats.push_back({{"seat", i}, {"player", st.player_id}, {"name", st.name}, {"status", state}});
   }
   const auto range = game_.seats(options_);

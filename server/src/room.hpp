@@ -3,6 +3,7 @@
 // strand; every public method only posts onto that strand, so it may be called from any thread.
 // No mutex guards room or game state.
 #include <chrono>
+#include <deque>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -39,13 +40,23 @@ class room : public std::enable_shared_from_this<room> {
   const std::string& code() const { return code_; }
   const engine::game_info& game_info() const { return game_; }
 
-  void join(std::shared_ptr<participant> p, identity who, bool spectator, json request_id);
+  // Joins as a player or spectator. A player who already holds a seat here (same player id, e.g.
+  // after resuming with its token) gets that seat back; with `last_seq` it then receives every
+  // event it missed, or a full state if they are no longer in the history.
+  void join(std::shared_ptr<participant> p, identity who, bool spectator, std::optional<std::uint64_t> last_seq,
+            json request_id);
   void leave(std::shared_ptr<participant> p, json request_id);
   void disconnected(std::uint64_t connection);
   void chat(std::shared_ptr<participant> p, std::string text, json request_id);
   void set_options(std::shared_ptr<participant> p, json options, json request_id);
   void start_game(std::shared_ptr<participant> p, std::optional<int> first_seat, json request_id);
   void action(std::shared_ptr<participant> p, json command, json request_id);
+  // Host controls.
+  void kick(std::shared_ptr<participant> p, std::string player, json request_id);
+  void transfer_host(std::shared_ptr<participant> p, std::string player, json request_id);
+  void add_bot(std::shared_ptr<participant> p, json request_id);
+  void remove_bot(std::shared_ptr<participant> p, int seat, json request_id);
+  void close_room(std::shared_ptr<participant> p, json request_id);
   // Server shutdown: cancel timers, forget members.
   void close();
 
@@ -55,8 +66,16 @@ class room : public std::enable_shared_from_this<room> {
     std::string player_id;        // empty: free seat
     std::string name;
     std::uint64_t connection = 0; // 0: nobody connected to this seat
-    bool gone = false;            // left for good during a game: played by defaults
+    bool gone = false;            // left for good during a game: played by the bot
+    bool bot = false;             // a server-side bot sits here
+    bool away = false;            // rulebook C5: timed out repeatedly; prompts resolve quickly
+    int timeouts = 0;             // consecutive timeouts
     std::chrono::steady_clock::time_point disconnected_at{};
+    bool played_by_server() const { return bot || gone; }
+  };
+  struct history_entry {
+    std::uint64_t seq;
+    engine::events evs;
   };
   struct member {
     std::weak_ptr<participant> p;
@@ -67,7 +86,12 @@ class room : public std::enable_shared_from_this<room> {
   template <class F>
   void dispatch(F&& f);
 
-  void do_join(const std::shared_ptr<participant>& p, identity who, bool spectator, const json& id);
+  void do_join(const std::shared_ptr<participant>& p, identity who, bool spectator,
+               std::optional<std::uint64_t> last_seq, const json& id);
+  void send_catch_up(participant& p, engine::viewer v, std::optional<std::uint64_t> last_seq);
+  void do_kick(participant& p, const std::string& player, const json& id);
+  void do_close_room(participant& p, const json& id);
+  void remove_member(std::uint64_t connection);
   void do_leave(std::uint64_t connection, participant* p, const json& id);
   void do_set_options(participant& p, json options, const json& id);
   void do_start(participant& p, std::optional<int> first_seat, const json& id);
@@ -79,9 +103,14 @@ class room : public std::enable_shared_from_this<room> {
   json room_json() const;
   // After the game changed: bump seq, send each member its state, arm the prompt timer.
   void broadcast_state(const engine::events& evs);
-  std::string state_frame(engine::viewer v, const engine::events& evs) const;
+  std::string state_frame(engine::viewer v, const engine::events& evs, const json& extra = nullptr) const;
+  // Applies a seat's command (from a player or the bot) and tells everyone.
+  engine::outcome<engine::events> play(int seat_index, const json& command);
   void arm_prompt_timer();
+  std::optional<std::chrono::steady_clock::time_point> seat_due(const seat& st, const engine::prompt& pr) const;
   void on_prompt_timer(std::uint64_t serial);
+  void arm_bot_timer();
+  void on_bot_timer(std::uint64_t serial);
   void finish_game_if_over();
   void pass_host_if_needed();
   void update_empty_timer();
@@ -110,9 +139,14 @@ class room : public std::enable_shared_from_this<room> {
   std::uint64_t seed_ = 0;
   std::uint64_t seq_ = 0;
   std::optional<std::chrono::system_clock::time_point> deadline_;
+  std::uint64_t prompt_serial_ = 0;  // the prompt the timer was armed for, and when it opened
+  std::chrono::steady_clock::time_point prompt_opened_{};
   json last_result_;
+  std::deque<history_entry> history_;
+  int bots_added_ = 0;
 
   boost::asio::steady_timer prompt_timer_;
+  boost::asio::steady_timer bot_timer_;
   boost::asio::steady_timer empty_timer_;
 };
 

@@ -37,7 +37,7 @@ void server::impl::begin_shutdown() {
   spdlog::info("shutting down connections={} rooms={}", state->session_count(), state->rooms.size());
   if (accept) accept->stop();
   signals.cancel();
-  state->for_each_session([](const std::shared_ptr<ws_session>& s) { s->close(close_code::going_away, "server shutting down"); });
+  state->for_each_session([](const std::shared_ptr<ws_session>& s) { s->close_with(close_code::going_away, "server shutting down"); });
   state->rooms.close_all();
   drain(std::chrono::steady_clock::now() + state->cfg.shutdown_grace);
 }

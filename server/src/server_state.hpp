@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "tinsel/server/config.hpp"
+#include "identities.hpp"
 #include "lobby.hpp"
 
 namespace tinsel::server {
@@ -16,10 +17,12 @@ namespace tinsel::server {
 class ws_session;
 
 struct server_state {
-  server_state(boost::asio::any_io_executor ex, config c) : cfg(std::move(c)), rooms(std::move(ex), cfg) {}
+  server_state(boost::asio::any_io_executor ex, config c)
+      : cfg(std::move(c)), rooms(std::move(ex), cfg), players(cfg.reconnect_grace) {}
 
   const config cfg;
   lobby rooms;
+  identities players;
   std::atomic<bool> stopping{false};
 
   std::uint64_t next_connection_id() { return ++last_id_; }

@@ -33,7 +33,7 @@ void server_state::for_each_session(const std::function<void(const std::shared_p
 }
 
 ws_session::ws_session(net::ip::tcp::socket&& socket, std::shared_ptr<server_state> state)
-    : ws_(std::move(socket)), state_(std::move(state)), id_(state_->next_connection_id()), client_(state_->rooms, state_->cfg) {}
+    : ws_(std::move(socket)), state_(std::move(state)), id_(state_->next_connection_id()), client_(state_->rooms, state_->players, state_->cfg) {}
 
 ws_session::~ws_session() { state_->remove_session(id_); }
 
@@ -41,6 +41,7 @@ void ws_session::run(beast::http::request<beast::http::string_body> upgrade) {
   beast::get_lowest_layer(ws_).expires_never();
   // Heartbeats: Beast pings an idle peer and drops it if nothing comes back within the timeout.
   websocket::stream_base::timeout t = websocket::stream_base::timeout::suggested(beast::role_type::server);
+  t.handshake_timeout = std::chrono::seconds(10);  // also bounds the close handshake
   t.idle_timeout = std::chrono::seconds(60);
   t.keep_alive_pings = true;
   ws_.set_option(t);
@@ -58,6 +59,8 @@ void ws_session::on_accept(beast::error_code ec) {
     return finish();
   }
   open_ = true;
+  tokens_ = state_->cfg.rate_burst;
+  refilled_ = std::chrono::steady_clock::now();
   spdlog::info("connected conn={} connections={}", id_, state_->session_count());
   if (state_->stopping) return do_close(close_code::going_away, "server shutting down");
   do_read();
@@ -81,12 +84,32 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
     // Closing: frames still arriving are dropped; the read continues until the close completes.
   } else if (ws_.got_text()) {
     const auto data = buffer_.cdata();
-    client_.on_text(std::string_view(static_cast<const char*>(data.data()), data.size()), self);
+    const std::string_view text(static_cast<const char*>(data.data()), data.size());
+    if (take_token()) {
+      refused_in_row_ = 0;
+      client_.on_text(text, self);
+    } else if (++refused_in_row_ >= state_->cfg.rate_close_after) {
+      spdlog::warn("rate limit abuse, closing conn={} refused={}", id_, refused_in_row_);
+      do_close(close_code::rate_limited, "rate limit exceeded");
+    } else {
+      client_.on_rate_limited(text, self);
+    }
   } else {
     client_.on_binary(self);
   }
   buffer_.consume(buffer_.size());
   do_read();
+}
+
+// Token bucket: refills continuously at rate_per_sec up to rate_burst.
+bool ws_session::take_token() {
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - refilled_).count();
+  refilled_ = now;
+  tokens_ = std::min(state_->cfg.rate_burst, tokens_ + elapsed * state_->cfg.rate_per_sec);
+  if (tokens_ < 1.0) return false;
+  tokens_ -= 1.0;
+  return true;
 }
 
 void ws_session::send(std::shared_ptr<const std::string> frame) {
@@ -99,7 +122,7 @@ void ws_session::left_room(const std::shared_ptr<room>& r) {
   net::post(ws_.get_executor(), [self = shared_from_this(), r] { self->client_.on_left_room(r); });
 }
 
-void ws_session::close(close_code code, std::string reason) {
+void ws_session::close_with(close_code code, std::string reason) {
   net::post(ws_.get_executor(), [self = shared_from_this(), code, reason = std::move(reason)]() mutable {
     self->do_close(code, std::move(reason));
   });
@@ -144,15 +167,23 @@ void ws_session::do_close(close_code code, std::string reason) {
     queued_bytes_ = queue_.front()->size();
   }
   spdlog::info("closing conn={} code={} reason=\"{}\"", id_, static_cast<int>(code), reason);
+  // Leave the room now: a peer that is not reading may take until the close timeout to answer.
+  detach();
   websocket::close_reason cr(static_cast<websocket::close_code>(code), reason);
   ws_.async_close(cr, [self = shared_from_this()](beast::error_code) { self->finish(); });
+}
+
+void ws_session::detach() {
+  if (detached_) return;
+  detached_ = true;
+  client_.on_closed(id_);
 }
 
 void ws_session::finish() {
   open_ = false;
   if (finished_) return;
   finished_ = true;
-  client_.on_closed(id_);
+  detach();
   state_->remove_session(id_);
   spdlog::info("disconnected conn={}", id_);
 }

@@ -1,6 +1,7 @@
 #pragma once
 // One WebSocket connection: a read loop and a bounded write queue with one write in flight, all on
 // the connection's own strand. Requests are handed to `client`; rooms reach us through `send`.
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <string>
@@ -15,13 +16,6 @@
 
 namespace tinsel::server {
 
-// Close codes beyond RFC 6455's; docs/protocol.md lists them.
-enum class close_code : std::uint16_t {
-  going_away = 1001,  // server shutting down
-  too_big = 1009,     // frame over the hard limit
-  too_slow = 4008,    // outgoing queue overflowed
-};
-
 class ws_session final : public participant, public std::enable_shared_from_this<ws_session> {
  public:
   ws_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<server_state> state);
@@ -32,8 +26,7 @@ class ws_session final : public participant, public std::enable_shared_from_this
   std::uint64_t connection_id() const override { return id_; }
   void send(std::shared_ptr<const std::string> frame) override;
   void left_room(const std::shared_ptr<room>& r) override;
-  // Thread-safe: close the connection with `code`.
-  void close(close_code code, std::string reason);
+  void close_with(close_code code, std::string reason) override;
 
  private:
   void on_accept(boost::beast::error_code ec);
@@ -44,6 +37,8 @@ class ws_session final : public participant, public std::enable_shared_from_this
   void on_write(boost::beast::error_code ec, std::size_t bytes);
   void do_close(close_code code, std::string reason);
   void finish();
+  void detach();  // leave the room and release the identity, once
+  bool take_token();
 
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
   boost::beast::flat_buffer buffer_;
@@ -53,7 +48,11 @@ class ws_session final : public participant, public std::enable_shared_from_this
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
   bool open_ = false;     // handshake done and not closing
+  double tokens_ = 0;     // rate-limit bucket
+  std::chrono::steady_clock::time_point refilled_{};
+  int refused_in_row_ = 0;
   bool finished_ = false;
+  bool detached_ = false;
 };
 
 }  // namespace tinsel::server

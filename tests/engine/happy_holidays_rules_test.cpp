@@ -40,7 +40,7 @@ TEST_CASE("D2: holding a reindeer, a timeout just rolls", "[happy_holidays][time
   CHECK(kinds(t.timeout()) == std::vector<std::string>{"rolled", "gifts_to_sleigh"});
 }
 
-TEST_CASE("D3: bank the rolled colour with more gifts on the own sleigh; a tie takes the face's first colour",
+TEST_CASE("D3: bank the rolled colour with more gifts on the own sleigh, a tie takes the face's first colour",
           "[happy_holidays][timeout]") {
   table t;
   t.edit([](json& s) {
@@ -63,7 +63,7 @@ TEST_CASE("D3: bank the rolled colour with more gifts on the own sleigh; a tie t
   }
 }
 
-TEST_CASE("D4: the sleigh with most gifts; ties go to the own sleigh, then clockwise",
+TEST_CASE("D4: the sleigh with most gifts, ties go to the own sleigh, then clockwise",
           "[happy_holidays][timeout]") {
   table t;
   json a, b, c;
@@ -88,7 +88,7 @@ TEST_CASE("D4: the sleigh with most gifts; ties go to the own sleigh, then clock
   CHECK(evs[0].body["sleigh_owner"] == expected);
 }
 
-TEST_CASE("D5: the colour held by most other players; ties to the lowest colour",
+TEST_CASE("D5: the colour held by most other players, ties to the lowest colour",
           "[happy_holidays][timeout]") {
   table t;
   json b, c;
@@ -191,7 +191,7 @@ TEST_CASE("R12/A14 immediate: the game ends right after step 1 and sleigh gifts 
   CHECK(t.g->result()["scores"] == json::array({0, 0, 0}));
 }
 
-TEST_CASE("R12: all gifts taken ends the game; two colours left does not", "[happy_holidays][end]") {
+TEST_CASE("R12: all gifts taken ends the game, two colours left does not", "[happy_holidays][end]") {
   table t;
   json tree;
   bool ends = false;
@@ -242,7 +242,7 @@ json final_result(const json& options, const json& b_stacks) {
 }
 }  // namespace
 
-TEST_CASE("A15: the score is the two largest colour stacks; sleigh gifts never count",
+TEST_CASE("A15: the score is the two largest colour stacks, sleigh gifts never count",
           "[happy_holidays][score]") {
   const json r = final_result(json::object(), gifts(0, 0, 7, 0));
   CHECK(r["scores"] == json::array({10, 7, 4}));

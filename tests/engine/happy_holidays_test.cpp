@@ -92,7 +92,7 @@ TEST_CASE("C2 start player: host-picks needs a valid first seat, random rolls on
   CHECK(random.value()->current_prompt()->seats == std::vector<int>{2});
 }
 
-TEST_CASE("A6 reindeer: N-1 by default, all but the start player; more than N-1 is rejected",
+TEST_CASE("A6 reindeer: N-1 by default, all but the start player, more than N-1 is rejected",
           "[happy_holidays][options]") {
   scripted_dice d;
   auto g = create({{"startPlayer", "host-picks"}}, 4, 2, d);
@@ -190,7 +190,7 @@ TEST_CASE("HH-T2 R4/R7/A7: take a reindeer, stack the sleigh, bank one colour",
   CHECK(t.g->legal(A).empty());
 }
 
-TEST_CASE("HH-T3 A9/A10: one colour exhausted, only the other moves; an older colour may be banked",
+TEST_CASE("HH-T3 A9/A10: one colour exhausted, only the other moves, an older colour may be banked",
           "[happy_holidays][scenario]") {
   table t;
   t.edit([](json& s) {

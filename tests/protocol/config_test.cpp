@@ -41,7 +41,7 @@ TEST_CASE("flags override the environment, which overrides defaults", "[config]"
   env_vars.clear();
 }
 
-TEST_CASE("bad flags and values exit 2 with a message; help and version exit 0", "[config]") {
+TEST_CASE("bad flags and values exit 2 with a message, help and version exit 0", "[config]") {
   env_vars.clear();
   CHECK(parse({"--port", "70000"}).exit_code == 2);
   CHECK(parse({"--port"}).exit_code == 2);

@@ -62,7 +62,7 @@ TEST_CASE("names and chat are bounded in characters, not bytes", "[protocol]") {
   CHECK(code_of(R"({"type":"chat","text":""})") == "invalid_field");
 }
 
-TEST_CASE("room codes are normalized: case, spaces and dashes do not matter; look-alikes are invalid", "[protocol]") {
+TEST_CASE("room codes are normalized: case, spaces and dashes do not matter, look-alikes are invalid", "[protocol]") {
   CHECK(normalize_room_code("abc-def") == std::optional<std::string>("ABCDEF"));
   CHECK(normalize_room_code(" K7M 2QX ") == std::optional<std::string>("K7M2QX"));
   CHECK_FALSE(normalize_room_code("ABCDE"));
@@ -91,7 +91,7 @@ TEST_CASE("join_room, action and start_game validate their fields", "[protocol]"
   CHECK(code_of(R"({"type":"create_room","game":"happy_holidays","options":[]})") == "invalid_field");
 }
 
-TEST_CASE("replies: ok and error echo the id; no id means no id field", "[protocol]") {
+TEST_CASE("replies: ok and error echo the id, no id means no id field", "[protocol]") {
   auto ok = nlohmann::json::parse(make_ok(7, {{"room", "ABCDEF"}}));
   CHECK(ok["type"] == "ok");
   CHECK(ok["id"] == 7);

@@ -76,8 +76,11 @@ struct ws_client::impl : std::enable_shared_from_this<impl> {
   }
 };
 
-ws_client::ws_client(std::uint16_t port, const std::string& path) : impl_(std::make_shared<impl>()) {
-  beast::get_lowest_layer(impl_->ws).connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+ws_client::ws_client(std::uint16_t port, const std::string& path, int receive_buffer) : impl_(std::make_shared<impl>()) {
+  auto& sock = beast::get_lowest_layer(impl_->ws).socket();
+  sock.open(net::ip::tcp::v4());
+  if (receive_buffer > 0) sock.set_option(net::socket_base::receive_buffer_size(receive_buffer));
+  sock.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
   beast::get_lowest_layer(impl_->ws).expires_never();
   beast::error_code ec;
   impl_->ws.handshake("127.0.0.1:" + std::to_string(port), path, ec);

@@ -18,8 +18,9 @@ using namespace std::chrono_literals;
 
 class ws_client {
  public:
-  // Connects to ws://127.0.0.1:port/path; throws std::runtime_error on failure.
-  explicit ws_client(std::uint16_t port, const std::string& path = "/ws");
+  // Connects to ws://127.0.0.1:port/path; throws std::runtime_error on failure. A non-zero
+  // `receive_buffer` shrinks the socket's kernel receive buffer (for slow-client tests).
+  explicit ws_client(std::uint16_t port, const std::string& path = "/ws", int receive_buffer = 0);
   ~ws_client();
   ws_client(const ws_client&) = delete;
   ws_client& operator=(const ws_client&) = delete;

@@ -89,6 +89,13 @@ class game {
   virtual bool is_over() const = 0;
   // Scores and winners once over: {"scores":[...], "winners":[seat...], ...}. Null before.
   virtual json result() const = 0;
+  // How good the position looks for `seat` (higher is better), for the server-side bot. Only
+  // differences between positions reached from the same state matter. Must not use information
+  // hidden from `seat`. The default knows nothing and lets the bot choose at random.
+  virtual double heuristic(int seat) const {
+    (void)seat;
+    return 0.0;
+  }
   // The whole state, hidden parts included. For tests (replay equality) and the post-game log only;
   // never sent to a client during play.
   virtual json full_state() const = 0;

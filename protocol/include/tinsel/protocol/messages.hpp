@@ -2,6 +2,7 @@
 // The v1 envelope: one JSON object per text frame with a `type`. Requests may carry an `id`
 // (string or integer) that is echoed in exactly one `ok` or `error`. This file parses and validates
 // what clients send and builds what the server sends; it knows nothing of sockets.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@ using json = nlohmann::json;
 struct hello_msg {
   int protocol = 0;
   std::string name;
+  std::optional<std::string> token;  // resume the player this secret was issued to
 };
 struct create_room_msg {
   std::string game;
@@ -26,6 +28,7 @@ struct create_room_msg {
 struct join_room_msg {
   std::string room;  // normalized: upper case, no separators
   bool spectator = false;
+  std::optional<std::uint64_t> last_seq;  // resuming: the last state seq this client saw
 };
 struct leave_room_msg {};
 struct chat_msg {
@@ -34,6 +37,18 @@ struct chat_msg {
 struct set_options_msg {
   json options = json::object();
 };
+// Host controls. `player` is a public player id (as in the room push).
+struct kick_msg {
+  std::string player;
+};
+struct transfer_host_msg {
+  std::string player;
+};
+struct add_bot_msg {};
+struct remove_bot_msg {
+  int seat = 0;
+};
+struct close_room_msg {};
 struct start_game_msg {
   std::optional<int> first_seat;
 };
@@ -41,8 +56,9 @@ struct action_msg {
   json action;  // an object with a string "kind"; the engine validates the rest
 };
 
-using client_message = std::variant<hello_msg, create_room_msg, join_room_msg, leave_room_msg, chat_msg,
-                                    set_options_msg, start_game_msg, action_msg>;
+using client_message =
+    std::variant<hello_msg, create_room_msg, join_room_msg, leave_room_msg, chat_msg, set_options_msg, start_game_msg,
+                 action_msg, kick_msg, transfer_host_msg, add_bot_msg, remove_bot_msg, close_room_msg>;
 
 struct protocol_error {
   std::string code;

@@ -28,8 +28,21 @@ struct config {
   std::size_t write_queue_messages = 256;
   std::size_t write_queue_bytes = 4 * 1024 * 1024;
   std::chrono::milliseconds empty_room_grace{5 * 60 * 1000};
-  // A seat whose player left for good is played by its defaults after this pause.
-  std::chrono::milliseconds auto_play_delay{3000};
+  // A seat the server plays (a bot, or a player who left for good) moves after this pause.
+  std::chrono::milliseconds auto_play_delay{1000};
+  // Rulebook C5: after this many consecutive timeouts a player is away, and their prompts resolve
+  // by default after away_delay.
+  int away_after_timeouts = 2;
+  std::chrono::milliseconds away_delay{3000};
+  // States kept per room for resuming clients; older gaps get a full resync.
+  std::size_t history_states = 256;
+  // Per-connection token bucket: `rate_per_sec` requests per second, bursts up to `rate_burst`.
+  // Excess requests get rate_limited; `rate_close_after` refused in a row close with 4029.
+  double rate_per_sec = 20;
+  double rate_burst = 40;
+  int rate_close_after = 200;
+  // Bots one room may seat.
+  int max_bots_per_room = 5;
   // A disconnected seat keeps its place this long; its prompts then resolve by default.
   std::chrono::milliseconds reconnect_grace{10 * 60 * 1000};
   std::chrono::milliseconds shutdown_grace{3000};

@@ -1,0 +1,543 @@
+// Unterm Baum: the phase machine (commands, legal, apply, timeout defaults).
+//
+// apply parses and validates the whole command before touching anything, so a rejection never
+// changes the state or draws from the dice (this game draws only at create). Every state change goes
+// through the transitions at the bottom, which the timeout defaults (D2, D3, D8) reuse, so a default
+// is exactly a command a player could have sent.
+//
+// Secrecy rules for this file: error messages, legal lists and events never name a motif, except a
+// seat's own cards in its ASSIGN legal entries and assign errors, and the `revealed` event.
+#include <algorithm>
+#include <climits>
+
+#include "unterm_baum/ub_game.hpp"
+
+namespace tinsel::engine::unterm_baum::detail {
+
+namespace {
+
+rule_error invalid_command(const std::string& message) { return make_error("invalid_command", message); }
+
+// An integer field, or nullopt if absent or not an integer. Values beyond int are clamped so that
+// the range checks that follow reject them.
+std::optional<long long> int_field(const json& o, const char* key) {
+  const auto it = o.find(key);
+  if (it == o.end() || !it->is_number_integer()) return std::nullopt;
+  if (it->is_number_unsigned() && it->get<unsigned long long>() > LLONG_MAX) return LLONG_MAX;
+  return it->get<long long>();
+}
+
+bool has_only(const json& o, std::initializer_list<const char*> keys) {
+  for (const auto& [key, value] : o.items())
+    if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) return false;
+  return true;
+}
+
+// {"row": r, "slot": s} inside a field of M rows and C slots; returns the grid slot.
+outcome<int> parse_cell(const json& j, const config& cfg, const std::string& what) {
+  if (!j.is_object() || !has_only(j, {"row", "slot"}))
+    return invalid_command(what + " must be {\"row\": r, \"slot\": s}");
+  const auto row = int_field(j, "row"), slot = int_field(j, "slot");
+  if (!row || !slot) return invalid_command(what + " needs integer 'row' and 'slot'");
+  if (*row < 0 || *row >= cfg.m || *slot < 0 || *slot >= cfg.c)
+    return make_error("invalid_location", what + ": row must be 0.." + std::to_string(cfg.m - 1) +
+                                              " and slot 0.." + std::to_string(cfg.c - 1));
+  return static_cast<int>(*row * cfg.c + *slot);
+}
+
+// {"tree": i} or {"seat": p, "row": r, "slot": s}.
+outcome<location> parse_location(const json& j, const config& cfg, const std::string& what) {
+  if (!j.is_object()) return invalid_command(what + " must be a location object");
+  if (j.contains("tree")) {
+    if (!has_only(j, {"tree"})) return invalid_command(what + ": a tree location has only 'tree'");
+    const auto i = int_field(j, "tree");
+    if (!i) return invalid_command(what + ": 'tree' must be an integer");
+    if (*i < 0 || *i >= cfg.motifs)
+      return make_error("invalid_location", what + ": tree slots are 0.." + std::to_string(cfg.motifs - 1));
+    return location{-1, static_cast<int>(*i)};
+  }
+  if (!has_only(j, {"seat", "row", "slot"}) || !j.contains("seat"))
+    return invalid_command(what + " must be {\"tree\": i} or {\"seat\": p, \"row\": r, \"slot\": s}");
+  const auto seat = int_field(j, "seat");
+  if (!seat) return invalid_command(what + ": 'seat' must be an integer");
+  if (*seat < 0 || *seat >= cfg.players) return make_error("invalid_location", what + ": no such seat");
+  json cell = j;
+  cell.erase("seat");
+  auto c = parse_cell(cell, cfg, what);
+  if (!c) return c.error();
+  return location{static_cast<int>(*seat), c.value()};
+}
+
+json cell_json(int grid_slot, const config& cfg) {
+  json j = json::object();
+  j["row"] = grid_slot / cfg.c;
+  j["slot"] = grid_slot % cfg.c;
+  return j;
+}
+
+enum class kind { assign, reveal, move, rearrange, end_turn };
+
+struct command {
+  kind k = kind::end_turn;
+  std::string name;
+};
+
+// The kind and the allowed top-level fields; the fields themselves are parsed per kind.
+outcome<command> parse_kind(const json& c) {
+  if (!c.is_object()) return invalid_command("a command is a JSON object with a \"kind\"");
+  const auto k = c.find("kind");
+  if (k == c.end() || !k->is_string()) return invalid_command("a command needs a string \"kind\"");
+  const std::string name = k->get<std::string>();
+  struct spec {
+    const char* name;
+    kind k;
+    std::initializer_list<const char*> fields;
+  };
+  static const std::array<spec, 5> specs = {{
+      {"assign", kind::assign, {"kind", "wishes", "family"}},
+      {"reveal", kind::reveal, {"kind", "location"}},
+      {"move", kind::move, {"kind", "from", "to"}},
+      {"rearrange", kind::rearrange, {"kind", "moves"}},
+      {"end_turn", kind::end_turn, {"kind"}},
+  }};
+  for (const auto& s : specs) {
+    if (name != s.name) continue;
+    for (const auto& [key, value] : c.items())
+      if (std::none_of(s.fields.begin(), s.fields.end(), [&](const char* f) { return key == f; }))
+        return invalid_command(name + " has no field '" + key + "'");
+    return command{s.k, name};
+  }
+  return invalid_command("unknown command kind '" + name + "'");
+}
+
+}  // namespace
+
+// ---- derived facts ------------------------------------------------------------------------
+
+int& ub_game::card_at(const location& l) {
+  auto& area = l.on_tree() ? s_.tree : s_.fields[static_cast<std::size_t>(l.seat)];
+  return area[static_cast<std::size_t>(l.index)];
+}
+
+int ub_game::card_at(const location& l) const {
+  const auto& area = l.on_tree() ? s_.tree : s_.fields[static_cast<std::size_t>(l.seat)];
+  return area[static_cast<std::size_t>(l.index)];
+}
+
+int ub_game::field_count(int seat) const {
+  const auto& f = s_.fields[static_cast<std::size_t>(seat)];
+  return static_cast<int>(std::count_if(f.begin(), f.end(), [](int m) { return m != empty; }));
+}
+
+bool ub_game::reveal_allowed() const {  // A10
+  return s_.cfg.any_two ? s_.reveals_used + s_.moves_used < 2 : s_.reveals_used == 0;
+}
+
+bool ub_game::move_allowed() const {
+  return s_.cfg.any_two ? s_.reveals_used + s_.moves_used < 2 : s_.moves_used == 0;
+}
+
+bool ub_game::field_open_to(int owner, int mover) const {
+  // A17: never give anyone his K-th card; the owner himself may (that ends the game, A16).
+  return owner == mover || field_count(owner) < s_.cfg.k - 1;
+}
+
+int ub_game::first_free_family() const {  // D2: catalogue order
+  for (int f = 0; f < family_count; ++f)
+    if (std::find(s_.families.begin(), s_.families.end(), f) == s_.families.end()) return f;
+  return empty;  // unreachable: 8 sheets for at most 6 players
+}
+
+std::vector<int> ub_game::default_wishes(int seat) const {
+  // D3: dealt order, round-robin over rows 0..M−1, each into the lowest free slot of its row.
+  const auto& cfg = s_.cfg;
+  std::vector<int> grid(static_cast<std::size_t>(cfg.grid()), empty);
+  const auto& hand = s_.hands[static_cast<std::size_t>(seat)];
+  for (int i = 0; i < cfg.k; ++i)
+    grid[static_cast<std::size_t>((i % cfg.m) * cfg.c + i / cfg.m)] = hand[static_cast<std::size_t>(i)];
+  return grid;
+}
+
+// ---- legal --------------------------------------------------------------------------------
+
+json ub_game::legal(int seat) const {
+  if (seat < 0 || seat >= s_.cfg.players) return json::array();
+  switch (s_.ph) {
+    case phase::assign:
+      return s_.assigned[static_cast<std::size_t>(seat)] ? json::array() : legal_assign(seat);
+    case phase::play:
+      return seat == s_.active ? legal_turn() : json::array();
+    case phase::memorize:
+    case phase::over:
+      break;
+  }
+  return json::array();
+}
+
+// Sent to this seat only, during ASSIGN: its own motifs are allowed here (A8).
+json ub_game::legal_assign(int seat) const {
+  const auto& cfg = s_.cfg;
+  const int fam = first_free_family();
+  json wishes = json::array();
+  const auto grid = default_wishes(seat);
+  for (int i = 0; i < cfg.grid(); ++i) {
+    const int m = grid[static_cast<std::size_t>(i)];
+    if (m == empty) continue;
+    json w = cell_json(i, cfg);
+    w["motif"] = motif_name(m);
+    wishes.push_back(std::move(w));
+  }
+  json motifs = json::array(), free = json::array();
+  for (int m : s_.hands[static_cast<std::size_t>(seat)]) motifs.push_back(motif_name(m));
+  for (int f = 0; f < family_count; ++f)
+    if (std::find(s_.families.begin(), s_.families.end(), f) == s_.families.end())
+      free.push_back(family(f).id);
+  json domain = json::object();
+  domain["motifs"] = std::move(motifs);
+  domain["rows"] = cfg.m;
+  domain["slots"] = cfg.c;
+  domain["families"] = std::move(free);
+  json out = json::array();
+  out.push_back({{"kind", "assign"}, {"family", family(fam).id}, {"wishes", std::move(wishes)}});
+  out.push_back({{"kind", "assign"}, {"domain", std::move(domain)}});
+  return out;
+}
+
+json ub_game::legal_turn() const {
+  const auto& cfg = s_.cfg;
+  const int me = s_.active;
+  json out = json::array();
+  out.push_back({{"kind", "end_turn"}});
+
+  // Areas: -1 the tree, then every seat's field. Everything below depends on occupancy only.
+  std::vector<location> cards, holes;
+  for (int a = -1; a < cfg.players; ++a) {
+    const int size = a < 0 ? cfg.motifs : cfg.grid();
+    for (int i = 0; i < size; ++i) (card_at(location{a, i}) == empty ? holes : cards).push_back({a, i});
+  }
+  if (reveal_allowed())
+    for (const auto& l : cards) out.push_back({{"kind", "reveal"}, {"location", location_json(l)}});
+
+  if (move_allowed()) {
+    const auto open = [&](int area) { return area < 0 || field_open_to(area, me); };
+    json from = json::array(), to = json::array(), examples = json::array();
+    for (const auto& l : cards) from.push_back(location_json(l));
+    for (const auto& l : holes)
+      if (open(l.seat)) to.push_back(location_json(l));
+    // One concrete move per (source area, destination area): the first card of the source to the
+    // first open hole of the destination.
+    for (int a = -1; a < cfg.players; ++a) {
+      const auto src =
+          std::find_if(cards.begin(), cards.end(), [&](const location& l) { return l.seat == a; });
+      if (src == cards.end()) continue;
+      for (int b = -1; b < cfg.players; ++b) {
+        if (b == a || !open(b)) continue;  // A13: tree → tree and field → same field are not moves
+        const auto dst =
+            std::find_if(holes.begin(), holes.end(), [&](const location& l) { return l.seat == b; });
+        if (dst == holes.end()) continue;
+        examples.push_back({{"kind", "move"}, {"from", location_json(*src)}, {"to", location_json(*dst)}});
+      }
+    }
+    if (!examples.empty()) {
+      for (auto& e : examples) out.push_back(std::move(e));
+      json domain = json::object();
+      domain["from"] = std::move(from);
+      domain["to"] = std::move(to);
+      domain["rule"] = "different_areas";
+      out.push_back({{"kind", "move"}, {"domain", std::move(domain)}});
+    }
+  }
+
+  // A14: rearranging is free and repeatable. The example swaps the first two cards, or moves a
+  // single card to the first free slot.
+  const auto& field = s_.fields[static_cast<std::size_t>(me)];
+  std::vector<int> mine, free;
+  for (int i = 0; i < cfg.grid(); ++i)
+    (field[static_cast<std::size_t>(i)] == empty ? free : mine).push_back(i);
+  if (!mine.empty()) {
+    const int a = mine[0];
+    const int b = mine.size() > 1 ? mine[1] : free.front();
+    json moves = json::array();
+    moves.push_back({{"from", cell_json(a, cfg)}, {"to", cell_json(b, cfg)}});
+    if (mine.size() > 1) moves.push_back({{"from", cell_json(b, cfg)}, {"to", cell_json(a, cfg)}});
+    out.push_back({{"kind", "rearrange"}, {"moves", std::move(moves)}});
+    json occupied = json::array();
+    for (int i : mine) occupied.push_back(cell_json(i, cfg));
+    json domain = json::object();
+    domain["occupied"] = std::move(occupied);
+    domain["rows"] = cfg.m;
+    domain["slots"] = cfg.c;
+    out.push_back({{"kind", "rearrange"}, {"domain", std::move(domain)}});
+  }
+  return out;
+}
+
+// ---- apply --------------------------------------------------------------------------------
+
+outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
+  if (s_.ph == phase::over) return make_error("game_over", "the game is over");
+  const auto& cfg = s_.cfg;
+  if (seat < 0 || seat >= cfg.players) return make_error("not_your_turn", "not a seat of this game");
+  auto parsed = parse_kind(command_json);
+  if (!parsed) return parsed.error();
+  const command& cmd = parsed.value();
+  const json& c = command_json;
+  const phase needs = cmd.k == kind::assign ? phase::assign : phase::play;
+  if (s_.ph != needs) {
+    const char* now = s_.ph == phase::assign     ? "the wish lists are being written"
+                      : s_.ph == phase::memorize ? "everybody is memorising the wish lists"
+                                                 : "the game is being played";
+    return make_error("wrong_phase", cmd.name + " is not possible now: " + now);
+  }
+  events out;
+
+  if (cmd.k == kind::assign) {
+    const auto us = static_cast<std::size_t>(seat);
+    if (s_.assigned[us]) return make_error("already_assigned", "your wish list is already submitted");
+    int fam = first_free_family();
+    if (c.contains("family")) {
+      if (!c["family"].is_string()) return invalid_command("'family' must be a family sheet id");
+      const auto f = family_from_id(c["family"].get<std::string>());
+      if (!f) return make_error("unknown_family", "no family sheet '" + c["family"].get<std::string>() + "'");
+      if (std::find(s_.families.begin(), s_.families.end(), *f) != s_.families.end())
+        return make_error("family_taken", "that family sheet is already taken");
+      fam = *f;
+    }
+    auto grid = check_wishes(seat, c.contains("wishes") ? c["wishes"] : json());
+    if (!grid) return grid.error();
+    assign(seat, fam, std::move(grid.value()), false, out);
+    return out;
+  }
+
+  if (seat != s_.active)
+    return make_error("not_your_turn", "it is seat " + std::to_string(s_.active) + "'s turn");
+  const auto limit = [&](const char* used_code) {
+    return cfg.any_two ? make_error("no_actions_left", "you have used both actions of this turn")
+                       : make_error(used_code, "you have already used this action in this turn");
+  };
+
+  switch (cmd.k) {
+    case kind::reveal: {
+      if (!c.contains("location")) return invalid_command("reveal needs 'location'");
+      auto at = parse_location(c["location"], cfg, "location");
+      if (!at) return at.error();
+      if (!reveal_allowed()) return limit("reveal_already_used");
+      if (card_at(at.value()) == empty)
+        return make_error("location_empty", "there is no card at that location");
+      reveal(at.value(), out);
+      break;
+    }
+    case kind::move: {
+      if (!c.contains("from") || !c.contains("to")) return invalid_command("move needs 'from' and 'to'");
+      auto from = parse_location(c["from"], cfg, "from");
+      if (!from) return from.error();
+      auto to = parse_location(c["to"], cfg, "to");
+      if (!to) return to.error();
+      if (!move_allowed()) return limit("move_already_used");
+      const location f = from.value(), t = to.value();
+      if (card_at(f) == empty) return make_error("location_empty", "there is no card at 'from'");
+      if (card_at(t) != empty) return make_error("location_occupied", "'to' already holds a card");
+      if (f.on_tree() && t.on_tree())
+        return make_error("move_within_tree", "a move cannot go from tree to tree");
+      if (f.seat == t.seat)
+        return make_error("move_within_field", "moving inside one field is rearranging, not a move");
+      if (!t.on_tree() && !field_open_to(t.seat, seat))
+        return make_error("last_card_prohibited", "you may not place another player's last card");
+      move(f, t, out);
+      break;
+    }
+    case kind::rearrange: {
+      auto mapping = check_mapping(seat, c.contains("moves") ? c["moves"] : json());
+      if (!mapping) return mapping.error();
+      rearrange(mapping.value(), out);
+      break;
+    }
+    case kind::end_turn:
+      end_turn(false, out);
+      break;
+    case kind::assign:
+      break;
+  }
+  return out;
+}
+
+// ---- validation of the compound parameters ----------------------------------------------------
+
+// A7/R7: exactly the seat's K motifs, each once, on distinct cells, every row used. Returns the wish
+// grid. Messages may name motifs: they go to this seat only, and only repeat what it sent.
+outcome<std::vector<int>> ub_game::check_wishes(int seat, const json& wishes) const {
+  const auto& cfg = s_.cfg;
+  if (!wishes.is_array())
+    return invalid_command("assign needs 'wishes': [{\"motif\", \"row\", \"slot\"}, ...]");
+  const auto bad = [](const std::string& m) { return make_error("invalid_assignment", m); };
+  std::vector<int> grid(static_cast<std::size_t>(cfg.grid()), empty);
+  const auto& hand = s_.hands[static_cast<std::size_t>(seat)];
+  for (const auto& w : wishes) {
+    if (!w.is_object() || !has_only(w, {"motif", "row", "slot"}) || !w.contains("motif") ||
+        !w["motif"].is_string())
+      return invalid_command("each wish is {\"motif\": name, \"row\": r, \"slot\": s}");
+    json cell = w;
+    cell.erase("motif");
+    auto at = parse_cell(cell, cfg, "wish");
+    if (!at) return at.error().code == "invalid_command" ? at.error() : bad(at.error().message);
+    const auto name = w["motif"].get<std::string>();
+    const auto it = std::find_if(hand.begin(), hand.end(), [&](int m) { return motif_name(m) == name; });
+    if (it == hand.end()) return bad("'" + name + "' is not one of your wish cards");
+    if (std::find(grid.begin(), grid.end(), *it) != grid.end()) return bad("'" + name + "' is placed twice");
+    auto& slot = grid[static_cast<std::size_t>(at.value())];
+    if (slot != empty) return bad("two wishes in one slot");
+    slot = *it;
+  }
+  if (wishes.size() != static_cast<std::size_t>(cfg.k))
+    return bad("place exactly " + std::to_string(cfg.k) + " wish cards");
+  for (int r = 0; r < cfg.m; ++r) {
+    const auto row = grid.begin() + r * cfg.c;
+    if (std::all_of(row, row + cfg.c, [](int m) { return m == empty; }))
+      return bad("every family member (row) needs at least one wish; row " + std::to_string(r) + " has none");
+  }
+  return grid;
+}
+
+// A14: a mapping of the seat's own cards onto cells of its field, applied all at once (so swaps and
+// cycles are one command). Returns (from, to) grid-slot pairs.
+outcome<std::vector<std::pair<int, int>>> ub_game::check_mapping(int seat, const json& moves) const {
+  const auto& cfg = s_.cfg;
+  if (!moves.is_array() || moves.empty()) return invalid_command("rearrange needs a non-empty 'moves' array");
+  const auto& field = s_.fields[static_cast<std::size_t>(seat)];
+  std::vector<std::pair<int, int>> mapping;
+  for (const auto& mv : moves) {
+    if (!mv.is_object() || !has_only(mv, {"from", "to"}) || !mv.contains("from") || !mv.contains("to"))
+      return invalid_command("each rearrange move is {\"from\": {row, slot}, \"to\": {row, slot}}");
+    auto f = parse_cell(mv["from"], cfg, "from");
+    if (!f) return f.error();
+    auto t = parse_cell(mv["to"], cfg, "to");
+    if (!t) return t.error();
+    mapping.emplace_back(f.value(), t.value());
+  }
+  std::vector<bool> moved(field.size(), false), target(field.size(), false);
+  for (const auto& [f, t] : mapping) {
+    if (field[static_cast<std::size_t>(f)] == empty)
+      return make_error("location_empty", "there is no card in your field at a 'from' slot");
+    if (moved[static_cast<std::size_t>(f)] || target[static_cast<std::size_t>(t)])
+      return make_error("invalid_mapping", "each slot may appear once as 'from' and once as 'to'");
+    moved[static_cast<std::size_t>(f)] = target[static_cast<std::size_t>(t)] = true;
+  }
+  for (const auto& [f, t] : mapping)
+    if (field[static_cast<std::size_t>(t)] != empty && !moved[static_cast<std::size_t>(t)])
+      return make_error("location_occupied", "a 'to' slot holds a card that does not move");
+  return mapping;
+}
+
+events ub_game::on_timeout(std::uint64_t serial, dice&) {
+  events out;
+  if (s_.ph == phase::over || serial != s_.serial) return out;
+  switch (s_.ph) {
+    case phase::assign:  // D2 + D3 for everyone still writing, in seat order
+      for (int p = 0; p < s_.cfg.players; ++p)
+        if (!s_.assigned[static_cast<std::size_t>(p)])
+          assign(p, first_free_family(), default_wishes(p), true, out);
+      break;
+    case phase::memorize:  // A8: the memorising time is over
+      start_play(out);
+      break;
+    case phase::play:  // D8: a timed-out turn is a pass
+      end_turn(true, out);
+      break;
+    case phase::over:
+      break;
+  }
+  return out;
+}
+
+// ---- transitions --------------------------------------------------------------------------
+
+void ub_game::assign(int seat, int family_index, std::vector<int> wish_grid, bool by_default, events& out) {
+  const auto us = static_cast<std::size_t>(seat);
+  s_.families[us] = family_index;
+  s_.wishes[us] = std::move(wish_grid);
+  s_.assigned[us] = true;
+  // Public: who is done and with which sheet, never what is on it.
+  out.push_back(event::public_event({{"kind", "assigned"},
+                                     {"seat", seat},
+                                     {"family", family(family_index).id},
+                                     {"by_default", by_default}}));
+  // The ASSIGN prompt stays the same prompt (same serial and timer) until the last seat is done.
+  if (std::all_of(s_.assigned.begin(), s_.assigned.end(), [](bool a) { return a; })) start_memorize(out);
+}
+
+void ub_game::start_memorize(events& out) {
+  s_.ph = phase::memorize;
+  open_prompt();
+  out.push_back(event::public_event({{"kind", "memorize_started"}, {"ms", s_.cfg.memorize_ms}}));
+}
+
+void ub_game::start_play(events& out) {
+  s_.ph = phase::play;
+  s_.active = s_.start_seat;
+  s_.turn = 1;
+  s_.reveals_used = s_.moves_used = 0;
+  open_prompt();
+  out.push_back(event::public_event({{"kind", "memorize_ended"}}));
+  out.push_back(
+      event::public_event({{"kind", "turn_started"}, {"seat", s_.active}, {"turn", 1}, {"round", 1}}));
+}
+
+void ub_game::reveal(const location& at, events& out) {
+  ++s_.reveals_used;
+  // A12: the one place where a face leaves the engine during play, to everyone at once.
+  out.push_back(event::public_event({{"kind", "revealed"},
+                                     {"seat", s_.active},
+                                     {"location", location_json(at)},
+                                     {"motif", motif_name(card_at(at))},
+                                     {"display_ms", s_.cfg.reveal_ms}}));
+}
+
+void ub_game::move(const location& from, const location& to, events& out) {
+  ++s_.moves_used;
+  card_at(to) = card_at(from);
+  card_at(from) = empty;
+  out.push_back(event::public_event(
+      {{"kind", "moved"}, {"seat", s_.active}, {"from", location_json(from)}, {"to", location_json(to)}}));
+  if (to.seat == s_.active && field_count(s_.active) == s_.cfg.k) {  // A16: at once, for everyone
+    s_.ended_by = s_.active;
+    finish("field_complete", out);
+  }
+}
+
+void ub_game::rearrange(const std::vector<std::pair<int, int>>& mapping, events& out) {
+  auto& field = s_.fields[static_cast<std::size_t>(s_.active)];
+  std::vector<int> picked;
+  for (const auto& [f, t] : mapping) picked.push_back(field[static_cast<std::size_t>(f)]);
+  for (const auto& [f, t] : mapping) field[static_cast<std::size_t>(f)] = empty;
+  json moves = json::array();
+  for (std::size_t i = 0; i < mapping.size(); ++i) {
+    field[static_cast<std::size_t>(mapping[i].second)] = picked[i];
+    moves.push_back(
+        {{"from", cell_json(mapping[i].first, s_.cfg)}, {"to", cell_json(mapping[i].second, s_.cfg)}});
+  }
+  // R11: in a way the others notice — the whole mapping, never a face.
+  out.push_back(
+      event::public_event({{"kind", "rearranged"}, {"seat", s_.active}, {"moves", std::move(moves)}}));
+}
+
+void ub_game::end_turn(bool by_timeout, events& out) {
+  out.push_back(
+      event::public_event({{"kind", "turn_ended"}, {"seat", s_.active}, {"by_timeout", by_timeout}}));
+  if (s_.turn >= s_.cfg.max_rounds * s_.cfg.players) return finish("round_cap", out);  // A19
+  s_.active = (s_.active + 1) % s_.cfg.players;
+  ++s_.turn;
+  s_.reveals_used = s_.moves_used = 0;
+  open_prompt();
+  out.push_back(event::public_event({{"kind", "turn_started"},
+                                     {"seat", s_.active},
+                                     {"turn", s_.turn},
+                                     {"round", (s_.turn - 1) / s_.cfg.players + 1}}));
+}
+
+void ub_game::finish(const char* reason, events& out) {
+  s_.ph = phase::over;
+  s_.end_reason = reason;
+  out.push_back(event::public_event({{"kind", "game_over"}, {"reason", reason}, {"result", result()}}));
+}
+
+}  // namespace tinsel::engine::unterm_baum::detail

@@ -1,0 +1,291 @@
+// Unterm Baum: what leaves the engine (prompt, views, result) and the scoring behind the result.
+//
+// The view is the secrecy boundary (rulebook 2.4). Before the end it is built from occupancy,
+// counts, families and turn bookkeeping only, plus the viewer's own wish list during ASSIGN and
+// MEMORIZE. Card faces and every wish list are added only once the game is over.
+#include <algorithm>
+
+#include "unterm_baum/ub_game.hpp"
+
+namespace tinsel::engine::unterm_baum::detail {
+
+namespace {
+
+json name_or_null(int motif) { return motif == empty ? json(nullptr) : json(motif_name(motif)); }
+
+// The k-th occupied slot of its row, for positionMode=ordinal (A5); -1 for an empty slot.
+std::vector<int> ordinals(const std::vector<int>& grid, const config& cfg) {
+  std::vector<int> out(grid.size(), -1);
+  for (int r = 0; r < cfg.m; ++r) {
+    int k = 0;
+    for (int s = 0; s < cfg.c; ++s) {
+      const auto i = static_cast<std::size_t>(r * cfg.c + s);
+      if (grid[i] != empty) out[i] = k++;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+json ub_game::location_json(const location& l) const {
+  json j = json::object();
+  if (l.on_tree()) {
+    j["tree"] = l.index;
+  } else {
+    j["seat"] = l.seat;
+    j["row"] = l.index / s_.cfg.c;
+    j["slot"] = l.index % s_.cfg.c;
+  }
+  return j;
+}
+
+json ub_game::wish_list_json(int seat) const {
+  const auto us = static_cast<std::size_t>(seat);
+  json hand = json::array();
+  for (int m : s_.hands[us]) hand.push_back(motif_name(m));
+  json wishes = nullptr;
+  if (s_.assigned[us]) {
+    wishes = json::array();
+    const auto& grid = s_.wishes[us];
+    for (int i = 0; i < s_.cfg.grid(); ++i) {
+      const int m = grid[static_cast<std::size_t>(i)];
+      if (m == empty) continue;
+      wishes.push_back({{"motif", motif_name(m)}, {"row", i / s_.cfg.c}, {"slot", i % s_.cfg.c}});
+    }
+  }
+  json out = json::object();
+  out["hand"] = std::move(hand);
+  out["wishes"] = std::move(wishes);
+  return out;
+}
+
+// ---- scoring (R14, A20, A21) ----------------------------------------------------------------
+
+std::vector<card_score> ub_game::score_cards(int seat) const {
+  const auto& cfg = s_.cfg;
+  const auto us = static_cast<std::size_t>(seat);
+  const auto& field = s_.fields[us];
+  const auto& wishes = s_.wishes[us];  // A24: only the owner's list counts
+  const auto field_rank = ordinals(field, cfg), wish_rank = ordinals(wishes, cfg);
+  std::vector<card_score> out;
+  for (int i = 0; i < cfg.grid(); ++i) {
+    const int m = field[static_cast<std::size_t>(i)];
+    if (m == empty) continue;
+    card_score cs{i, m, 1, "not_wished"};
+    const auto w = std::find(wishes.begin(), wishes.end(), m);
+    if (w != wishes.end()) {
+      const int j = static_cast<int>(w - wishes.begin());
+      if (j / cfg.c != i / cfg.c) {
+        cs.match = "wrong_row";  // A4: row = family member
+      } else {
+        const bool same =
+            cfg.ordinal ? wish_rank[static_cast<std::size_t>(j)] == field_rank[static_cast<std::size_t>(i)]
+                        : j == i;
+        cs.points = same ? 4 : 3;
+        cs.match = same ? "exact" : "member";
+      }
+    }
+    out.push_back(cs);
+  }
+  return out;
+}
+
+std::vector<int> ub_game::winners() const {
+  const int n = s_.cfg.players;
+  std::vector<int> scores, fours, threes;
+  for (int p = 0; p < n; ++p) {
+    const auto cards = score_cards(p);
+    int total = 0;
+    for (const auto& c : cards) total += c.points;
+    scores.push_back(total);
+    fours.push_back(static_cast<int>(
+        std::count_if(cards.begin(), cards.end(), [](const card_score& c) { return c.points == 4; })));
+    threes.push_back(static_cast<int>(
+        std::count_if(cards.begin(), cards.end(), [](const card_score& c) { return c.points == 3; })));
+  }
+  const int best = *std::max_element(scores.begin(), scores.end());
+  std::vector<int> top;
+  for (int p = 0; p < n; ++p)
+    if (scores[static_cast<std::size_t>(p)] == best) top.push_back(p);
+  if (s_.cfg.exact_then_row)  // A21: more 4-point cards, then more 3-point cards
+    for (const auto* key : {&fours, &threes}) {
+      int most = -1;
+      for (int p : top) most = std::max(most, (*key)[static_cast<std::size_t>(p)]);
+      std::erase_if(top, [&](int p) { return (*key)[static_cast<std::size_t>(p)] != most; });
+    }
+  return top;
+}
+
+json ub_game::result() const {
+  if (s_.ph != phase::over) return nullptr;
+  const auto& cfg = s_.cfg;
+  const int n = cfg.players;
+  json scores = json::array(), players = json::array();
+  int best = -1, top_scorers = 0;
+  for (int p = 0; p < n; ++p) {
+    const auto cards = score_cards(p);
+    json card_list = json::array();
+    int total = 0, exact = 0, member = 0, other = 0;
+    for (const auto& c : cards) {
+      total += c.points;
+      (c.points == 4 ? exact : c.points == 3 ? member : other) += 1;
+      card_list.push_back({{"row", c.slot / cfg.c},
+                           {"slot", c.slot % cfg.c},
+                           {"motif", motif_name(c.motif)},
+                           {"points", c.points},
+                           {"match", c.match}});
+    }
+    scores.push_back(total);
+    if (total > best) best = total, top_scorers = 0;
+    if (total == best) ++top_scorers;
+    const int fam = s_.families[static_cast<std::size_t>(p)];
+    json pj = json::object();
+    pj["seat"] = p;
+    pj["family"] = fam == empty ? json(nullptr) : json(family(fam).id);
+    pj["score"] = total;
+    pj["exact"] = exact;
+    pj["member"] = member;
+    pj["other"] = other;
+    pj["cards"] = std::move(card_list);
+    pj["wishes"] = wish_list_json(p)["wishes"];
+    players.push_back(std::move(pj));
+  }
+  const auto win = winners();
+  const char* decided_by = top_scorers == 1 ? "score" : win.size() == 1 ? "tie_break" : "shared";
+  json tree = json::array(), undrawn = json::array();
+  for (int m : s_.tree) tree.push_back(name_or_null(m));
+  for (int m : s_.bag) undrawn.push_back(motif_name(m));
+  json r = json::object();
+  r["scores"] = std::move(scores);
+  r["winners"] = win;
+  r["reason"] = s_.end_reason;
+  r["ended_by"] = s_.ended_by < 0 ? json(nullptr) : json(s_.ended_by);
+  r["tie_break"] = cfg.exact_then_row ? "exactThenRow" : "shared";
+  r["decided_by"] = decided_by;
+  r["players"] = std::move(players);
+  r["tree"] = std::move(tree);
+  r["undrawn"] = std::move(undrawn);
+  return r;
+}
+
+// ---- prompt and view ------------------------------------------------------------------------
+
+std::string ub_game::prompt_kind() const {
+  switch (s_.ph) {
+    case phase::assign:
+      return "assign";
+    case phase::memorize:
+      return "memorize";
+    case phase::play:
+      return "turn";
+    case phase::over:
+      break;
+  }
+  return "";
+}
+
+std::optional<prompt> ub_game::current_prompt() const {
+  switch (s_.ph) {
+    case phase::assign: {
+      std::vector<int> waiting;
+      for (int p = 0; p < s_.cfg.players; ++p)
+        if (!s_.assigned[static_cast<std::size_t>(p)]) waiting.push_back(p);
+      return prompt{"assign", std::move(waiting), s_.cfg.assign_ms, s_.serial};
+    }
+    case phase::memorize:
+      // A8: a pure timer for everyone; nobody answers it, on_timeout ends it.
+      return prompt{"memorize", {}, s_.cfg.memorize_ms, s_.serial};
+    case phase::play:
+      return prompt{"turn", {s_.active}, s_.cfg.turn_ms, s_.serial};
+    case phase::over:
+      break;
+  }
+  return std::nullopt;
+}
+
+json ub_game::view(viewer v) const {
+  const auto& cfg = s_.cfg;
+  const bool over = s_.ph == phase::over;
+  const int n = cfg.players;
+  json players = json::array();
+  for (int p = 0; p < n; ++p) {
+    const auto up = static_cast<std::size_t>(p);
+    const auto& field = s_.fields[up];
+    json rows = json::array(), faces = json::array();
+    for (int r = 0; r < cfg.m; ++r) {
+      json row = json::array(), face_row = json::array();
+      for (int s = 0; s < cfg.c; ++s) {
+        const int m = field[static_cast<std::size_t>(r * cfg.c + s)];
+        row.push_back(m != empty);
+        if (over) face_row.push_back(name_or_null(m));
+      }
+      rows.push_back(std::move(row));
+      faces.push_back(std::move(face_row));
+    }
+    const int fam = s_.families[up];
+    json members = json::array();
+    if (fam != empty)
+      for (int r = 0; r < cfg.m; ++r) members.push_back(family(fam).members[static_cast<std::size_t>(r)]);
+    const int count = field_count(p);
+    json pj = json::object();
+    pj["seat"] = p;
+    pj["family"] = fam == empty ? json(nullptr) : json(family(fam).id);
+    pj["members"] = std::move(members);
+    pj["assigned"] = static_cast<bool>(s_.assigned[up]);
+    pj["card_count"] = count;
+    pj["open_to_others"] = count < cfg.k - 1;
+    pj["field"] = std::move(rows);
+    if (over) {
+      pj["field_faces"] = std::move(faces);
+      pj["wishes"] = wish_list_json(p)["wishes"];
+    }
+    players.push_back(std::move(pj));
+  }
+  json tree = json::array(), tree_faces = json::array();
+  for (int m : s_.tree) {
+    tree.push_back(m != empty);
+    if (over) tree_faces.push_back(name_or_null(m));
+  }
+  json free = json::array();
+  if (s_.ph == phase::assign)
+    for (int f = 0; f < family_count; ++f)
+      if (std::find(s_.families.begin(), s_.families.end(), f) == s_.families.end())
+        free.push_back(family(f).id);
+
+  json out = json::object();
+  out["game"] = "unterm_baum";
+  out["phase"] = phase_name(s_.ph);
+  out["prompt"] = over ? json(nullptr) : json(prompt_kind());
+  out["cards_to_remember"] = cfg.k;
+  out["family_size"] = cfg.m;
+  out["slots_per_row"] = cfg.c;
+  out["motif_count"] = cfg.motifs;
+  out["actions_mode"] = cfg.any_two ? "anyTwo" : "oneEach";
+  out["position_mode"] = cfg.ordinal ? "ordinal" : "slot";
+  out["tie_break"] = cfg.exact_then_row ? "exactThenRow" : "shared";
+  out["max_rounds"] = cfg.max_rounds;
+  out["reveal_ms"] = cfg.reveal_ms;
+  out["start_seat"] = s_.start_seat;
+  out["active"] = s_.ph == phase::play || over ? json(s_.active) : json(nullptr);
+  out["turn"] = s_.turn;
+  out["round"] = (s_.turn - 1) / n + 1;
+  json& actions = out["actions"];
+  if (s_.ph == phase::play) {
+    actions["reveal"] = reveal_allowed();
+    actions["move"] = move_allowed();
+    actions["used"] = s_.reveals_used + s_.moves_used;
+  }
+  out["tree"] = std::move(tree);
+  if (over) out["tree_faces"] = std::move(tree_faces);
+  out["players"] = std::move(players);
+  out["free_families"] = std::move(free);
+  // A8: the owner's own list during ASSIGN and MEMORIZE only; never to spectators.
+  const bool own_list =
+      !v.is_spectator() && v.seat < n && (s_.ph == phase::assign || s_.ph == phase::memorize);
+  out["wish_list"] = own_list ? wish_list_json(v.seat) : json(nullptr);
+  out["result"] = result();
+  return out;
+}
+
+}  // namespace tinsel::engine::unterm_baum::detail

@@ -1,0 +1,67 @@
+#pragma once
+// Unterm Baum, as fixed by shared/rules/unterm-baum.md and documented for players and client
+// authors in docs/rules/unterm-baum.md.
+//
+// Rules in brief. 2–6 players each take a family sheet: M family members, one row each, every row
+// with C = K − M + 1 slots. The deck has D = P·K + decoys motifs; each motif exists once as a green
+// (wish) card and once as a grey (present) card. All grey cards lie face-down on the tree board, one
+// per tree slot 0…D−1, shuffled. Each player draws K green cards and, simultaneously and in secret,
+// places them on the inner side of his sheet (ASSIGN: every row at least one card, one card per
+// slot). Then everybody memorises his own wish list for memorizeSeconds (MEMORIZE); after that
+// nobody sees any wish list again until the end, not even its owner.
+//   On your turn you may, in any order, reveal one grey card anywhere (shown to everyone once, then
+// put back face-down) and move one grey card face-down: tree → any field, a field → another field,
+// a field → tree (actionsMode=anyTwo: any two of these actions). Between them you may rearrange the
+// cards of your own field freely, face-down and in public. A move may not bring another player's
+// field to K cards (the last card is the owner's). The game ends at once when a player's own move
+// brings his own field to K cards, or after maxRounds rounds.
+//   Scoring per card in your field, against your own wish list: not wished by you or wished in
+// another row (another family member) 1, right row but wrong position 3, exact position 4
+// (positionMode=ordinal: the k-th occupied slot of the row instead of the slot index). Most points
+// wins; ties are shared, or broken by more 4-point cards, then more 3-point cards (exactThenRow).
+//
+// Hidden information: the view shows occupancy only (which slots hold a card); a revealed motif
+// travels only in the `revealed` event; nothing on the wire identifies a card across moves except
+// its location. Everything is opened at the end.
+//
+// Options (defaults first):
+//   | option           | default   | values                                                       |
+//   |------------------|-----------|--------------------------------------------------------------|
+//   | maxPlayers       | 6         | 2..6 (seats offered; the game needs at least 2)              |
+//   | startPlayer      | random    | random, host-picks (setup.first_seat then required)          |
+//   | cardsToRemember  | 8         | 8, 12, 16, 20 (K)                                            |
+//   | familySize       | 4         | 3..5 (M rows)                                                |
+//   | decoys           | "auto"    | "auto" (= K) or 0..40                                        |
+//   | actionsMode      | oneEach   | oneEach (≤1 reveal + ≤1 move), anyTwo (any two actions)      |
+//   | positionMode     | slot      | slot, ordinal                                                |
+//   | tieBreak         | shared    | shared, exactThenRow                                         |
+//   | maxRounds        | "auto"    | "auto" (= 5·K) or 1..1000 (C8 guard)                         |
+//   | assignSeconds    | 90        | 1..3600 or "off" (ASSIGN timer, D3 on expiry)                |
+//   | memorizeSeconds  | 30        | 1..600 (MEMORIZE length; always timed, nobody answers it)    |
+//   | revealSeconds    | 4         | 1..60 (how long clients show a revealed card)                |
+//   | mainTimeoutSec   | 90        | 1..3600 or "off" (turn timer, D8 on expiry)                  |
+//
+// Prompt kinds: assign (every seat that has not submitted), memorize (no seats, timer only), turn
+// (the active seat). Commands, legal entries, events and errors: docs/rules/unterm-baum.md.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "tinsel/engine/game.hpp"
+
+namespace tinsel::engine::unterm_baum {
+
+// The registry entry: id "unterm_baum", title "Unterm Baum".
+game_info info();
+
+// Rebuilds a game from its own full_state() (post-game log, tests that set up a rulebook position).
+// The shape and the card bookkeeping are checked (invalid input gives rule_error "invalid_state");
+// never feed it client data.
+outcome<std::unique_ptr<game>> restore(const json& full_state);
+
+// The public motif catalogue: a game with D motifs uses the first D names. Names are the motif
+// identifiers on the wire (snake_case, unique).
+inline constexpr int catalogue_size = 160;
+std::string_view motif_name(int motif);
+
+}  // namespace tinsel::engine::unterm_baum

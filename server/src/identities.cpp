@@ -1,0 +1,51 @@
+#include "identities.hpp"
+
+#include "random.hpp"
+
+namespace tinsel::server {
+
+using clock = std::chrono::steady_clock;
+
+identity_info identities::issue(std::string name, const std::shared_ptr<participant>& conn) {
+  identity_info info{"p_" + secure_hex(8), std::move(name), secure_hex(16), ""};
+  std::lock_guard lock(mutex_);
+  if (++issued_since_purge_ >= 256) purge(clock::now());
+  by_token_[info.token] = record{info, conn, conn->connection_id(), std::nullopt};
+  return info;
+}
+
+std::optional<identity_info> identities::resume(const std::string& token, const std::shared_ptr<participant>& conn,
+                                                std::shared_ptr<participant>& replaced) {
+  std::lock_guard lock(mutex_);
+  purge(clock::now());
+  auto it = by_token_.find(token);
+  if (it == by_token_.end()) return std::nullopt;
+  if (!it->second.released_at) replaced = it->second.conn.lock();
+  it->second.conn = conn;
+  it->second.connection = conn->connection_id();
+  it->second.released_at.reset();
+  return it->second.info;
+}
+
+void identities::set_room(const std::string& token, const std::string& room) {
+  std::lock_guard lock(mutex_);
+  if (auto it = by_token_.find(token); it != by_token_.end()) it->second.info.room = room;
+}
+
+void identities::released(const std::string& token, std::uint64_t connection) {
+  std::lock_guard lock(mutex_);
+  auto it = by_token_.find(token);
+  if (it != by_token_.end() && it->second.connection == connection) it->second.released_at = clock::now();
+}
+
+std::size_t identities::size() const {
+  std::lock_guard lock(mutex_);
+  return by_token_.size();
+}
+
+void identities::purge(clock::time_point now) {
+  issued_since_purge_ = 0;
+  std::erase_if(by_token_, [&](const auto& kv) { return kv.second.released_at && *kv.second.released_at + keep_ < now; });
+}
+
+}  // namespace tinsel::server

@@ -1,0 +1,52 @@
+#pragma once
+// Who a connection is: a public player id and a secret token, issued at hello. A client that
+// reconnects says hello with its token and becomes the same player again; the previous connection
+// of that player, if still open, is closed (4001). Identities of players who have been gone longer
+// than the reconnection grace are forgotten.
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "participant.hpp"
+
+namespace tinsel::server {
+
+struct identity_info {
+  std::string player_id;
+  std::string name;
+  std::string token;
+  std::string room;  // the room this player was last in, "" if none
+};
+
+class identities {
+ public:
+  explicit identities(std::chrono::milliseconds keep) : keep_(keep) {}
+
+  identity_info issue(std::string name, const std::shared_ptr<participant>& conn);
+  // The identity of `token`, now held by `conn`; `replaced` receives the connection it had.
+  std::optional<identity_info> resume(const std::string& token, const std::shared_ptr<participant>& conn,
+                                      std::shared_ptr<participant>& replaced);
+  void set_room(const std::string& token, const std::string& room);
+  // The connection holding `token` closed (ignored if another connection took over since).
+  void released(const std::string& token, std::uint64_t connection);
+  std::size_t size() const;
+
+ private:
+  struct record {
+    identity_info info;
+    std::weak_ptr<participant> conn;
+    std::uint64_t connection = 0;
+    std::optional<std::chrono::steady_clock::time_point> released_at;
+  };
+  void purge(std::chrono::steady_clock::time_point now);
+
+  std::chrono::milliseconds keep_;
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, record> by_token_;
+  std::size_t issued_since_purge_ = 0;
+};
+
+}  // namespace tinsel::server

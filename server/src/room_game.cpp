@@ -1,0 +1,298 @@
+// The game side of a room: starting, commands, state pushes with per-viewer projections, the
+// history for resuming clients, prompt timers (C4), away mode (C5), and server-played seats.
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "random.hpp"
+#include "room.hpp"
+#include "tinsel/engine/bot.hpp"
+#include "tinsel/protocol/errors.hpp"
+#include "tinsel/protocol/messages.hpp"
+
+namespace tinsel::server {
+
+namespace errc = protocol::errc;
+using clock = std::chrono::steady_clock;
+
+namespace {
+std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
+
+long long epoch_ms(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+}  // namespace
+
+void room::do_start(participant& p, std::optional<int> first_seat, const json& id) {
+  if (!check_host(p, id, "start the game")) return;
+  if (status_ == status::playing) return reply_error(p, id, errc::game_in_progress, "a game is already running");
+  const int players = seated_count();
+  const auto range = game_.seats(options_);
+  if (players < range.min)
+    return reply_error(p, id, errc::not_enough_players,
+                       game_.title + " needs at least " + std::to_string(range.min) + " players");
+  if (first_seat && *first_seat >= players)
+    return reply_error(p, id, errc::invalid_field,
+                       "field 'first_seat' must name a seated player (0 to " + std::to_string(players - 1) + ")");
+  // The engine numbers players 0..n-1: seated players move to the front, in seat order.
+  compact_seats(static_cast<std::size_t>(players));
+
+  seed_ = secure_u64();
+  auto d = std::make_unique<engine::seeded_dice>(seed_);
+  auto created = game_.create(engine::setup{options_, players, first_seat}, *d);
+  if (!created) {
+    compact_seats(static_cast<std::size_t>(range.max));
+    return reply_error(p, id, created.error().code, created.error().message);
+  }
+  game_state_ = std::move(created.value());
+  dice_ = std::move(d);
+  status_ = status::playing;
+  last_result_ = nullptr;
+  history_.clear();
+  prompt_serial_ = ~std::uint64_t{0};
+  for (auto& st : seats_) {
+    st.away = false;
+    st.timeouts = 0;
+  }
+  spdlog::info("game started room={} game={} players={}", code_, game_.id, players);
+  p.send(share(protocol::make_ok(id)));
+  broadcast_room();
+  json names = json::array();
+  for (const auto& st : seats_) names.push_back(st.name);
+  broadcast_state({engine::event::public_event({{"kind", "game_started"}, {"game", game_.id}, {"players", names}})});
+}
+
+void room::do_action(participant& p, const json& command, const json& id) {
+  const member* m = find_member(p.connection_id());
+  if (!m) return reply_error(p, id, errc::not_in_room, "you are not in this room");
+  if (m->seat < 0) return reply_error(p, id, errc::not_a_player, "spectators cannot play");
+  if (status_ != status::playing || !game_state_)
+    return reply_error(p, id, errc::game_not_started, "no game is running in this room");
+  auto& st = seats_[static_cast<std::size_t>(m->seat)];
+  auto result = game_state_->apply(m->seat, command, *dice_);
+  if (!result) return reply_error(p, id, result.error().code, result.error().message);
+  const bool was_away = st.away;
+  st.timeouts = 0;  // any command clears away (C5)
+  st.away = false;
+  p.send(share(protocol::make_ok(id)));
+  if (was_away) broadcast_room();
+  broadcast_state(result.value());
+}
+
+void room::broadcast_state(const engine::events& evs) {
+  ++seq_;
+  history_.push_back({seq_, evs});
+  while (history_.size() > cfg_.history_states) history_.pop_front();
+  const bool over = game_state_->is_over();
+  if (over) {
+    status_ = status::finished;
+    last_result_ = game_state_->result();
+    last_result_["seed"] = std::to_string(seed_);
+    prompt_timer_.cancel();
+    bot_timer_.cancel();
+    deadline_.reset();
+  } else {
+    arm_prompt_timer();
+  }
+  // One serialization per distinct view: all spectators share one frame, each seat has its own.
+  std::shared_ptr<const std::string> spectator_frame;
+  std::map<int, std::shared_ptr<const std::string>> seat_frames;
+  for (auto& [c, m] : members_) {
+    auto p = m.p.lock();
+    if (!p) continue;
+    auto& frame = m.seat < 0 ? spectator_frame : seat_frames[m.seat];
+    if (!frame) frame = share(state_frame(engine::viewer{m.seat}, evs));
+    p->send(frame);
+  }
+  if (over) {
+    finish_game_if_over();
+  } else {
+    arm_bot_timer();
+  }
+}
+
+std::string room::state_frame(engine::viewer v, const engine::events& evs, const json& extra) const {
+  json evj = json::array();
+  for (const auto& e : evs)
+    if (e.visible_to(v)) evj.push_back(e.body);
+  json prompt = nullptr;
+  if (auto pr = game_state_->current_prompt()) {
+    prompt = {{"kind", pr->kind}, {"seats", pr->seats}, {"deadline", deadline_ ? json(epoch_ms(*deadline_)) : json(nullptr)}};
+  }
+  const bool over = game_state_->is_over();
+  json j = {{"type", "state"},
+            {"room", code_},
+            {"seq", seq_},
+            {"seat", v.is_spectator() ? json(nullptr) : json(v.seat)},
+            {"view", game_state_->view(v)},
+            {"legal", v.is_spectator() ? json::array() : game_state_->legal(v.seat)},
+            {"prompt", prompt},
+            {"events", std::move(evj)},
+            {"over", over},
+            {"result", over ? last_result_ : json(nullptr)}};
+  if (extra.is_object())
+    for (const auto& [k, val] : extra.items()) j[k] = val;
+  return protocol::dump(j);
+}
+
+// A (re)joining member gets one state with the current view. With `last_seq` from the history it
+// carries every event of the states it missed, each tagged with its state's `seq`, so the stream
+// continues with no gap and no duplicate; beyond the history it is marked `resync`.
+void room::send_catch_up(participant& p, engine::viewer v, std::optional<std::uint64_t> last_seq) {
+  json extra = json::object();
+  engine::events missed;
+  if (last_seq && *last_seq < seq_) {
+    const bool covered = !history_.empty() && history_.front().seq <= *last_seq + 1;
+    if (covered) {
+      extra["replayed_from"] = *last_seq + 1;
+      for (const auto& h : history_) {
+        if (h.seq <= *last_seq) continue;
+        for (auto e : h.evs) {
+          e.body["seq"] = h.seq;
+          missed.push_back(std::move(e));
+        }
+      }
+    } else {
+      extra["resync"] = true;
+    }
+  }
+  p.send(share(state_frame(v, missed, extra)));
+}
+
+engine::outcome<engine::events> room::play(int seat_index, const json& command) {
+  auto result = game_state_->apply(seat_index, command, *dice_);
+  if (result) broadcast_state(result.value());
+  return result;
+}
+
+// When a seat's default applies: the engine's timer for the prompt (counted from when the prompt
+// opened, so answers from other seats of a simultaneous prompt do not extend it), or sooner for a
+// seat nobody answers (disconnected: after the reconnection grace; away: after away_delay). Seats
+// the server plays are moved by the bot timer instead. nullopt: no timer for this seat.
+std::optional<clock::time_point> room::seat_due(const seat& st, const engine::prompt& pr) const {
+  std::optional<clock::time_point> due;
+  if (pr.timeout_ms) due = prompt_opened_ + std::chrono::milliseconds(*pr.timeout_ms);
+  std::optional<clock::time_point> own;
+  if (st.played_by_server()) return std::nullopt;
+  if (st.connection == 0) own = st.disconnected_at + cfg_.reconnect_grace;
+  else if (st.away) own = prompt_opened_ + cfg_.away_delay;
+  if (own && (!due || *own < *due)) due = own;
+  return due;
+}
+
+void room::arm_prompt_timer() {
+  prompt_timer_.cancel();
+  deadline_.reset();
+  if (!game_state_ || game_state_->is_over()) return;
+  auto pr = game_state_->current_prompt();
+  if (!pr) return;
+  const auto now = clock::now();
+  if (pr->serial != prompt_serial_) {
+    prompt_serial_ = pr->serial;
+    prompt_opened_ = now;
+  }
+  std::optional<clock::time_point> due;
+  if (pr->timeout_ms) due = prompt_opened_ + std::chrono::milliseconds(*pr->timeout_ms);
+  for (int s : pr->seats) {
+    if (s < 0 || static_cast<std::size_t>(s) >= seats_.size()) continue;
+    auto& st = seats_[static_cast<std::size_t>(s)];
+    if (st.connection == 0 && !st.bot && !st.gone && now >= st.disconnected_at + cfg_.reconnect_grace) {
+      st.gone = true;  // not back within the grace: gone for good, the bot takes over
+      spdlog::info("seat given up room={} seat={}", code_, s);
+      broadcast_room();
+    }
+    if (auto d = seat_due(st, *pr); d && (!due || *d < *due)) due = d;
+  }
+  if (!due) return;
+  deadline_ = std::chrono::system_clock::now() +
+              std::chrono::duration_cast<std::chrono::system_clock::duration>(std::max(clock::duration::zero(), *due - now));
+  prompt_timer_.expires_at(*due);
+  prompt_timer_.async_wait([self = shared_from_this(), serial = pr->serial](boost::system::error_code ec) {
+    if (!ec) self->on_prompt_timer(serial);
+  });
+}
+
+// The prompt's own timer ran out: the rulebook default for every awaited seat. Only some seats
+// are due (away or disconnected in a simultaneous prompt): each of those is played alone, so the
+// others keep their time.
+void room::on_prompt_timer(std::uint64_t serial) {
+  if (closed_ || !game_state_ || game_state_->is_over()) return;
+  auto pr = game_state_->current_prompt();
+  if (!pr || pr->serial != serial) return;  // the prompt was answered meanwhile
+  const auto now = clock::now();
+  const bool prompt_due = pr->timeout_ms && prompt_opened_ + std::chrono::milliseconds(*pr->timeout_ms) <= now;
+  std::vector<int> due;
+  for (int s : pr->seats) {
+    if (s < 0 || static_cast<std::size_t>(s) >= seats_.size()) continue;
+    auto d = seat_due(seats_[static_cast<std::size_t>(s)], *pr);
+    if (prompt_due ? !seats_[static_cast<std::size_t>(s)].played_by_server() : (d && *d <= now)) due.push_back(s);
+  }
+  if (!prompt_due && due.empty()) return arm_prompt_timer();
+  bool away_changed = false;
+  for (int s : due) {
+    auto& st = seats_[static_cast<std::size_t>(s)];
+    if (++st.timeouts >= cfg_.away_after_timeouts && !st.away) {
+      st.away = true;
+      away_changed = true;
+    }
+  }
+  if (away_changed) broadcast_room();
+  engine::events evs{engine::event::public_event({{"kind", "timed_out"}, {"seats", due}, {"prompt", pr->kind}})};
+  spdlog::info("prompt timed out room={} prompt={} seats={}", code_, pr->kind, json(due).dump());
+  if (prompt_due || due.size() == pr->seats.size()) {
+    auto more = game_state_->on_timeout(serial, *dice_);
+    evs.insert(evs.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    return broadcast_state(evs);
+  }
+  // Part of a simultaneous prompt: the seat's own default entry (the bot's choice).
+  const int s = due.front();
+  auto result = game_state_->apply(s, engine::choose_bot_command(*game_state_, s, secure_u64()), *dice_);
+  if (!result) result = game_state_->on_timeout(serial, *dice_);  // no concrete entry: everyone's default
+  evs.insert(evs.end(), result.value().begin(), result.value().end());
+  broadcast_state(evs);
+}
+
+void room::arm_bot_timer() {
+  bot_timer_.cancel();
+  if (!game_state_ || game_state_->is_over()) return;
+  auto pr = game_state_->current_prompt();
+  if (!pr) return;
+  const bool bot_turn = std::any_of(pr->seats.begin(), pr->seats.end(), [&](int s) {
+    return s >= 0 && static_cast<std::size_t>(s) < seats_.size() && seats_[static_cast<std::size_t>(s)].played_by_server();
+  });
+  if (!bot_turn) return;
+  bot_timer_.expires_after(cfg_.auto_play_delay);
+  bot_timer_.async_wait([self = shared_from_this(), serial = pr->serial](boost::system::error_code ec) {
+    if (!ec) self->on_bot_timer(serial);
+  });
+}
+
+// One server-played seat moves; the resulting broadcast re-arms this timer if another is due.
+void room::on_bot_timer(std::uint64_t serial) {
+  if (closed_ || !game_state_ || game_state_->is_over()) return;
+  auto pr = game_state_->current_prompt();
+  if (!pr || pr->serial != serial) return;
+  for (int s : pr->seats) {
+    if (s < 0 || static_cast<std::size_t>(s) >= seats_.size() || !seats_[static_cast<std::size_t>(s)].played_by_server())
+      continue;
+    const json cmd = engine::choose_bot_command(*game_state_, s, secure_u64());
+    if (cmd.is_null() || !play(s, cmd)) {
+      // No concrete command to choose from: the rulebook default stands in.
+      spdlog::warn("bot found no command room={} seat={} prompt={}", code_, s, pr->kind);
+      broadcast_state(game_state_->on_timeout(serial, *dice_));
+    }
+    return;
+  }
+}
+
+void room::finish_game_if_over() {
+  spdlog::info("game finished room={} game={} winners={}", code_, game_.id, last_result_.value("winners", json::array()).dump());
+  // Players who left for good free their seats; bots stay; the room is ready for another game.
+  for (auto& st : seats_)
+    if (st.gone || (st.connection == 0 && !st.bot)) st = seat{};
+  compact_seats(static_cast<std::size_t>(game_.seats(options_).max));
+  pass_host_if_needed();
+  broadcast_room();
+}
+
+}  // namespace tinsel::server

@@ -1,0 +1,1178 @@
+// Unterm Baum: the rulebook scenarios (UB-T1..T6) of shared/rules/unterm-baum.md, every option and
+// timeout default (D#), the other resolutions (A#), and the secrecy property. Each test is named
+// after the rule it checks.
+//
+// Common setup (rulebook 2.5): 2 players, Alice (seat 0, host-picked start) and Bob (seat 1); K=8,
+// M=4, C=5, decoys=8, so D=24 motifs m01…m24. Scripted dice of zeros deal Alice m01…m08 and Bob
+// m09…m16 and leave grey mXX in tree slot XX−1. Positions the rulebook starts from are set up by
+// editing full_state() and restoring it.
+#include "unterm_baum/unterm_baum.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cctype>
+#include <functional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tinsel/engine/game.hpp"
+
+namespace {
+
+using namespace tinsel::engine;
+namespace ub = tinsel::engine::unterm_baum;
+
+constexpr int A = 0, B = 1, C = 2;
+constexpr int slots = 5;  // C = K − M + 1 with the default K=8, M=4
+
+std::string m(int xx) { return std::string(ub::motif_name(xx - 1)); }  // the rulebook's mXX
+json tree(int i) { return {{"tree", i}}; }
+json at(int seat, int row, int slot) { return {{"seat", seat}, {"row", row}, {"slot", slot}}; }
+json cell(int row, int slot) { return {{"row", row}, {"slot", slot}}; }
+json reveal(const json& l) { return {{"kind", "reveal"}, {"location", l}}; }
+json move(const json& f, const json& t) { return {{"kind", "move"}, {"from", f}, {"to", t}}; }
+json end_turn() { return {{"kind", "end_turn"}}; }
+json rearrange(const std::vector<std::pair<json, json>>& moves) {
+  json list = json::array();
+  for (const auto& [f, t] : moves) list.push_back({{"from", f}, {"to", t}});
+  return {{"kind", "rearrange"}, {"moves", list}};
+}
+
+// The rulebook's wish list: the seat's eight motifs at (0,0) (0,1) (1,0) (2,0) (2,2) (3,0) (3,1) (3,2).
+json rulebook_assign(int seat) {
+  static const int cells[8][2] = {{0, 0}, {0, 1}, {1, 0}, {2, 0}, {2, 2}, {3, 0}, {3, 1}, {3, 2}};
+  json wishes = json::array();
+  for (int i = 0; i < 8; ++i)
+    wishes.push_back({{"motif", m(seat * 8 + i + 1)}, {"row", cells[i][0]}, {"slot", cells[i][1]}});
+  return {{"kind", "assign"}, {"wishes", wishes}};
+}
+
+// Moves grey mXX from wherever it lies into a seat's field (default grid of 5 slots per row).
+void place(json& s, int xx, int seat, int row, int slot) {
+  for (auto& t : s["tree"])
+    if (t == xx - 1) t = -1;
+  for (auto& f : s["fields"])
+    for (auto& c : f)
+      if (c == xx - 1) c = -1;
+  s["fields"][seat][row * slots + slot] = xx - 1;
+}
+
+std::vector<std::string> kinds(const events& evs) {
+  std::vector<std::string> out;
+  for (const auto& e : evs) out.push_back(e.body.at("kind").get<std::string>());
+  return out;
+}
+
+// A table with scripted dice of zeros; every helper checks the engine's contract on the way.
+struct table {
+  std::unique_ptr<game> g;
+  scripted_dice d;
+  int players;
+
+  explicit table(json options = json::object(), int n = 2) : players(n) {
+    if (!options.contains("startPlayer")) options["startPlayer"] = "host-picks";
+    for (int i = 0; i < 400; ++i) d.push(0);
+    auto r = ub::info().create(setup{options, n, A}, d);
+    INFO((r.ok() ? "" : r.error().code + ": " + r.error().message));
+    REQUIRE(r.ok());
+    g = std::move(r.value());
+  }
+
+  events ok(int seat, const json& cmd) {
+    auto r = g->apply(seat, cmd, d);
+    INFO(cmd.dump() << " by " << seat << ": " << (r.ok() ? "" : r.error().code + " " + r.error().message));
+    REQUIRE(r.ok());
+    return r.value();
+  }
+  // The error code; checks that nothing changed.
+  std::string rejected(int seat, const json& cmd) {
+    const json before = g->full_state();
+    const auto draws = d.draws();
+    auto r = g->apply(seat, cmd, d);
+    INFO(cmd.dump() << " by " << seat);
+    REQUIRE_FALSE(r.ok());
+    CHECK(g->full_state() == before);
+    CHECK(d.draws() == draws);
+    CHECK_FALSE(r.error().message.empty());
+    return r.error().code;
+  }
+  events timeout() { return g->on_timeout(g->current_prompt()->serial, d); }
+  json v(viewer w = viewer::spectator()) const { return g->view(w); }
+  json st() const { return g->full_state(); }
+  void edit(const std::function<void(json&)>& f) {
+    json s = g->full_state();
+    f(s);
+    auto r = ub::restore(s);
+    INFO((r.ok() ? "" : r.error().message));
+    REQUIRE(r.ok());
+    g = std::move(r.value());
+  }
+  void to_play() {
+    for (int p = 0; p < players; ++p) ok(p, rulebook_assign(p));
+    timeout();  // MEMORIZE ends
+    REQUIRE(g->current_prompt()->kind == "turn");
+  }
+  int count(int seat) const { return v()["players"][seat]["card_count"].get<int>(); }
+};
+
+}  // namespace
+
+// ---- options and setup ------------------------------------------------------------------------
+
+TEST_CASE("UB options: defaults (D1: K=8) are filled in and normalizing is idempotent",
+          "[unterm_baum][options]") {
+  const auto info = ub::info();
+  CHECK(info.id == "unterm_baum");
+  CHECK(info.title == "Unterm Baum");
+  auto r = info.normalize_options(json::object());
+  REQUIRE(r.ok());
+  const json expected = {{"maxPlayers", 6},        {"startPlayer", "random"}, {"cardsToRemember", 8},
+                         {"familySize", 4},        {"decoys", "auto"},        {"actionsMode", "oneEach"},
+                         {"positionMode", "slot"}, {"tieBreak", "shared"},    {"maxRounds", "auto"},
+                         {"assignSeconds", 90},    {"memorizeSeconds", 30},   {"revealSeconds", 4},
+                         {"mainTimeoutSec", 90}};
+  CHECK(r.value() == expected);
+  CHECK(info.normalize_options(r.value()).value() == expected);
+  CHECK(info.normalize_options(nullptr).value() == expected);
+  CHECK(info.seats(expected).min == 2);
+  CHECK(info.seats(expected).max == 6);
+  CHECK(info.seats(info.normalize_options({{"maxPlayers", 3}}).value()).max == 3);
+
+  const json all = {{"maxPlayers", 2},
+                    {"startPlayer", "host-picks"},
+                    {"cardsToRemember", 20},
+                    {"familySize", 5},
+                    {"decoys", 0},
+                    {"actionsMode", "anyTwo"},
+                    {"positionMode", "ordinal"},
+                    {"tieBreak", "exactThenRow"},
+                    {"maxRounds", 1},
+                    {"assignSeconds", "off"},
+                    {"memorizeSeconds", 1},
+                    {"revealSeconds", 1},
+                    {"mainTimeoutSec", "off"}};
+  CHECK(info.normalize_options(all).value() == all);
+  for (int k : {8, 12, 16, 20}) CHECK(info.normalize_options({{"cardsToRemember", k}}).ok());
+  for (const char* key : {"assignSeconds", "memorizeSeconds", "revealSeconds", "mainTimeoutSec"})
+    CHECK(info.normalize_options({{key, 1}}).ok());  // every timer goes down to 1 s
+}
+
+TEST_CASE("UB options: bad values and unknown keys are rejected as invalid_option",
+          "[unterm_baum][options]") {
+  const auto info = ub::info();
+  const std::vector<json> bad = {
+      {{"colour", "red"}},
+      {{"subPromptTimeoutSec", 30}},
+      {{"maxPlayers", 1}},
+      {{"maxPlayers", 7}},
+      {{"startPlayer", "youngest"}},
+      {{"cardsToRemember", 10}},
+      {{"cardsToRemember", 4}},
+      {{"cardsToRemember", 24}},
+      {{"cardsToRemember", "8"}},
+      {{"familySize", 2}},
+      {{"familySize", 6}},
+      {{"decoys", -1}},
+      {{"decoys", 41}},
+      {{"decoys", "many"}},
+      {{"actionsMode", "three"}},
+      {{"positionMode", "column"}},
+      {{"tieBreak", "coin"}},
+      {{"maxRounds", 0}},
+      {{"maxRounds", 1001}},
+      {{"maxRounds", 2.5}},
+      {{"assignSeconds", 0}},
+      {{"assignSeconds", 3601}},
+      {{"memorizeSeconds", "off"}},
+      {{"memorizeSeconds", 0}},
+      {{"memorizeSeconds", 601}},
+      {{"revealSeconds", 0}},
+      {{"revealSeconds", 61}},
+      {{"revealSeconds", "off"}},
+      {{"mainTimeoutSec", 0}},
+      {{"mainTimeoutSec", "on"}},
+      json::array(),
+      json("x"),
+  };
+  for (const auto& o : bad) {
+    INFO(o.dump());
+    auto r = info.normalize_options(o);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "invalid_option");
+    CHECK_FALSE(r.error().message.empty());
+  }
+}
+
+TEST_CASE("UB C2 start player: host-picks needs a valid first seat, random rolls one die first",
+          "[unterm_baum][options]") {
+  scripted_dice d;
+  auto missing = ub::info().create(setup{{{"startPlayer", "host-picks"}}, 3, std::nullopt}, d);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == "first_seat_required");
+  auto outside = ub::info().create(setup{{{"startPlayer", "host-picks"}}, 3, 3}, d);
+  REQUIRE_FALSE(outside.ok());
+  CHECK(outside.error().code == "invalid_option");
+  auto one = ub::info().create(setup{json::object(), 1, std::nullopt}, d);
+  REQUIRE_FALSE(one.ok());
+  CHECK(one.error().code == "invalid_player_count");
+  CHECK(d.draws() == 0);
+
+  // Draw order: start seat, each seat's K green cards, then the tree shuffle (D − 1 draws).
+  d.push(1);
+  for (int i = 0; i < 2 * 8 + 23; ++i) d.push(0);
+  auto random = ub::info().create(setup{json::object(), 2, std::nullopt}, d);
+  REQUIRE(random.ok());
+  CHECK(d.remaining() == 0);
+  const json v = random.value()->view(viewer::spectator());
+  CHECK(v["start_seat"] == 1);
+  CHECK(v["motif_count"] == 24);   // A2: D = P·K + decoys with decoys = K
+  CHECK(v["slots_per_row"] == 5);  // A3: C = K − M + 1
+}
+
+TEST_CASE(
+    "UB A2/A22 deck: distinct hands without replacement, the rest in the bag, all grey cards on the tree",
+    "[unterm_baum][setup]") {
+  seeded_dice d(7);
+  auto g = ub::info().create(setup{{{"maxPlayers", 4}, {"decoys", 3}}, 4, std::nullopt}, d);
+  REQUIRE(g.ok());
+  const json s = g.value()->full_state();
+  std::multiset<int> green, grey;
+  for (const auto& h : s["hands"]) {
+    CHECK(h.size() == 8);
+    for (int x : h) green.insert(x);
+  }
+  for (int x : s["bag"]) green.insert(x);
+  for (int x : s["tree"]) grey.insert(x);
+  std::multiset<int> all;
+  for (int x = 0; x < 4 * 8 + 3; ++x) all.insert(x);
+  CHECK(green == all);
+  CHECK(grey == all);
+  CHECK(s["bag"].size() == 3);
+}
+
+// ---- ASSIGN and MEMORIZE ----------------------------------------------------------------------
+
+TEST_CASE("UB A7 ASSIGN is simultaneous: every seat is prompted, in any order, with the same timer",
+          "[unterm_baum][assign]") {
+  table t(json::object(), 3);
+  auto p = t.g->current_prompt();
+  CHECK(p->kind == "assign");
+  CHECK(p->seats == std::vector<int>{0, 1, 2});
+  CHECK(p->timeout_ms == 90000);  // assignSeconds default
+  const auto serial = p->serial;
+  for (int s = 0; s < 3; ++s) {
+    const json l = t.g->legal(s);
+    REQUIRE(l.size() == 2);  // the default assignment, sendable as is, and the domain
+    CHECK(l[1]["domain"]["rows"] == 4);
+    CHECK(l[1]["domain"]["slots"] == 5);
+    CHECK(l[1]["domain"]["motifs"].size() == 8);
+  }
+  const auto evs = t.ok(C, rulebook_assign(C));
+  CHECK(kinds(evs) == std::vector<std::string>{"assigned"});
+  CHECK(evs[0].body == json{{"kind", "assigned"}, {"seat", C}, {"family", "mueller"}, {"by_default", false}});
+  CHECK(t.g->current_prompt()->seats == std::vector<int>{0, 1});
+  CHECK(t.g->current_prompt()->serial == serial);  // the same prompt and timer go on
+  CHECK(t.g->legal(C).empty());
+  CHECK(t.rejected(C, rulebook_assign(C)) == "already_assigned");
+  t.ok(A, rulebook_assign(A));
+  const auto last = t.ok(B, rulebook_assign(B));
+  CHECK(kinds(last) == std::vector<std::string>{"assigned", "memorize_started"});
+  CHECK(last[1].body["ms"] == 30000);
+}
+
+TEST_CASE("UB R7/A7 a wish list places exactly the K own cards, one per slot, every row at least one",
+          "[unterm_baum][assign]") {
+  table t;
+  const auto with = [](const std::function<void(json&)>& f) {
+    json c = rulebook_assign(A);
+    f(c["wishes"]);
+    return c;
+  };
+  CHECK(t.rejected(A, with([](json& w) { w.erase(7); })) == "invalid_assignment");            // 7 cards
+  CHECK(t.rejected(A, with([](json& w) { w[7]["motif"] = m(9); })) == "invalid_assignment");  // Bob's
+  CHECK(t.rejected(A, with([](json& w) { w[7]["motif"] = m(1); })) == "invalid_assignment");  // twice
+  CHECK(t.rejected(A, with([](json& w) { w[7]["slot"] = 1, w[7]["row"] = 0; })) == "invalid_assignment");
+  CHECK(t.rejected(A, with([](json& w) { w[7]["slot"] = 5; })) == "invalid_assignment");
+  CHECK(t.rejected(A, with([](json& w) { w[2]["row"] = 0, w[2]["slot"] = 2; })) ==
+        "invalid_assignment");  // row 1 empty
+  CHECK(t.rejected(A, with([](json& w) { w[0]["colour"] = "red"; })) == "invalid_command");
+  CHECK(t.rejected(A, with([](json& w) { w[0]["row"] = "0"; })) == "invalid_command");
+  CHECK(t.rejected(A, {{"kind", "assign"}}) == "invalid_command");
+  CHECK(t.rejected(A, {{"kind", "assign"}, {"wishes", rulebook_assign(A)["wishes"]}, {"family", 3}}) ==
+        "invalid_command");
+  CHECK(t.rejected(A, {{"kind", "assign"}, {"wishes", rulebook_assign(A)["wishes"]}, {"family", "smith"}}) ==
+        "unknown_family");
+  // Gaps and any slot of a row are fine: all eight in rows 0..3, row 0 at its last slot.
+  t.ok(A, with([](json& w) { w[0]["slot"] = 4; }));
+}
+
+TEST_CASE("UB R3/D2 family sheets: each taken once, the default is the first free sheet in catalogue order",
+          "[unterm_baum][assign]") {
+  table t(json::object(), 3);
+  json c = rulebook_assign(B);
+  c["family"] = "schmidt";
+  t.ok(B, c);
+  json taken = rulebook_assign(A);
+  taken["family"] = "schmidt";
+  CHECK(t.rejected(A, taken) == "family_taken");
+  CHECK(t.g->legal(A)[0]["family"] == "mueller");
+  CHECK(t.v()["free_families"].size() == 7);
+  const auto evs = t.timeout();  // D2 + D3 for A and C, in seat order
+  REQUIRE(evs.size() == 3);
+  CHECK(evs[0].body == json{{"kind", "assigned"}, {"seat", A}, {"family", "mueller"}, {"by_default", true}});
+  CHECK(evs[1].body ==
+        json{{"kind", "assigned"}, {"seat", C}, {"family", "schneider"}, {"by_default", true}});
+  CHECK(evs[2].body["kind"] == "memorize_started");
+  const json v = t.v();
+  CHECK(v["players"][B]["family"] == "schmidt");
+  CHECK(v["players"][B]["members"].size() == 4);  // one member per row
+}
+
+TEST_CASE("UB D3 the default wish list: dealt order round-robin over the rows, lowest free slot",
+          "[unterm_baum][assign][timeout]") {
+  table t;
+  t.timeout();
+  const json w = t.v(viewer::player(A))["wish_list"];
+  const json expected = {
+      {{"motif", m(1)}, {"row", 0}, {"slot", 0}}, {{"motif", m(5)}, {"row", 0}, {"slot", 1}},
+      {{"motif", m(2)}, {"row", 1}, {"slot", 0}}, {{"motif", m(6)}, {"row", 1}, {"slot", 1}},
+      {{"motif", m(3)}, {"row", 2}, {"slot", 0}}, {{"motif", m(7)}, {"row", 2}, {"slot", 1}},
+      {{"motif", m(4)}, {"row", 3}, {"slot", 0}}, {{"motif", m(8)}, {"row", 3}, {"slot", 1}}};
+  CHECK(w["wishes"] == expected);
+  // The legal default entry is the same list, so a player can send it as is.
+  table u;
+  CHECK(u.g->legal(A)[0]["wishes"] == expected);
+}
+
+TEST_CASE("UB A8/D4 MEMORIZE: a timer for everyone, nobody answers, the list is shown only to its owner",
+          "[unterm_baum][memorize]") {
+  table t(json{{"memorizeSeconds", 5}});
+  // During ASSIGN the owner sees his dealt cards, nobody else does.
+  CHECK(t.v(viewer::player(A))["wish_list"]["hand"].size() == 8);
+  CHECK(t.v(viewer::player(A))["wish_list"]["wishes"].is_null());
+  CHECK(t.v(viewer::player(B))["wish_list"]["hand"][0] == m(9));
+  CHECK(t.v()["wish_list"].is_null());
+  t.ok(A, rulebook_assign(A));
+  t.ok(B, rulebook_assign(B));
+  const auto p = t.g->current_prompt();
+  CHECK(p->kind == "memorize");
+  CHECK(p->seats.empty());
+  CHECK(p->timeout_ms == 5000);
+  for (int s : {A, B}) {
+    CHECK(t.g->legal(s).empty());
+    CHECK(t.rejected(s, end_turn()) == "wrong_phase");
+  }
+  CHECK(t.v(viewer::player(A))["wish_list"]["wishes"] == rulebook_assign(A)["wishes"]);
+  CHECK(t.v(viewer::player(B))["wish_list"]["wishes"][0]["motif"] == m(9));
+  CHECK(t.v()["wish_list"].is_null());
+  CHECK(t.g->on_timeout(p->serial + 1, t.d).empty());
+  const auto evs = t.timeout();
+  CHECK(kinds(evs) == std::vector<std::string>{"memorize_ended", "turn_started"});
+  CHECK(evs[1].body == json{{"kind", "turn_started"}, {"seat", A}, {"turn", 1}, {"round", 1}});
+  // A8: from now on nobody, not even the owner, gets a wish list.
+  for (int s : {A, B}) CHECK(t.v(viewer::player(s))["wish_list"].is_null());
+  CHECK(t.g->current_prompt()->timeout_ms == 90000);  // mainTimeoutSec default for this game
+}
+
+// ---- the rulebook scenarios ---------------------------------------------------------------------
+
+TEST_CASE("UB-T1 scoring table (R14/A20): 4 + 3 + 1 + 1 + 1 = 10, ordinal mode 11",
+          "[unterm_baum][scenario]") {
+  for (const char* mode : {"slot", "ordinal"}) {
+    INFO(mode);
+    table t(json{{"maxRounds", 1}, {"positionMode", mode}});
+    t.to_play();
+    t.edit([](json& s) {
+      place(s, 1, A, 0, 0);
+      place(s, 2, A, 0, 3);
+      place(s, 3, A, 2, 0);
+      place(s, 9, A, 1, 1);
+      place(s, 20, A, 3, 4);
+    });
+    t.ok(A, end_turn());
+    const auto evs = t.ok(B, end_turn());  // A19: the last turn of the only round
+    CHECK(kinds(evs) == std::vector<std::string>{"turn_ended", "game_over"});
+    REQUIRE(t.g->is_over());
+    const json r = t.g->result();
+    const bool slot = std::string(mode) == "slot";
+    CHECK(r["scores"] == json::array({slot ? 10 : 11, 0}));
+    CHECK(r["winners"] == json::array({A}));
+    CHECK(r["reason"] == "round_cap");
+    const json& cards = r["players"][A]["cards"];
+    REQUIRE(cards.size() == 5);
+    CHECK(cards[0] == json{{"row", 0}, {"slot", 0}, {"motif", m(1)}, {"points", 4}, {"match", "exact"}});
+    CHECK(cards[1]["match"] == (slot ? "member" : "exact"));
+    CHECK(cards[2] == json{{"row", 1}, {"slot", 1}, {"motif", m(9)}, {"points", 1}, {"match", "not_wished"}});
+    CHECK(cards[3] == json{{"row", 2}, {"slot", 0}, {"motif", m(3)}, {"points", 1}, {"match", "wrong_row"}});
+    CHECK(cards[4]["match"] == "not_wished");
+    CHECK(r["players"][B]["cards"].empty());
+    CHECK(r["players"][A]["wishes"] == rulebook_assign(A)["wishes"]);
+    CHECK(r["undrawn"].size() == 8);
+  }
+}
+
+TEST_CASE("UB-T2 last-card prohibition (R16/A17/A18)", "[unterm_baum][scenario]") {
+  table t;
+  t.to_play();
+  t.edit([](json& s) {
+    const int cells[7][2] = {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 0}, {1, 1}};
+    for (int i = 0; i < 7; ++i) place(s, 9 + i, B, cells[i][0], cells[i][1]);
+  });
+  CHECK(t.v()["players"][B]["open_to_others"] == false);
+  CHECK(t.rejected(A, move(tree(4), at(B, 1, 2))) == "last_card_prohibited");
+  CHECK(t.v()["actions"]["move"] == true);  // Alice still has her move
+  for (const auto& e : t.g->legal(A))
+    if (e["kind"] == "move" && e.contains("to")) CHECK(e["to"].value("seat", -1) != B);
+  const auto evs = t.ok(A, move(at(B, 0, 0), at(A, 1, 1)));
+  CHECK(evs[0].body == json{{"kind", "moved"}, {"seat", A}, {"from", at(B, 0, 0)}, {"to", at(A, 1, 1)}});
+  CHECK(t.count(B) == 6);
+  CHECK(t.v()["players"][B]["open_to_others"] == true);
+  t.ok(A, end_turn());
+  t.ok(B, end_turn());
+  t.ok(A, move(tree(4), at(B, 1, 2)));  // legal again
+  CHECK(t.count(B) == 7);
+}
+
+TEST_CASE("UB-T3 immediate end (R12/A16): the owner's K-th card ends the game at once",
+          "[unterm_baum][scenario]") {
+  table t;
+  t.to_play();
+  t.edit([](json& s) {
+    for (int i = 0; i < 7; ++i) place(s, 1 + i, A, i % 4, i / 4);
+  });
+  CHECK(t.v()["players"][A]["open_to_others"] == false);
+  const auto evs = t.ok(A, move(tree(10), at(A, 1, 2)));
+  CHECK(kinds(evs) == std::vector<std::string>{"moved", "game_over"});
+  REQUIRE(t.g->is_over());
+  CHECK_FALSE(t.g->current_prompt());
+  CHECK(t.rejected(A, reveal(tree(0))) == "game_over");
+  CHECK(t.rejected(A, rearrange({{cell(0, 0), cell(0, 4)}})) == "game_over");
+  CHECK(t.rejected(B, end_turn()) == "game_over");
+  for (int s = -1; s < 2; ++s) CHECK(t.g->legal(s).empty());
+  const json r = t.g->result();
+  CHECK(r["reason"] == "field_complete");
+  CHECK(r["ended_by"] == A);
+  // m01..m07 at round-robin cells plus m11: only m01 (0,0) is exact, the rest lie in other rows.
+  CHECK(r["scores"] == json::array({4 + 7, 0}));
+  CHECK(r["winners"] == json::array({A}));
+  // Everything is open at the end: faces, every wish list.
+  const json v = t.v(viewer::spectator());
+  CHECK(v["players"][A]["field_faces"][1][2] == m(11));
+  CHECK(v["players"][B]["wishes"] == rulebook_assign(B)["wishes"]);
+  CHECK(v["tree_faces"][10].is_null());
+  CHECK(v["tree_faces"][11] == m(12));
+  CHECK(v["result"] == r);
+}
+
+TEST_CASE("UB-T4 action limits (A10): one reveal and one move, anyTwo: any two", "[unterm_baum][scenario]") {
+  table t;
+  t.to_play();
+  t.ok(A, reveal(tree(2)));
+  CHECK(t.rejected(A, reveal(tree(3))) == "reveal_already_used");
+  t.ok(A, move(tree(2), at(A, 0, 1)));  // the revealed card may be moved
+  CHECK(t.rejected(A, move(tree(5), at(A, 0, 2))) == "move_already_used");
+  t.ok(A, rearrange({{cell(0, 1), cell(2, 3)}}));
+  t.ok(A, rearrange({{cell(2, 3), cell(0, 0)}}));
+  const auto evs = t.ok(A, end_turn());
+  CHECK(kinds(evs) == std::vector<std::string>{"turn_ended", "turn_started"});
+
+  table two(json{{"actionsMode", "anyTwo"}});
+  two.to_play();
+  two.ok(A, reveal(tree(2)));
+  two.ok(A, reveal(tree(2)));
+  CHECK(two.v()["actions"] == json{{"reveal", false}, {"move", false}, {"used", 2}});
+  CHECK(two.rejected(A, move(tree(2), at(A, 0, 1))) == "no_actions_left");
+  CHECK(two.rejected(A, reveal(tree(1))) == "no_actions_left");
+}
+
+TEST_CASE("UB-T5 reveal privacy (A11/A12): the motif travels once, to everyone, and never in a view",
+          "[unterm_baum][scenario][secrecy]") {
+  table t;
+  t.to_play();
+  t.ok(A, end_turn());
+  t.ok(B, move(tree(0), at(B, 0, 0)));
+  t.ok(B, end_turn());
+  const auto evs = t.ok(A, reveal(at(B, 0, 0)));
+  REQUIRE(evs.size() == 1);
+  CHECK(evs[0].body == json{{"kind", "revealed"},
+                            {"seat", A},
+                            {"location", at(B, 0, 0)},
+                            {"motif", m(1)},
+                            {"display_ms", 4000}});
+  CHECK(evs[0].to == event::audience::everyone);
+  for (int s = -1; s < 2; ++s) {
+    const std::string dump = t.v(viewer{s}).dump() + t.g->legal(s).dump();
+    CHECK(dump.find(m(1)) == std::string::npos);
+    CHECK(t.v(viewer{s})["players"][B]["field"][0][0] == true);
+  }
+  table quick(json{{"revealSeconds", 1}});
+  quick.to_play();
+  CHECK(quick.ok(A, reveal(tree(0)))[0].body["display_ms"] == 1000);
+}
+
+TEST_CASE("UB-T6 moves between fields and the illegal moves (A13, 3 players)", "[unterm_baum][scenario]") {
+  table t(json::object(), 3);
+  t.to_play();
+  t.edit([](json& s) {
+    place(s, 1, A, 0, 0);
+    place(s, 2, A, 1, 0);
+    place(s, 9, B, 0, 0);
+    s["active"] = C;
+  });
+  CHECK(t.rejected(C, move(at(A, 0, 0), at(B, 0, 0))) == "location_occupied");
+  CHECK(t.rejected(C, move(tree(5), tree(0))) == "move_within_tree");
+  CHECK(t.rejected(C, move(at(A, 0, 0), at(A, 1, 1))) == "move_within_field");
+  CHECK(t.rejected(C, move(tree(0), at(A, 0, 1))) == "location_empty");  // m01 left the tree
+  CHECK(t.rejected(A, move(at(A, 0, 0), at(B, 3, 4))) == "not_your_turn");
+  const auto evs = t.ok(C, move(at(A, 0, 0), at(B, 3, 4)));
+  CHECK(evs[0].body == json{{"kind", "moved"}, {"seat", C}, {"from", at(A, 0, 0)}, {"to", at(B, 3, 4)}});
+  CHECK(t.count(A) == 1);
+  CHECK(t.count(B) == 2);
+  t.ok(C, end_turn());
+  t.ok(A, move(at(A, 1, 0), tree(0)));  // field → tree, into any empty tree slot
+  CHECK(t.v()["tree"][0] == true);
+}
+
+// ---- more resolutions ---------------------------------------------------------------------------
+
+TEST_CASE("UB A14 rearranging: free, repeatable, own field only, simultaneous, broadcast in full",
+          "[unterm_baum][rearrange]") {
+  table t;
+  t.to_play();
+  t.edit([](json& s) {
+    place(s, 1, A, 0, 0);
+    place(s, 2, A, 0, 1);
+    place(s, 3, A, 1, 0);
+    place(s, 9, B, 0, 0);
+  });
+  // A three-cycle across rows, then a swap: cards move at once.
+  const auto evs =
+      t.ok(A, rearrange({{cell(0, 0), cell(0, 1)}, {cell(0, 1), cell(1, 0)}, {cell(1, 0), cell(0, 0)}}));
+  CHECK(evs[0].body["kind"] == "rearranged");
+  CHECK(evs[0].body["moves"].size() == 3);
+  CHECK(t.st()["fields"][A][1] == 0);
+  CHECK(t.st()["fields"][A][5] == 1);
+  CHECK(t.st()["fields"][A][0] == 2);
+  t.ok(A, rearrange({{cell(0, 0), cell(3, 4)}}));
+  CHECK(t.v()["actions"]["used"] == 0);  // not an action
+  CHECK(t.rejected(A, rearrange({{cell(0, 0), cell(0, 2)}})) == "location_empty");
+  CHECK(t.rejected(A, rearrange({{cell(0, 1), cell(1, 0)}})) == "location_occupied");
+  CHECK(t.rejected(A, rearrange({{cell(0, 1), cell(2, 2)}, {cell(0, 1), cell(2, 3)}})) == "invalid_mapping");
+  CHECK(t.rejected(A, rearrange({{cell(0, 1), cell(2, 2)}, {cell(1, 0), cell(2, 2)}})) == "invalid_mapping");
+  CHECK(t.rejected(A, rearrange({{cell(0, 1), cell(4, 0)}})) == "invalid_location");
+  CHECK(t.rejected(A, rearrange({})) == "invalid_command");
+  CHECK(t.rejected(A, {{"kind", "rearrange"}, {"moves", {{{"from", cell(0, 1)}}}}}) == "invalid_command");
+  CHECK(t.rejected(B, rearrange({{cell(0, 0), cell(0, 1)}})) == "not_your_turn");  // not on others' turns
+}
+
+TEST_CASE("UB A11 reveal anywhere: tree, own field, another field, never an empty slot",
+          "[unterm_baum][reveal]") {
+  table t(json{{"actionsMode", "anyTwo"}});
+  t.to_play();
+  t.edit([](json& s) {
+    place(s, 5, A, 2, 2);
+    place(s, 9, B, 3, 0);
+  });
+  CHECK(t.ok(A, reveal(at(A, 2, 2)))[0].body["motif"] == m(5));
+  CHECK(t.ok(A, reveal(at(B, 3, 0)))[0].body["motif"] == m(9));
+  t.ok(A, end_turn());
+  CHECK(t.rejected(B, reveal(tree(4))) == "location_empty");
+  CHECK(t.rejected(B, reveal(tree(24))) == "invalid_location");
+  CHECK(t.rejected(B, reveal(at(2, 0, 0))) == "invalid_location");
+  CHECK(t.rejected(B, reveal(at(A, 4, 0))) == "invalid_location");
+  CHECK(t.rejected(B, reveal(json{{"tree", 1}, {"seat", 0}})) == "invalid_command");
+  CHECK(t.rejected(B, reveal(json{{"tree", "1"}})) == "invalid_command");
+  CHECK(t.rejected(B, {{"kind", "reveal"}}) == "invalid_command");
+  CHECK(t.ok(B, reveal(tree(23)))[0].body["motif"] == m(24));
+}
+
+TEST_CASE("UB errors: phases, turns and shapes are checked before anything changes",
+          "[unterm_baum][errors]") {
+  table t;
+  CHECK(t.rejected(A, reveal(tree(0))) == "wrong_phase");  // ASSIGN
+  CHECK(t.rejected(A, end_turn()) == "wrong_phase");
+  CHECK(t.rejected(-1, rulebook_assign(A)) == "not_your_turn");
+  CHECK(t.rejected(2, rulebook_assign(A)) == "not_your_turn");
+  for (const json& garbage : {json(42), json("x"), json::object(), json{{"kind", "nope"}}, json(nullptr),
+                              json{{"kind", 7}}, json{{"kind", "end_turn"}, {"now", true}}})
+    CHECK(t.rejected(A, garbage) == "invalid_command");
+  t.to_play();
+  CHECK(t.rejected(A, rulebook_assign(A)) == "wrong_phase");
+  CHECK(t.rejected(B, end_turn()) == "not_your_turn");
+  CHECK(t.rejected(B, reveal(tree(0))) == "not_your_turn");
+  CHECK(t.rejected(A, move(tree(0), json{{"seat", A}, {"row", 0}})) == "invalid_command");
+  CHECK(t.rejected(A, {{"kind", "move"}, {"from", tree(0)}}) == "invalid_command");
+}
+
+TEST_CASE("UB A19/C8 round cap: maxRounds auto = 5·K rounds, then scored normally", "[unterm_baum][end]") {
+  table t;
+  t.to_play();
+  CHECK(t.v()["max_rounds"] == 40);
+  t.edit([](json& s) {
+    s["turn"] = 79;  // Alice's turn in round 40 of 2 players
+    place(s, 9, B, 0, 0);
+  });
+  CHECK(t.v()["round"] == 40);
+  t.ok(A, end_turn());
+  CHECK_FALSE(t.g->is_over());
+  const auto evs = t.ok(B, end_turn());
+  CHECK(evs.back().body["kind"] == "game_over");
+  CHECK(evs.back().body["reason"] == "round_cap");
+  CHECK(t.g->result()["winners"] == json::array({B}));
+  CHECK(t.g->result()["ended_by"].is_null());
+}
+
+TEST_CASE("UB A20/A24 scoring: only the owner's list counts, tree cards and missed wishes score nothing",
+          "[unterm_baum][end]") {
+  table t(json{{"maxRounds", 1}});
+  t.to_play();
+  t.edit([](json& s) {
+    place(s, 1, B, 0, 0);  // Alice's exact wish, in Bob's field: 1 for Bob
+    place(s, 9, B, 0, 1);  // Bob's m09 wished at (0,0): same row → 3
+  });
+  t.ok(A, end_turn());
+  t.ok(B, end_turn());
+  CHECK(t.g->result()["scores"] == json::array({0, 4}));
+}
+
+TEST_CASE("UB A21 ties: shared by default, exactThenRow prefers 4-point cards, then 3-point cards",
+          "[unterm_baum][end]") {
+  // Alice: one exact (4). Bob: one 3 and one 1 (4). Equal scores.
+  const auto play = [](const char* tie) {
+    table t(json{{"maxRounds", 1}, {"tieBreak", tie}});
+    t.to_play();
+    t.edit([](json& s) {
+      place(s, 1, A, 0, 0);
+      place(s, 9, B, 0, 4);
+      place(s, 20, B, 1, 4);
+    });
+    t.ok(A, end_turn());
+    t.ok(B, end_turn());
+    return t.g->result();
+  };
+  const json shared = play("shared");
+  CHECK(shared["scores"] == json::array({4, 4}));
+  CHECK(shared["winners"] == json::array({A, B}));
+  CHECK(shared["decided_by"] == "shared");
+  const json broken = play("exactThenRow");
+  CHECK(broken["winners"] == json::array({A}));
+  CHECK(broken["decided_by"] == "tie_break");
+}
+
+TEST_CASE(
+    "UB D5-D8 timeouts: a timed-out turn is a pass and moves no card; the host may skip with timers off",
+    "[unterm_baum][timeout]") {
+  table t;
+  t.to_play();
+  t.ok(A, reveal(tree(0)));
+  const json before = t.st();
+  const auto serial = t.g->current_prompt()->serial;
+  const auto evs = t.timeout();
+  CHECK(kinds(evs) == std::vector<std::string>{"turn_ended", "turn_started"});
+  CHECK(evs[0].body == json{{"kind", "turn_ended"}, {"seat", A}, {"by_timeout", true}});
+  CHECK(t.st()["tree"] == before["tree"]);
+  CHECK(t.st()["fields"] == before["fields"]);
+  CHECK(t.g->current_prompt()->seats == std::vector<int>{B});
+  CHECK(t.g->current_prompt()->serial > serial);
+  CHECK(t.g->on_timeout(serial, t.d).empty());  // C4: a stale timer changes nothing
+
+  table off(json{{"mainTimeoutSec", "off"}, {"assignSeconds", "off"}});
+  CHECK_FALSE(off.g->current_prompt()->timeout_ms);
+  off.timeout();  // the host's skip applies D2 + D3
+  CHECK(off.g->current_prompt()->kind == "memorize");
+  CHECK(off.g->current_prompt()->timeout_ms == 30000);
+  off.timeout();
+  CHECK_FALSE(off.g->current_prompt()->timeout_ms);
+  CHECK(off.timeout()[0].body["by_timeout"] == true);
+}
+
+// ---- legal and domains --------------------------------------------------------------------------
+
+TEST_CASE("UB legal on a turn: end_turn, every reveal, move examples per area pair, exact domains",
+          "[unterm_baum][legal]") {
+  table t(json::object(), 3);
+  t.to_play();
+  t.edit([](json& s) {
+    place(s, 1, A, 0, 0);
+    place(s, 2, A, 0, 1);
+    const int cells[7][2] = {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 0}, {1, 1}};
+    for (int i = 0; i < 7; ++i) place(s, 9 + i, B, cells[i][0], cells[i][1]);  // closed to others
+  });
+  const json l = t.g->legal(A);
+  CHECK(l[0] == end_turn());
+  int reveals = 0, moves = 0, rearranges = 0;
+  json move_domain, rearrange_domain;
+  for (const auto& e : l) {
+    if (e["kind"] == "reveal") ++reveals;
+    if (e.contains("domain")) {
+      (e["kind"] == "move" ? move_domain : rearrange_domain) = e["domain"];
+      continue;
+    }
+    if (e["kind"] == "move") ++moves;
+    if (e["kind"] == "rearrange") ++rearranges;
+    auto copy = t.g->clone();
+    scripted_dice d;
+    CHECK(copy->apply(A, e, d).ok());
+  }
+  CHECK(reveals == 32);  // every card, wherever it lies
+  // tree→A, tree→C, A→tree, A→C, B→tree, B→A, B→C; nothing into B's field (A17).
+  CHECK(moves == 7);
+  CHECK(rearranges == 1);
+  CHECK(move_domain["from"].size() == 32);
+  CHECK(move_domain["to"].size() == 9 + 18 + 20);  // tree holes, A's holes, C's holes
+  CHECK(move_domain["rule"] == "different_areas");
+  CHECK(rearrange_domain == json{{"occupied", {cell(0, 0), cell(0, 1)}}, {"rows", 4}, {"slots", 5}});
+  for (int s : {B, C}) CHECK(t.g->legal(s).empty());
+
+  // The domain is exact: every pair in different areas applies, every other pair is refused.
+  const auto area = [](const json& loc) { return loc.contains("tree") ? -1 : loc["seat"].get<int>(); };
+  int tried = 0;
+  for (std::size_t i = 0; i < move_domain["from"].size(); i += 3)
+    for (std::size_t j = 0; j < move_domain["to"].size(); j += 4) {
+      const json& f = move_domain["from"][i];
+      const json& to = move_domain["to"][j];
+      auto copy = t.g->clone();
+      scripted_dice d;
+      const auto r = copy->apply(A, move(f, to), d);
+      ++tried;
+      if (area(f) != area(to)) {
+        CHECK(r.ok());
+      } else {
+        REQUIRE_FALSE(r.ok());
+        CHECK((r.error().code == "move_within_tree" || r.error().code == "move_within_field"));
+      }
+    }
+  CHECK(tried > 100);
+}
+
+// ---- secrecy: the leak property -----------------------------------------------------------------
+//
+// Two independent checks at every step of many seeded random games, for every seat and a spectator:
+// 1. Name search: every view, legal list, visible event and error message is split into word tokens
+//    and searched for motif names the viewer may not know now (rulebook 2.4): before the end only
+//    the seat's own hand during ASSIGN/MEMORIZE, and the revealed card's motif in its `revealed`
+//    event (which must be the true card there).
+// 2. Non-interference: a twin game with the motifs permuted (hands, bag, tree, fields, wishes) and
+//    other wish layouts plays the same commands. Anything that depends on hidden motifs or layouts
+//    (a name, an index, a count, an ordering) shows up as a difference between the two games' views,
+//    legal lists, prompts, events or errors; only the owner's own wish list and revealed motifs may
+//    differ (the latter exactly by the permutation).
+
+namespace {
+
+const std::unordered_map<std::string, int>& motif_index() {
+  static const auto index = [] {
+    std::unordered_map<std::string, int> out;
+    for (int i = 0; i < ub::catalogue_size; ++i) out.emplace(std::string(ub::motif_name(i)), i);
+    return out;
+  }();
+  return index;
+}
+
+// Motif names in `text` (any JSON dump or message) that are not in `allowed`.
+std::vector<std::string> leaked_names(const std::string& text, const std::set<std::string>& allowed) {
+  std::vector<std::string> out;
+  std::string word;
+  const auto flush = [&] {
+    if (!word.empty() && motif_index().count(word) && !allowed.count(word)) out.push_back(word);
+    word.clear();
+  };
+  for (char ch : text) {
+    if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')
+      word += ch;
+    else
+      flush();
+  }
+  flush();
+  return out;
+}
+
+// What `seat` may know of motifs now (before the end): its own hand during ASSIGN and MEMORIZE.
+std::set<std::string> allowed_names(const json& full, int seat) {
+  std::set<std::string> out;
+  const auto ph = full["phase"];
+  if (seat >= 0 && (ph == "assign" || ph == "memorize"))
+    for (int x : full["hands"][seat]) out.insert(std::string(ub::motif_name(x)));
+  return out;
+}
+
+json permuted(const json& full, const std::vector<int>& pi) {
+  json out = full;
+  const auto map = [&](json& x) {
+    if (x.get<int>() >= 0) x = pi[x.get<std::size_t>()];
+  };
+  for (auto& x : out["tree"]) map(x);
+  for (const char* key : {"fields", "hands", "wishes"})
+    for (auto& row : out[key])
+      for (auto& x : row) map(x);
+  for (auto& x : out["bag"]) map(x);
+  return out;
+}
+
+// A random valid wish list from an assign domain, keeping the family choice of `like`.
+json random_assign(const json& domain, const json& like, seeded_dice& rng) {
+  std::vector<std::string> motifs = domain["motifs"].get<std::vector<std::string>>();
+  const int rows = domain["rows"].get<int>(), cols = domain["slots"].get<int>();
+  for (std::size_t i = motifs.size(); i > 1; --i)
+    std::swap(motifs[i - 1], motifs[rng.roll(static_cast<std::uint32_t>(i))]);
+  std::vector<std::vector<bool>> used(static_cast<std::size_t>(rows),
+                                      std::vector<bool>(static_cast<std::size_t>(cols)));
+  json wishes = json::array();
+  for (std::size_t i = 0; i < motifs.size(); ++i) {
+    // The first M cards make sure every row has one; a row can always take the rest (C = K − M + 1).
+    int r = i < static_cast<std::size_t>(rows) ? static_cast<int>(i)
+                                               : static_cast<int>(rng.roll(static_cast<std::uint32_t>(rows)));
+    auto& row = used[static_cast<std::size_t>(r)];
+    std::vector<int> free;
+    for (int s = 0; s < cols; ++s)
+      if (!row[static_cast<std::size_t>(s)]) free.push_back(s);
+    const int s = free[rng.roll(static_cast<std::uint32_t>(free.size()))];
+    row[static_cast<std::size_t>(s)] = true;
+    wishes.push_back({{"motif", motifs[i]}, {"row", r}, {"slot", s}});
+  }
+  json cmd = {{"kind", "assign"}, {"wishes", wishes}};
+  if (like.contains("family")) cmd["family"] = like["family"];
+  return cmd;
+}
+
+// A random command for a seat: a concrete legal entry (now and then a move into the own field, so
+// that fields fill up and end games), a draw from a domain (possibly an illegal same-area move), or
+// a random location probe.
+json random_command(const json& legal, int seat, seeded_dice& rng) {
+  std::vector<json> concrete, domains, gather;
+  for (const auto& e : legal) {
+    (e.contains("domain") ? domains : concrete).push_back(e);
+    if (e.contains("to") && e["to"].value("seat", -1) == seat) gather.push_back(e);
+  }
+  const auto roll = rng.roll(10);
+  if (roll == 9 && !gather.empty()) return gather[rng.roll(static_cast<std::uint32_t>(gather.size()))];
+  if (roll == 0)
+    return reveal(rng.roll(2) ? tree(static_cast<int>(rng.roll(30)))
+                              : at(static_cast<int>(rng.roll(3)), static_cast<int>(rng.roll(5)),
+                                   static_cast<int>(rng.roll(6))));
+  if (roll < 4 && !domains.empty()) {
+    const json& e = domains[rng.roll(static_cast<std::uint32_t>(domains.size()))];
+    const json& dom = e["domain"];
+    if (e["kind"] == "assign") {
+      json cmd = random_assign(dom, json::object(), rng);
+      if (rng.roll(2))
+        cmd["family"] = dom["families"][rng.roll(static_cast<std::uint32_t>(dom["families"].size()))];
+      return cmd;
+    }
+    if (e["kind"] == "move")
+      return move(dom["from"][rng.roll(static_cast<std::uint32_t>(dom["from"].size()))],
+                  dom["to"][rng.roll(static_cast<std::uint32_t>(dom["to"].size()))]);
+    if (e["kind"] == "rearrange") {  // a random permutation of the own cards onto random cells
+      std::vector<json> cells;
+      for (int r = 0; r < dom["rows"].get<int>(); ++r)
+        for (int s = 0; s < dom["slots"].get<int>(); ++s) cells.push_back(cell(r, s));
+      std::vector<std::pair<json, json>> moves;
+      for (const auto& from : dom["occupied"]) {
+        if (rng.roll(2)) continue;
+        moves.emplace_back(from, nullptr);
+      }
+      if (moves.empty()) moves.emplace_back(dom["occupied"][0], nullptr);
+      // Targets: empty cells or cells vacated by this mapping.
+      std::vector<json> targets;
+      for (const auto& c : cells) {
+        const bool occupied =
+            std::find(dom["occupied"].begin(), dom["occupied"].end(), c) != dom["occupied"].end();
+        const bool vacated =
+            std::any_of(moves.begin(), moves.end(), [&](const auto& mv) { return mv.first == c; });
+        if (!occupied || vacated) targets.push_back(c);
+      }
+      for (auto& mv : moves) {
+        const auto k = rng.roll(static_cast<std::uint32_t>(targets.size()));
+        mv.second = targets[k];
+        targets.erase(targets.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+      return rearrange(moves);
+    }
+  }
+  return concrete[rng.roll(static_cast<std::uint32_t>(concrete.size()))];
+}
+
+json without_wish_list(json v) {
+  v.erase("wish_list");
+  return v;
+}
+
+// Replaces the motif of `revealed` events by a placeholder, after checking it is the card there
+// (`full`: the game's full_state after the events).
+json redacted_events(const events& evs, viewer v, const json& full, std::vector<std::string>& problems) {
+  json out = json::array();
+  for (const auto& e : evs) {
+    if (!e.visible_to(v)) continue;
+    json body = e.body;
+    if (body["kind"] == "revealed") {
+      const json& l = body["location"];
+      const auto cols = full["fields"][0].size() / full["options"]["familySize"].get<std::size_t>();
+      const int truth = l.contains("tree")
+                            ? full["tree"][l["tree"].get<std::size_t>()].get<int>()
+                            : full["fields"][l["seat"].get<std::size_t>()]
+                                  [l["row"].get<std::size_t>() * cols + l["slot"].get<std::size_t>()]
+                                      .get<int>();
+      if (body["motif"] != ub::motif_name(truth)) problems.push_back("revealed motif is not the card there");
+      body["motif"] = "?";
+    }
+    if (body["kind"] == "game_over") body["result"] = "?";
+    out.push_back(std::move(body));
+  }
+  return out;
+}
+
+// The name search over everything `v` receives after a step with events `evs`; returns problems.
+std::vector<std::string> name_leaks(const game& g, viewer v, const events& evs) {
+  std::vector<std::string> problems;
+  const auto allowed = allowed_names(g.full_state(), v.seat);
+  const auto report = [&](const std::string& where, const std::string& text,
+                          const std::set<std::string>& ok) {
+    for (const auto& n : leaked_names(text, ok))
+      problems.push_back(where + " leaks " + n + ": " + text.substr(0, 300));
+  };
+  if (!g.is_over()) {
+    report("view", g.view(v).dump(), allowed);
+    if (!v.is_spectator()) report("legal", g.legal(v.seat).dump(), allowed);
+  }
+  for (const auto& e : evs) {
+    if (!e.visible_to(v) || e.body["kind"] == "game_over") continue;  // the end opens everything
+    std::set<std::string> ok;
+    if (e.body["kind"] == "revealed") ok.insert(e.body["motif"].get<std::string>());
+    report("event", e.body.dump(), ok);
+  }
+  return problems;
+}
+
+struct lockstep {
+  std::unique_ptr<game> g, twin;
+  std::vector<int> pi;
+  int players = 0;
+};
+
+std::vector<std::string> compare(const lockstep& ls, const events& ge, const events& te) {
+  std::vector<std::string> problems;
+  const auto gp = ls.g->current_prompt(), tp = ls.twin->current_prompt();
+  if (gp.has_value() != tp.has_value() ||
+      (gp && (gp->kind != tp->kind || gp->seats != tp->seats || gp->timeout_ms != tp->timeout_ms ||
+              gp->serial != tp->serial)))
+    problems.push_back("prompts differ");
+  const json gfull = ls.g->full_state(), tfull = ls.twin->full_state();
+  const json spectator = ls.g->view(viewer::spectator());
+  const bool over = ls.g->is_over();
+  for (int s = -1; s < ls.players; ++s) {
+    const viewer v{s};
+    if (redacted_events(ge, v, gfull, problems) != redacted_events(te, v, tfull, problems))
+      problems.push_back("events differ for " + std::to_string(s));
+    if (over) continue;
+    const json gv = s < 0 ? spectator : ls.g->view(v);
+    if (without_wish_list(gv) != without_wish_list(ls.twin->view(v)))
+      problems.push_back("views differ for " + std::to_string(s));
+    if (s >= 0 && gv["phase"] != "assign" && ls.g->legal(s) != ls.twin->legal(s))
+      problems.push_back("legal lists differ for " + std::to_string(s));
+    if (s >= 0 && gv["phase"] == "play" && gv != spectator)
+      problems.push_back("a seat sees more than a spectator during play");
+  }
+  // Revealed motifs differ exactly by the permutation.
+  for (std::size_t i = 0; i < ge.size() && i < te.size(); ++i)
+    if (ge[i].body["kind"] == "revealed" &&
+        te[i].body["motif"] !=
+            ub::motif_name(
+                ls.pi[static_cast<std::size_t>(motif_index().at(ge[i].body["motif"].get<std::string>()))]))
+      problems.push_back("the twin revealed another card");
+  return problems;
+}
+
+}  // namespace
+
+// A deliberately leaky game for the checkers' self-test: it plays the real game and adds one hidden
+// fact (chosen by `leak`) to every view and, as an extra event, to every accepted command.
+class leaky_game final : public game {
+ public:
+  using leak_fn = std::function<json(const game&)>;
+  leaky_game(std::unique_ptr<game> inner, leak_fn leak) : inner_(std::move(inner)), leak_(std::move(leak)) {}
+  std::unique_ptr<game> clone() const override {
+    return std::make_unique<leaky_game>(inner_->clone(), leak_);
+  }
+  int players() const override { return inner_->players(); }
+  json legal(int seat) const override { return inner_->legal(seat); }
+  outcome<events> apply(int seat, const json& command, dice& d) override {
+    auto r = inner_->apply(seat, command, d);
+    if (r.ok()) r.value().push_back(event::public_event({{"kind", "debug"}, {"hint", leak_(*inner_)}}));
+    return r;
+  }
+  json view(viewer v) const override {
+    json out = inner_->view(v);
+    out["debug"] = leak_(*inner_);
+    return out;
+  }
+  std::optional<prompt> current_prompt() const override { return inner_->current_prompt(); }
+  events on_timeout(std::uint64_t serial, dice& d) override { return inner_->on_timeout(serial, d); }
+  bool is_over() const override { return inner_->is_over(); }
+  json result() const override { return inner_->result(); }
+  json full_state() const override { return inner_->full_state(); }
+
+ private:
+  std::unique_ptr<game> inner_;
+  leak_fn leak_;
+};
+
+TEST_CASE("UB secrecy checker: the name search and the twin comparison catch deliberate leaks",
+          "[unterm_baum][secrecy]") {
+  table t;
+  // During ASSIGN Alice may see her own cards, Bob may not.
+  const json hand_view = t.v(viewer::player(A));
+  CHECK(leaked_names(hand_view.dump(), allowed_names(t.st(), A)).empty());
+  CHECK(leaked_names(hand_view.dump(), allowed_names(t.st(), B)).size() == 8);
+  CHECK(leaked_names("{\"message\":\"the " + m(4) + " moved\"}", {}) == std::vector<std::string>{m(4)});
+  t.to_play();
+  // After MEMORIZE even the owner's own wishes are forbidden.
+  CHECK(leaked_names(json{{"wish", m(1)}}.dump(), allowed_names(t.st(), A)) ==
+        std::vector<std::string>{m(1)});
+
+  const auto lockstep_of = [&](const leaky_game::leak_fn& leak) {
+    lockstep ls;
+    ls.players = 2;
+    for (int i = 23; i >= 0; --i) ls.pi.push_back(i);
+    ls.g = std::make_unique<leaky_game>(t.g->clone(), leak);
+    ls.twin = std::make_unique<leaky_game>(std::move(ub::restore(permuted(t.g->full_state(), ls.pi)).value()),
+                                           leak);
+    return ls;
+  };
+  const auto step = [](lockstep& ls, const json& cmd, events& ge, events& te) {
+    scripted_dice d;
+    ge = ls.g->apply(A, cmd, d).value();
+    te = ls.twin->apply(A, cmd, d).value();
+  };
+  events ge, te;
+
+  // The honest game passes both checks.
+  auto honest = lockstep_of([](const game&) { return json(nullptr); });
+  step(honest, move(tree(0), at(A, 0, 0)), ge, te);
+  CHECK(name_leaks(*honest.g, viewer::spectator(), ge).empty());
+  CHECK(compare(honest, ge, te).empty());
+
+  // A motif name in a view or an event: the name search finds it.
+  auto by_name =
+      lockstep_of([](const game& g) { return ub::motif_name(g.full_state()["tree"][5].get<int>()); });
+  step(by_name, move(tree(0), at(A, 0, 0)), ge, te);
+  for (int s = -1; s < 2; ++s) CHECK(name_leaks(*by_name.g, viewer{s}, ge).size() == 2);  // view + event
+  CHECK_FALSE(compare(by_name, ge, te).empty());
+
+  // A bare motif index carries no name; the twin comparison finds it.
+  auto by_index = lockstep_of([](const game& g) { return g.full_state()["tree"][5]; });
+  step(by_index, move(tree(0), at(A, 0, 0)), ge, te);
+  CHECK(name_leaks(*by_index.g, viewer::spectator(), ge).empty());
+  const auto problems = compare(by_index, ge, te);
+  CHECK(std::find(problems.begin(), problems.end(), "views differ for -1") != problems.end());
+  CHECK(std::find(problems.begin(), problems.end(), "events differ for 1") != problems.end());
+
+  // The layout of a wish list is hidden too. A leak of "Alice wished something at (0,1)" is the same
+  // in a merely permuted twin; the random games' twins write other layouts, which expose it.
+  const auto layout = [](const game& g) { return g.full_state()["wishes"][0][1] != -1; };
+  auto by_layout = lockstep_of(layout);
+  CHECK(compare(by_layout, {}, {}).empty());
+  json other = by_layout.twin->full_state();
+  std::swap(other["wishes"][0][1], other["wishes"][0][4]);  // m02 from (0,1) to (0,4)
+  by_layout.twin = std::make_unique<leaky_game>(std::move(ub::restore(other).value()), layout);
+  CHECK_FALSE(compare(by_layout, {}, {}).empty());
+}
+
+TEST_CASE("UB secrecy (2.4): no view, legal list, event or error tells anyone a motif they may not know",
+          "[unterm_baum][secrecy]") {
+  const std::vector<json> variants = {
+      {{"maxPlayers", 3}, {"maxRounds", 6}, {"decoys", 2}},
+      {{"maxPlayers", 4}, {"maxRounds", 3}, {"actionsMode", "anyTwo"}, {"familySize", 3}},
+      {{"maxPlayers", 2}, {"maxRounds", 15}, {"decoys", 0}, {"positionMode", "ordinal"}},
+      {{"maxPlayers", 6}, {"maxRounds", 2}, {"cardsToRemember", 12}, {"familySize", 5}},
+  };
+  // About 60 ms a game in an optimized build, ten times that unoptimized.
+#ifdef NDEBUG
+  constexpr int seeds = 60;
+#else
+  constexpr int seeds = 12;
+#endif
+  int games = 0, reveals = 0, completed = 0;
+  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+    const json& options = variants[seed % variants.size()];
+    seeded_dice rng(seed * 7919 + 3), d(seed), td(seed);
+    const int max = options["maxPlayers"].get<int>();
+    lockstep ls;
+    ls.players = 2 + static_cast<int>(rng.roll(static_cast<std::uint32_t>(max - 1)));
+    auto created = ub::info().create(setup{options, ls.players, std::nullopt}, d);
+    REQUIRE(created.ok());
+    ls.g = std::move(created.value());
+    const int motifs = ls.g->view(viewer::spectator())["motif_count"].get<int>();
+    for (int i = 0; i < motifs; ++i) ls.pi.push_back(i);
+    for (int i = motifs; i > 1; --i)
+      std::swap(ls.pi[static_cast<std::size_t>(i - 1)], ls.pi[rng.roll(static_cast<std::uint32_t>(i))]);
+    ls.twin = std::move(ub::restore(permuted(ls.g->full_state(), ls.pi)).value());
+    ++games;
+    for (int step = 0; step < 2000 && !ls.g->is_over(); ++step) {
+      CAPTURE(seed, step, options.dump());
+      const auto p = ls.g->current_prompt();
+      events ge, te;
+      if (p->seats.empty() || rng.roll(15) == 0) {
+        ge = ls.g->on_timeout(p->serial, d);
+        te = ls.twin->on_timeout(p->serial, td);
+      } else {
+        const int seat = rng.roll(8) == 0 ? static_cast<int>(rng.roll(static_cast<std::uint32_t>(ls.players)))
+                                          : p->seats[rng.roll(static_cast<std::uint32_t>(p->seats.size()))];
+        const json cmd = random_command(
+            ls.g->legal(seat).empty() ? json::array({end_turn()}) : ls.g->legal(seat), seat, rng);
+        json twin_cmd = cmd;
+        const json twin_legal = ls.twin->legal(seat);
+        if (cmd["kind"] == "assign" && !twin_legal.empty())  // the twin writes another, valid wish list
+          twin_cmd = random_assign(twin_legal[1]["domain"], cmd, rng);
+        auto gr = ls.g->apply(seat, cmd, d);
+        auto tr = ls.twin->apply(seat, twin_cmd, td);
+        REQUIRE(gr.ok() == tr.ok());
+        if (!gr.ok()) {
+          if (cmd["kind"] != "assign") {
+            CHECK(gr.error().code == tr.error().code);
+            CHECK(gr.error().message == tr.error().message);
+            CHECK(leaked_names(gr.error().message, allowed_names(ls.g->full_state(), seat)).empty());
+          }
+          continue;
+        }
+        ge = std::move(gr.value());
+        te = std::move(tr.value());
+      }
+      for (const auto& e : ge) reveals += e.body["kind"] == "revealed";
+      for (int s = -1; s < ls.players; ++s) {
+        const auto problems = name_leaks(*ls.g, viewer{s}, ge);
+        INFO(s << ": " << (problems.empty() ? "" : problems.front()));
+        CHECK(problems.empty());
+      }
+      const auto problems = compare(ls, ge, te);
+      INFO((problems.empty() ? "" : problems.front()));
+      REQUIRE(problems.empty());
+    }
+    REQUIRE(ls.g->is_over());
+    REQUIRE(ls.twin->is_over());
+    completed += ls.g->result()["reason"] == "field_complete";
+  }
+  CHECK(games == seeds);
+  CHECK(reveals > 2 * seeds);  // the check saw plenty of reveals
+  CHECK(completed > 0);        // and some games that ended by a full field
+}
+
+TEST_CASE("UB full_state restores to an equal game, restore refuses broken bookkeeping",
+          "[unterm_baum][state]") {
+  table t;
+  t.to_play();
+  t.ok(A, move(tree(0), at(A, 0, 0)));
+  const json s = t.st();
+  auto r = ub::restore(s);
+  REQUIRE(r.ok());
+  CHECK(r.value()->full_state() == s);
+  CHECK(r.value()->view(viewer::player(B)) == t.v(viewer::player(B)));
+  json twice = s;
+  twice["tree"][1] = 0;  // m01 both on the tree and in Alice's field
+  CHECK(ub::restore(twice).error().code == "invalid_state");
+  json other = s;
+  other["game"] = "happy_holidays";
+  CHECK(ub::restore(other).error().code == "invalid_state");
+  CHECK(ub::restore(json{{"game", "unterm_baum"}}).error().code == "invalid_state");
+}
