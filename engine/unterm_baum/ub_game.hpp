@@ -106,6 +106,7 @@ class ub_game final : public game {
   events on_timeout(std::uint64_t serial, dice& d) override;
   bool is_over() const override { return s_.ph == phase::over; }
   json result() const override;
+  double heuristic(int seat) const override;
   json full_state() const override;
 
   const state& raw() const { return s_; }

@@ -288,4 +288,14 @@ json ub_game::view(viewer v) const {
   return out;
 }
 
+// The bot's view: cards in its own field score at least a point each, so more is better; cards in
+// other fields are their owners' points. Only card counts, which everyone sees, are used: the bot
+// knows nothing about the motifs, like a player who has forgotten everything.
+double ub_game::heuristic(int seat) const {
+  int rival = 0;
+  for (int p = 0; p < s_.cfg.players; ++p)
+    if (p != seat) rival = std::max(rival, field_count(p));
+  return 2.0 * field_count(seat) - rival;
+}
+
 }  // namespace tinsel::engine::unterm_baum::detail

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <functional>
 #include <sstream>
+#include <stdexcept>
 
 #ifndef TINSEL_VERSION
 #define TINSEL_VERSION "0.0.0"
@@ -35,6 +36,25 @@ bool parse_ms_from_sec(const std::string& s, std::chrono::milliseconds& out) {
   return true;
 }
 
+bool parse_ms(const std::string& s, std::chrono::milliseconds& out) {
+  long long ms = 0;
+  if (!parse_number<long long>(s, ms, 0, 24LL * 3600 * 1000)) return false;
+  out = std::chrono::milliseconds(ms);
+  return true;
+}
+
+bool parse_double(const std::string& s, double& out, double min, double max) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(s, &used);
+    if (used != s.size() || !(v >= min && v <= max)) return false;
+    out = v;
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 struct flag {
   const char* name;  // without leading dashes
   const char* env;
@@ -62,6 +82,28 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.limits.max_frame_bytes, 256, 1 << 20); }},
       {"write-queue-messages", "TINSEL_WRITE_QUEUE_MESSAGES", "outgoing messages queued per connection before it is closed as too slow (default 256)",
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.write_queue_messages, 8, 1 << 20); }},
+      {"hard-frame-bytes", "TINSEL_HARD_FRAME_BYTES", "frames beyond this are not read: the connection is closed with 1009 (default 65536)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.hard_frame_bytes, 1024, 16 << 20); }},
+      {"write-queue-bytes", "TINSEL_WRITE_QUEUE_BYTES", "outgoing bytes queued per connection before it is closed as too slow (default 4194304)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.write_queue_bytes, 64 << 10, 1ull << 32); }},
+      {"rate-per-sec", "TINSEL_RATE_PER_SEC", "requests per second per connection before rate_limited (default 20)",
+       [](config& c, const std::string& v) { return parse_double(v, c.rate_per_sec, 0.1, 1e6); }},
+      {"rate-burst", "TINSEL_RATE_BURST", "requests a connection may send at once (default 40)",
+       [](config& c, const std::string& v) { return parse_double(v, c.rate_burst, 1, 1e6); }},
+      {"rate-close-after", "TINSEL_RATE_CLOSE_AFTER", "refused requests in a row that close the connection with 4029 (default 200)",
+       [](config& c, const std::string& v) { return parse_number<int>(v, c.rate_close_after, 1, 1 << 20); }},
+      {"idle-timeout-sec", "TINSEL_IDLE_TIMEOUT_SEC", "a connection silent this long (no frame, no pong) is closed; pings go out at half of it (default 60)",
+       [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.idle_timeout) && c.idle_timeout.count() > 0; }},
+      {"history-states", "TINSEL_HISTORY_STATES", "states kept per room for resuming clients (default 256)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.history_states, 1, 1 << 16); }},
+      {"auto-play-delay-ms", "TINSEL_AUTO_PLAY_DELAY_MS", "pause before a bot, or the bot standing in for a player who left, moves (default 1000)",
+       [](config& c, const std::string& v) { return parse_ms(v, c.auto_play_delay); }},
+      {"away-after-timeouts", "TINSEL_AWAY_AFTER_TIMEOUTS", "consecutive timeouts that mark a player away (default 2)",
+       [](config& c, const std::string& v) { return parse_number<int>(v, c.away_after_timeouts, 1, 100); }},
+      {"away-delay-ms", "TINSEL_AWAY_DELAY_MS", "an away player's prompts resolve by default after this (default 3000)",
+       [](config& c, const std::string& v) { return parse_ms(v, c.away_delay); }},
+      {"max-bots-per-room", "TINSEL_MAX_BOTS_PER_ROOM", "bots the host may seat in one room (default 5)",
+       [](config& c, const std::string& v) { return parse_number<int>(v, c.max_bots_per_room, 0, 64); }},
       {"empty-room-grace-sec", "TINSEL_EMPTY_ROOM_GRACE_SEC", "seconds an empty room is kept before it is removed (default 300)",
        [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.empty_room_grace); }},
       {"reconnect-grace-sec", "TINSEL_RECONNECT_GRACE_SEC", "seconds a disconnected player keeps a seat in a running game before its prompts resolve by default (default 600)",

@@ -42,7 +42,7 @@ void ws_session::run(beast::http::request<beast::http::string_body> upgrade) {
   // Heartbeats: Beast pings an idle peer and drops it if nothing comes back within the timeout.
   websocket::stream_base::timeout t = websocket::stream_base::timeout::suggested(beast::role_type::server);
   t.handshake_timeout = std::chrono::seconds(10);  // also bounds the close handshake
-  t.idle_timeout = std::chrono::seconds(60);
+  t.idle_timeout = state_->cfg.idle_timeout;
   t.keep_alive_pings = true;
   ws_.set_option(t);
   ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {

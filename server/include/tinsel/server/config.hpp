@@ -28,6 +28,8 @@ struct config {
   std::size_t write_queue_messages = 256;
   std::size_t write_queue_bytes = 4 * 1024 * 1024;
   std::chrono::milliseconds empty_room_grace{5 * 60 * 1000};
+  // WebSocket heartbeat: a peer silent this long is dropped; Beast pings at half of it.
+  std::chrono::milliseconds idle_timeout{60 * 1000};
   // A seat the server plays (a bot, or a player who left for good) moves after this pause.
   std::chrono::milliseconds auto_play_delay{1000};
   // Rulebook C5: after this many consecutive timeouts a player is away, and their prompts resolve
