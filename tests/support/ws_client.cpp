@@ -170,9 +170,10 @@ void ws_client::close() {
   if (!closed()) impl_->ioc.stop();
 }
 
-std::vector<json> ws_client::transcript() const {
+std::vector<json> ws_client::transcript(std::size_t from) const {
   std::lock_guard lock(impl_->mutex);
-  return impl_->all;
+  if (from >= impl_->all.size()) return {};
+  return std::vector<json>(impl_->all.begin() + static_cast<std::ptrdiff_t>(from), impl_->all.end());
 }
 
 http_response http_get(std::uint16_t port, const std::string& target) {

@@ -48,8 +48,8 @@ class ws_client {
   // Stops reading from the socket (to simulate a client that cannot keep up).
   void pause_reading();
   void close();
-  // Every frame received so far (for leak checks and schema validation).
-  std::vector<json> transcript() const;
+  // Every frame received so far (for leak checks and schema validation), from index `from` on.
+  std::vector<json> transcript(std::size_t from = 0) const;
 
  private:
   struct impl;

@@ -1,0 +1,445 @@
+// Christmas Penguins: names, options, setup, view, full state and scoring. The turn machine is in
+// cp_rules.cpp, "Stop!"/stones/channels in cp_stones.cpp, geometry and searches in cp_board.cpp.
+#include "christmas_penguins/christmas_penguins.hpp"
+
+#include <algorithm>
+
+#include "christmas_penguins/cp_game.hpp"
+
+namespace tinsel::engine::christmas_penguins {
+
+namespace detail {
+
+namespace {
+constexpr std::array<const char*, colour_count> colour_names = {"red", "blue", "green", "yellow", "purple", "orange"};
+constexpr std::array<const char*, stone_kinds> stone_names = {"red", "blue", "green"};
+constexpr std::array<const char*, 17> phase_names = {
+    "place_penguin", "place_tree",    "place_bear",   "place_stone", "roll",      "reaction",
+    "move",          "push_chain",    "confiscate",   "steal_colour", "relocate_tree", "pickup_stone",
+    "bear_move",     "flee",          "post_move",    "stopped",     "over"};
+
+json position_json(int p) {
+  if (p == edge) return "edge";
+  if (p == at_hut) return "at_hut";
+  return p;
+}
+}  // namespace
+
+const char* colour_name(int colour) { return colour_names.at(static_cast<std::size_t>(colour)); }
+std::optional<int> colour_from_name(std::string_view name) {
+  for (int c = 0; c < colour_count; ++c)
+    if (name == colour_names[static_cast<std::size_t>(c)]) return c;
+  return std::nullopt;
+}
+const char* stone_name(int stone) { return stone_names.at(static_cast<std::size_t>(stone)); }
+std::optional<int> stone_from_name(std::string_view name) {
+  for (int c = 0; c < stone_kinds; ++c)
+    if (name == stone_names[static_cast<std::size_t>(c)]) return c;
+  return std::nullopt;
+}
+const char* phase_name(phase p) { return phase_names.at(static_cast<std::size_t>(p)); }
+
+// Views and events carry many of these, so the keys are laid out once and copied; a json object
+// iterates its keys sorted (blue, green, orange, purple, red, yellow), which `sorted` maps back.
+json counts_json(const counts& c) {
+  static const json blank = [] {
+    json b = json::object();
+    for (int i = 0; i < colour_count; ++i) b[colour_name(i)] = 0;
+    return b;
+  }();
+  static constexpr std::array<std::size_t, colour_count> sorted = {1, 2, 5, 4, 0, 3};
+  json out = blank;
+  std::size_t k = 0;
+  for (auto& v : out) v = c[sorted[k++]];
+  return out;
+}
+
+int total(const counts& c) {
+  int t = 0;
+  for (int v : c) t += v;
+  return t;
+}
+
+// ---- scoring (A38) --------------------------------------------------------------------------
+
+namespace {
+int max_colour(const counts& c) { return *std::max_element(c.begin(), c.end()); }
+int distinct(const counts& c) { return static_cast<int>(std::count_if(c.begin(), c.end(), [](int v) { return v > 0; })); }
+}  // namespace
+
+std::vector<int> cp_game::points() const {
+  const int n = s_.cfg->players;
+  int top_colour = 0, top_distinct = 0;
+  for (int p = 0; p < n; ++p) {
+    if (p == s_.santa_player) continue;
+    top_colour = std::max(top_colour, max_colour(s_.presents[static_cast<std::size_t>(p)]));
+    top_distinct = std::max(top_distinct, distinct(s_.presents[static_cast<std::size_t>(p)]));
+  }
+  std::vector<int> out;
+  for (int p = 0; p < n; ++p) {
+    const auto& c = s_.presents[static_cast<std::size_t>(p)];
+    int pts = total(c);
+    if (p != s_.santa_player) {  // R38: the final Santa gets no bonus and cannot win
+      const bool a = top_colour > 0 && max_colour(c) == top_colour;
+      const bool b = top_distinct > 0 && distinct(c) == top_distinct;
+      pts += s_.cfg->two_awards ? int(a) + int(b) : int(a || b);
+    }
+    out.push_back(pts);
+  }
+  return out;
+}
+
+std::vector<int> cp_game::winners() const {
+  const auto pts = points();
+  std::vector<int> top;
+  int best = -1;
+  for (int p = 0; p < s_.cfg->players; ++p) {
+    if (p == s_.santa_player) continue;
+    if (pts[static_cast<std::size_t>(p)] > best) top.clear(), best = pts[static_cast<std::size_t>(p)];
+    if (pts[static_cast<std::size_t>(p)] == best) top.push_back(p);
+  }
+  if (top.size() > 1 && s_.cfg->tie_presents) {
+    const auto key = [&](int p) {
+      const auto& c = s_.presents[static_cast<std::size_t>(p)];
+      return std::pair(total(c), distinct(c));
+    };
+    auto best_key = key(top.front());
+    for (int p : top) best_key = std::max(best_key, key(p));
+    std::erase_if(top, [&](int p) { return key(p) != best_key; });
+  }
+  return top;
+}
+
+json cp_game::result() const {
+  if (s_.ph != phase::over) return nullptr;
+  json presents = json::array();
+  for (const auto& c : s_.presents) presents.push_back(counts_json(c));
+  return {{"scores", points()},
+          {"winners", winners()},
+          {"presents", presents},
+          {"final_santa", s_.santa_player},
+          {"reason", s_.end_reason}};
+}
+
+// Own points against the best rival's, and being Santa is bad (you cannot win and hold no role in
+// stealing); stones held are a small plus. Everything used is public.
+double cp_game::heuristic(int seat) const {
+  const auto pts = points();
+  int rival = 0;
+  for (int p = 0; p < s_.cfg->players; ++p)
+    if (p != seat && p != s_.santa_player) rival = std::max(rival, pts[static_cast<std::size_t>(p)]);
+  const auto& st = s_.stones[static_cast<std::size_t>(seat)];
+  double h = 10.0 * (pts[static_cast<std::size_t>(seat)] - rival) + 0.5 * (st[0] + st[1] + st[2]);
+  if (seat == s_.santa_player) h -= 25.0;
+  return h;
+}
+
+// ---- view (1.5: everything is public) -------------------------------------------------------
+
+json cp_game::view(viewer) const {
+  if (!view_cache_) view_cache_ = std::make_shared<const json>(build_view());
+  return *view_cache_;
+}
+
+json cp_game::build_view() const {
+  const int n = s_.cfg->players;
+  // Compact on purpose: the room builds a view after every command. cells[id] = [q, r].
+  json cells = json::array();
+  json stones_on_board = json::array();
+  json loose = json::array();
+  for (std::size_t f = 0; f < s_.floes.size(); ++f) {
+    const auto& fl = s_.floes[f];
+    cells.push_back({fl.q, fl.r});
+    if (fl.stone != no_stone) stones_on_board.push_back({f, stone_name(fl.stone)});
+    if (total(fl.loose) > 0) loose.push_back({{"floe", f}, {"presents", counts_json(fl.loose)}});
+  }
+  json channels = json::array();
+  for (const auto& c : s_.channels) channels.push_back({{"a", c.a}, {"b", c.b}, {"owner", c.owner}});
+  json players = json::array();
+  for (int p = 0; p < n; ++p) {
+    const auto i = static_cast<std::size_t>(p);
+    json o = json::object();
+    o["seat"] = p;
+    o["colour"] = colour_name(p);
+    o["role"] = p == s_.santa_player ? "santa" : "penguin";
+    o["penguin"] = position_json(s_.penguin[i]);
+    o["presents"] = counts_json(s_.presents[i]);
+    o["channels_left"] = s_.channels_left[i];
+    o["stones"] = {{"red", s_.stones[i][0]}, {"blue", s_.stones[i][1]}, {"green", s_.stones[i][2]}};
+    o["can_stop"] = s_.ph != phase::over && s_.ph != phase::stopped && usable(p) && !s_.reclaim_blocked[i];
+    players.push_back(std::move(o));
+  }
+  json supply = json::array();
+  for (int st : s_.supply) supply.push_back(stone_name(st));
+  json v = json::object();
+  v["game"] = "christmas_penguins";
+  v["phase"] = phase_name(s_.ph);
+  const auto pr = current_prompt();
+  v["prompt"] = pr ? json({{"kind", pr->kind}, {"seats", pr->seats}}) : json(nullptr);
+  v["active"] = s_.active;
+  v["start_seat"] = s_.start_seat;
+  v["santa_player"] = s_.santa_player;
+  v["round"] = s_.turns / n + 1;
+  v["max_rounds"] = s_.cfg->max_rounds;
+  v["roll"] = s_.roll > 0 ? json(s_.roll) : json(nullptr);
+  v["radius"] = s_.cfg->radius;
+  v["cells"] = std::move(cells);
+  v["stones_on_board"] = std::move(stones_on_board);
+  v["loose_presents"] = std::move(loose);
+  v["hut"] = s_.hut;
+  v["tree"] = s_.tree >= 0 ? json(s_.tree) : json(nullptr);
+  v["santa"] = s_.santa;
+  v["bear"] = s_.bear >= 0 ? json(s_.bear) : json(nullptr);
+  v["channels"] = std::move(channels);
+  v["channels_this_turn"] = s_.channels_this_turn;
+  v["players"] = std::move(players);
+  v["pool"] = counts_json(s_.pool);
+  v["santa_supply"] = std::move(supply);
+  const bool pending = s_.ph == phase::push_chain || s_.ph == phase::confiscate || s_.ph == phase::steal ||
+                       s_.ph == phase::relocate_tree || s_.ph == phase::pickup_stone || s_.ph == phase::flee;
+  v["pending"] = pending ? json({{"floe", s_.pending_floe}, {"seat", s_.pending_seat}}) : json(nullptr);
+  v["reaction_seats"] = s_.reaction_seats;
+  json stop = json::object();
+  stop["claimant"] = s_.claimant >= 0 ? json(s_.claimant) : json(nullptr);
+  stop["resumes"] = s_.ph == phase::stopped ? json(phase_name(s_.resume)) : json(nullptr);
+  stop["queue"] = std::vector<int>(s_.stop_queue.begin(), s_.stop_queue.end());
+  v["stop"] = std::move(stop);
+  v["result"] = result();
+  return v;
+}
+
+// Flat integer arrays rather than the view's objects: the harness compares full states several
+// times per step, and a compact document is what keeps that cheap.
+json cp_game::full_state() const {
+  std::vector<int> cells, stones_on, loose, chans, presents, stones_held;
+  for (const auto& fl : s_.floes) {
+    cells.insert(cells.end(), {fl.q, fl.r});
+    stones_on.push_back(fl.stone);
+    loose.insert(loose.end(), fl.loose.begin(), fl.loose.end());
+  }
+  for (const auto& c : s_.channels) chans.insert(chans.end(), {c.a, c.b, c.owner});
+  for (const auto& c : s_.presents) presents.insert(presents.end(), c.begin(), c.end());
+  for (const auto& c : s_.stones) stones_held.insert(stones_held.end(), c.begin(), c.end());
+  json f = json::object();
+  f["game"] = "christmas_penguins";
+  f["options"] = s_.cfg->options;
+  f["players"] = s_.cfg->players;
+  f["phase"] = phase_name(s_.ph);
+  f["ints"] = std::vector<int>{s_.hut, s_.tree, s_.santa, s_.bear, s_.santa_player, s_.active, s_.start_seat,
+                               s_.turns, s_.roll, s_.channels_this_turn, s_.pending_floe, s_.pending_seat,
+                               int(s_.santa_moved), s_.claimant, int(s_.resume)};
+  f["cells"] = std::move(cells);
+  f["stones_on_board"] = std::move(stones_on);
+  f["loose"] = std::move(loose);
+  f["channels"] = std::move(chans);
+  f["penguin"] = s_.penguin;
+  f["presents"] = std::move(presents);
+  f["channels_left"] = s_.channels_left;
+  f["stones"] = std::move(stones_held);
+  f["supply"] = s_.supply;
+  f["pool"] = std::vector<int>(s_.pool.begin(), s_.pool.end());
+  f["place_order"] = s_.place_order;
+  f["reaction_seats"] = s_.reaction_seats;
+  f["stop_queue"] = std::vector<int>(s_.stop_queue.begin(), s_.stop_queue.end());
+  f["reclaim_blocked"] = s_.reclaim_blocked;
+  f["serial"] = s_.serial;
+  f["end_reason"] = s_.end_reason;
+  return f;
+}
+
+}  // namespace detail
+
+// ---- options and setup ----------------------------------------------------------------------
+
+namespace {
+
+using detail::config;
+
+const std::vector<std::string> known_options = {
+    "minPlayers",        "maxPlayers",       "startPlayer",      "boardRadius",      "presentsPerColour", "poolColours",
+    "stones",            "channelsPerPlayer", "channelsPerTurn", "backtrackRule",     "pushMode",
+    "treeMinDistance",   "bearMode",         "fleeRange",        "bearDropTo",        "confiscatedTo",
+    "stoneRecycle",      "reactionWindowMs", "connectivityGuard", "maxRounds",        "bonusMode",
+    "tieBreak",          "mainTimeoutSec",   "subPromptTimeoutSec", "stopSeconds"};
+
+std::optional<detail::stone_counts> parse_stones(const json& v) {
+  if (!v.is_string()) return std::nullopt;
+  const auto s = v.get<std::string>();
+  if (s.size() != 5 || s[1] != '/' || s[3] != '/') return std::nullopt;
+  detail::stone_counts out{};
+  for (std::size_t k = 0; k < 3; ++k) {
+    const char c = s[k * 2];
+    if (c < '0' || c > '4') return std::nullopt;
+    out[k] = c - '0';
+  }
+  return out;
+}
+
+outcome<json> normalize_options(const json& in) {
+  const json options = in.is_null() ? json::object() : in;
+  if (auto e = no_unknown_options(options, known_options)) return *e;
+  json out = json::object();
+  if (auto e = int_option(options, out, "minPlayers", 2, 2, 6)) return *e;
+  // Not in the rulebook (max 6 is fixed there): how many seats the room offers, as in the other games.
+  if (auto e = int_option(options, out, "maxPlayers", 6, 2, 6)) return *e;
+  if (out["minPlayers"].get<int>() > out["maxPlayers"].get<int>())
+    return make_error("invalid_option", "option 'minPlayers' must not exceed 'maxPlayers'");
+  if (auto e = enum_option(options, out, "startPlayer", {"random", "host-picks"})) return *e;
+  if (!options.contains("boardRadius") || options["boardRadius"] == "auto")
+    out["boardRadius"] = "auto";
+  else if (options["boardRadius"] == 3 || options["boardRadius"] == 4)
+    out["boardRadius"] = options["boardRadius"];
+  else
+    return make_error("invalid_option", "option 'boardRadius' must be \"auto\", 3 or 4");
+  if (auto e = int_option(options, out, "presentsPerColour", 4, 3, 8)) return *e;
+  if (auto e = enum_option(options, out, "poolColours", {"all6", "seatedOnly"})) return *e;
+  if (!options.contains("stones"))
+    out["stones"] = "2/2/2";
+  else if (parse_stones(options["stones"]))
+    out["stones"] = options["stones"];
+  else
+    return make_error("invalid_option", "option 'stones' must be \"red/blue/green\" counts 0..4, e.g. \"2/2/2\"");
+  if (auto e = int_option(options, out, "channelsPerPlayer", 3, 0, 6)) return *e;
+  if (!options.contains("channelsPerTurn") || options["channelsPerTurn"] == "unlimited")
+    out["channelsPerTurn"] = "unlimited";
+  else if (options["channelsPerTurn"] == 1)
+    out["channelsPerTurn"] = 1;
+  else
+    return make_error("invalid_option", "option 'channelsPerTurn' must be \"unlimited\" or 1");
+  if (auto e = enum_option(options, out, "backtrackRule", {"simplePath", "noImmediateReverse"})) return *e;
+  if (auto e = enum_option(options, out, "pushMode", {"anyAdjacent", "freeFirst"})) return *e;
+  if (auto e = int_option(options, out, "treeMinDistance", 3, 1, 6)) return *e;
+  if (auto e = enum_option(options, out, "bearMode", {"additional", "instead"})) return *e;
+  if (auto e = enum_option(options, out, "fleeRange", {"adjacent", "anyRefuge"})) return *e;
+  if (auto e = enum_option(options, out, "bearDropTo", {"floe", "pool"})) return *e;
+  if (auto e = enum_option(options, out, "confiscatedTo", {"pool", "santaPlayer", "removed"})) return *e;
+  if (auto e = enum_option(options, out, "stoneRecycle", {"santaReplaces", "discard"})) return *e;
+  if (auto e = int_option(options, out, "reactionWindowMs", 4000, 0, 60000)) return *e;
+  if (auto e = bool_option(options, out, "connectivityGuard", true)) return *e;
+  if (auto e = int_option(options, out, "maxRounds", 60, 1, 500)) return *e;
+  if (auto e = enum_option(options, out, "bonusMode", {"either", "twoAwards"})) return *e;
+  if (auto e = enum_option(options, out, "tieBreak", {"shared", "presentsThenDistinct"})) return *e;
+  if (auto e = timer_option(options, out, "mainTimeoutSec", 60, 1, 3600)) return *e;
+  if (auto e = timer_option(options, out, "subPromptTimeoutSec", 30, 1, 3600)) return *e;
+  if (auto e = timer_option(options, out, "stopSeconds", 20, 1, 600)) return *e;
+  return out;
+}
+
+std::optional<int> timer_ms(const json& v) {
+  if (!v.is_number_integer() || v.get<int>() <= 0) return std::nullopt;
+  return v.get<int>() * 1000;
+}
+
+outcome<config> make_config(const json& options, int players) {
+  auto norm = normalize_options(options);
+  if (!norm) return norm.error();
+  const json& o = norm.value();
+  const int min = o["minPlayers"].get<int>(), max = o["maxPlayers"].get<int>();
+  if (players < min || players > max)
+    return make_error("invalid_player_count", "Christmas Penguins needs " + std::to_string(min) + " to " +
+                                                  std::to_string(max) + " players, not " + std::to_string(players));
+  config c;
+  c.options = o;
+  c.players = players;
+  c.radius = o["boardRadius"] == "auto" ? (players <= 4 ? 3 : 4) : o["boardRadius"].get<int>();
+  c.presents_per_colour = o["presentsPerColour"].get<int>();
+  c.pool_seated_only = o["poolColours"] == "seatedOnly";
+  c.stones = *parse_stones(o["stones"]);
+  c.channels_per_player = o["channelsPerPlayer"].get<int>();
+  c.one_channel_per_turn = o["channelsPerTurn"] == 1;
+  c.simple_path = o["backtrackRule"] == "simplePath";
+  c.free_first = o["pushMode"] == "freeFirst";
+  c.tree_min_distance = o["treeMinDistance"].get<int>();
+  c.bear_instead = o["bearMode"] == "instead";
+  c.flee_any = o["fleeRange"] == "anyRefuge";
+  c.drop_to_pool = o["bearDropTo"] == "pool";
+  c.confiscated = o["confiscatedTo"] == "pool"          ? detail::confiscate_to::pool
+                  : o["confiscatedTo"] == "santaPlayer" ? detail::confiscate_to::santa_player
+                                                        : detail::confiscate_to::removed;
+  c.recycle = o["stoneRecycle"] == "santaReplaces";
+  c.reaction_ms = o["reactionWindowMs"].get<int>();
+  c.connectivity_guard = o["connectivityGuard"].get<bool>();
+  c.max_rounds = o["maxRounds"].get<int>();
+  c.two_awards = o["bonusMode"] == "twoAwards";
+  c.tie_presents = o["tieBreak"] == "presentsThenDistinct";
+  c.host_picks = o["startPlayer"] == "host-picks";
+  c.main_ms = timer_ms(o["mainTimeoutSec"]);
+  c.sub_ms = timer_ms(o["subPromptTimeoutSec"]);
+  c.stop_ms = timer_ms(o["stopSeconds"]);
+  return c;
+}
+
+outcome<std::unique_ptr<game>> create(const setup& su, dice& d) {
+  auto cfg = make_config(su.options, su.players);
+  if (!cfg) return cfg.error();
+  const int n = su.players;
+  if (cfg.value().host_picks) {
+    if (!su.first_seat)
+      return make_error("first_seat_required", "startPlayer is host-picks: the host must pick the first Santa");
+    if (*su.first_seat < 0 || *su.first_seat >= n)
+      return make_error("invalid_option", "first seat " + std::to_string(*su.first_seat) + " is not a seat");
+  }
+  detail::state s;
+  s.cfg = std::make_shared<const config>(std::move(cfg.value()));
+  const config& c = *s.cfg;
+  const int radius = c.radius;
+  for (int r = -radius; r <= radius; ++r)  // A2: ids sorted by r, then q
+    for (int q = -radius; q <= radius; ++q)
+      if (std::abs(q + r) <= radius) s.floes.push_back({q, r, detail::no_stone, {}});
+  detail::rebuild_grid(s);
+  const auto un = static_cast<std::size_t>(n);
+  // C2/A6: the first Santa; then A3: the hut, then each stone on a distinct free floe.
+  s.start_seat = c.host_picks ? *su.first_seat : static_cast<int>(d.roll(static_cast<std::uint32_t>(n)));
+  s.active = s.start_seat;
+  s.santa_player = s.start_seat;
+  s.hut = static_cast<int>(d.roll(static_cast<std::uint32_t>(s.floes.size())));
+  s.santa = s.hut;
+  json stones_ev = json::array();
+  for (int k = 0; k < detail::stone_kinds; ++k)
+    for (int i = 0; i < c.stones[static_cast<std::size_t>(k)]; ++i) {
+      std::vector<int> free;
+      for (int f = 0; f < static_cast<int>(s.floes.size()); ++f)
+        if (f != s.hut && s.floes[static_cast<std::size_t>(f)].stone == detail::no_stone) free.push_back(f);
+      const int f = free[d.roll(static_cast<std::uint32_t>(free.size()))];
+      s.floes[static_cast<std::size_t>(f)].stone = k;
+    }
+  s.penguin.assign(un, detail::edge);
+  s.presents.assign(un, detail::counts{});
+  s.channels_left.assign(un, c.channels_per_player);
+  s.stones.assign(un, detail::stone_counts{});
+  s.reclaim_blocked.assign(un, false);
+  for (int col = 0; col < detail::colour_count; ++col) {  // A4
+    const auto ci = static_cast<std::size_t>(col);
+    if (col < n) {
+      s.presents[ci][ci] = 2;
+      s.pool[ci] = c.presents_per_colour - 2;
+    } else {
+      s.pool[ci] = c.pool_seated_only ? 0 : c.presents_per_colour;
+    }
+  }
+  for (int k = 1; k < n; ++k) s.place_order.push_back((s.start_seat + k) % n);  // A6
+  s.ph = detail::phase::place_penguin;
+  return std::unique_ptr<game>(std::make_unique<detail::cp_game>(std::move(s)));
+}
+
+}  // namespace
+
+game_info info() {
+  game_info g;
+  g.id = "christmas_penguins";
+  g.title = "Christmas Penguins";
+  g.normalize_options = normalize_options;
+  g.seats = [](const json& options) {
+    // Options arrive normalized; the clamps only keep a malformed value from widening the range.
+    int min = 2, max = 6;
+    if (options.is_object() && options.contains("maxPlayers") && options["maxPlayers"].is_number_integer())
+      max = std::clamp(options["maxPlayers"].get<int>(), 2, 6);
+    if (options.is_object() && options.contains("minPlayers") && options["minPlayers"].is_number_integer())
+      min = std::clamp(options["minPlayers"].get<int>(), 2, max);
+    return seat_range{min, max};
+  };
+  g.create = create;
+  return g;
+}
+
+}  // namespace tinsel::engine::christmas_penguins

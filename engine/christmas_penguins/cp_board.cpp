@@ -1,0 +1,294 @@
+// Christmas Penguins board geometry and the searches the rules need: connected edges, exact-N
+// simple paths (A9-A13), push chains (A14, A15), and the candidate floes of every placement.
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+
+#include "christmas_penguins/cp_game.hpp"
+
+namespace tinsel::engine::christmas_penguins::detail {
+
+namespace {
+// A2: neighbour directions in the rulebook's order; the order fixes iteration (and so defaults).
+constexpr std::array<std::array<int, 2>, 6> directions = {
+    {{{1, 0}}, {{1, -1}}, {{0, -1}}, {{-1, 0}}, {{-1, 1}}, {{0, 1}}}};
+
+std::uint64_t bit(int f) { return std::uint64_t{1} << f; }
+
+// The figure whose path is searched. Its own floe never blocks its path.
+struct mover {
+  bool santa = false;
+  int seat = -1;
+  int origin = -1;
+  bool from_hut = false;
+};
+
+mover active_mover(const state& s) {
+  mover m;
+  m.seat = s.active;
+  m.santa = active_is_santa(s);
+  if (m.santa) {
+    m.origin = s.santa;
+  } else if (s.penguin[static_cast<std::size_t>(s.active)] == at_hut) {
+    m.origin = s.hut;
+    m.from_hut = true;
+  } else {
+    m.origin = s.penguin[static_cast<std::size_t>(s.active)];
+  }
+  return m;
+}
+
+bool blocks(const state& s, const mover& m, int f) {
+  if (f == s.bear) return true;
+  if (f == s.santa && !m.santa) return true;
+  return penguin_at(s, f, m.seat) >= 0;
+}
+
+// A13: may the mover end on X?
+bool end_allowed(const state& s, const mover& m, int x) {
+  if (x == s.bear) return false;
+  if (m.santa) return x != s.tree;  // a penguin there is a meeting, otherwise free
+  if (x == s.santa) return true;    // walking into Santa: a meeting (legal though self-harming)
+  if (penguin_at(s, x, m.seat) >= 0) return !push_chains(s, m.seat, x).empty();
+  return true;
+}
+
+// Exact-N walk (A10-A12). Intermediate floes must be figure-free; `found` collects end floes.
+// With a target the search is pruned by hex distance and stops at the first hit.
+void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, int left, int target,
+          std::vector<bool>& found, bool& hit) {
+  for (int n : neighbours(s, v)) {
+    if (hit) return;
+    if (s.cfg->simple_path) {
+      if (seen & bit(n)) continue;
+    } else if (n == prev || (m.from_hut && n == m.origin)) {
+      continue;
+    }
+    if (m.santa && n == s.tree) continue;  // A12: Santa never passes or enters the tree floe
+    if (target >= 0 && hex_dist(s, n, target) > left - 1) continue;
+    if (left == 1) {
+      found[static_cast<std::size_t>(n)] = true;
+      if (n == target) hit = true;
+      continue;
+    }
+    if (blocks(s, m, n)) continue;
+    walk(s, m, n, v, seen | bit(n), left - 1, target, found, hit);
+  }
+}
+}  // namespace
+
+int cell_index(int q, int r) {
+  if (std::abs(q) > grid_offset || std::abs(r) > grid_offset) return -1;
+  return (q + grid_offset) * grid_side + (r + grid_offset);
+}
+
+int floe_at(const state& s, int q, int r) {
+  const int i = cell_index(q, r);
+  return i < 0 ? -1 : s.grid[static_cast<std::size_t>(i)];
+}
+
+void rebuild_grid(state& s) {
+  s.grid.fill(-1);
+  for (std::size_t f = 0; f < s.floes.size(); ++f)
+    s.grid[static_cast<std::size_t>(cell_index(s.floes[f].q, s.floes[f].r))] = static_cast<int>(f);
+}
+
+int hex_dist(const state& s, int a, int b) {
+  const auto& x = s.floes[static_cast<std::size_t>(a)];
+  const auto& y = s.floes[static_cast<std::size_t>(b)];
+  const int dq = x.q - y.q, dr = x.r - y.r;
+  return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;
+}
+
+bool lattice_adjacent(const state& s, int a, int b) { return a != b && hex_dist(s, a, b) == 1; }
+
+bool has_channel(const state& s, int a, int b) {
+  const int lo = std::min(a, b), hi = std::max(a, b);
+  return std::any_of(s.channels.begin(), s.channels.end(),
+                     [&](const channel& c) { return c.a == lo && c.b == hi; });
+}
+
+bool connected_edge(const state& s, int a, int b) { return lattice_adjacent(s, a, b) && !has_channel(s, a, b); }
+
+neighbour_list neighbours(const state& s, int f) {
+  neighbour_list out;
+  const auto& c = s.floes[static_cast<std::size_t>(f)];
+  const bool any_channel = !s.channels.empty();
+  for (const auto& d : directions) {
+    const int n = floe_at(s, c.q + d[0], c.r + d[1]);
+    if (n >= 0 && !(any_channel && has_channel(s, f, n))) out.v[static_cast<std::size_t>(out.n++)] = n;
+  }
+  return out;
+}
+
+bool board_connected(const state& s) {
+  const auto n = s.floes.size();
+  std::vector<bool> seen(n, false);
+  std::vector<int> todo = {0};
+  seen[0] = true;
+  std::size_t count = 1;
+  while (!todo.empty()) {
+    const int f = todo.back();
+    todo.pop_back();
+    for (int m : neighbours(s, f))
+      if (!seen[static_cast<std::size_t>(m)]) {
+        seen[static_cast<std::size_t>(m)] = true;
+        ++count;
+        todo.push_back(m);
+      }
+  }
+  return count == n;
+}
+
+int penguin_at(const state& s, int f, int except_seat) {
+  for (std::size_t p = 0; p < s.penguin.size(); ++p)
+    if (s.penguin[p] == f && static_cast<int>(p) != except_seat) return static_cast<int>(p);
+  return -1;
+}
+
+bool has_figure(const state& s, int f, int except_seat) {
+  return f == s.santa || f == s.bear || penguin_at(s, f, except_seat) >= 0;
+}
+
+bool is_refuge(const state& s, int f, int except_seat) { return !has_figure(s, f, except_seat) && f != s.tree; }
+
+bool is_empty_floe(const state& s, int f) {
+  const auto& fl = s.floes[static_cast<std::size_t>(f)];
+  return is_refuge(s, f) && f != s.hut && fl.stone == no_stone && total(fl.loose) == 0;
+}
+
+bool active_is_santa(const state& s) { return s.active == s.santa_player; }
+
+std::vector<int> move_destinations(const state& s) {
+  const mover m = active_mover(s);
+  std::vector<bool> found(s.floes.size(), false);
+  bool hit = false;
+  if (s.roll > 0) walk(s, m, m.origin, -1, bit(m.origin), s.roll, -1, found, hit);
+  std::vector<int> out;
+  for (std::size_t f = 0; f < found.size(); ++f)
+    if (found[f] && end_allowed(s, m, static_cast<int>(f))) out.push_back(static_cast<int>(f));
+  return out;
+}
+
+bool move_legal(const state& s, int to) {
+  if (to < 0 || to >= static_cast<int>(s.floes.size()) || s.roll <= 0) return false;
+  const mover m = active_mover(s);
+  if (!end_allowed(s, m, to)) return false;
+  std::vector<bool> found(s.floes.size(), false);
+  bool hit = false;
+  walk(s, m, m.origin, -1, bit(m.origin), s.roll, to, found, hit);
+  return hit;
+}
+
+// A14/A15: every chain [Y1..Yk] for the penguin standing on X; the mover (standing on X too, or
+// about to) is ignored. No floe twice, X included; Yk is a REFUGE floe.
+std::vector<std::vector<int>> push_chains(const state& s, int mover_seat, int x) {
+  std::vector<std::vector<int>> out;
+  std::vector<int> chain;
+  std::function<void(int, std::uint64_t)> extend = [&](int from, std::uint64_t used) {
+    std::vector<int> options;
+    bool refuge_exists = false;
+    for (int y : neighbours(s, from)) {
+      if ((used & bit(y)) || y == s.tree || y == s.santa || y == s.bear) continue;
+      options.push_back(y);
+      if (penguin_at(s, y, mover_seat) < 0) refuge_exists = true;
+    }
+    for (int y : options) {
+      const bool occupied = penguin_at(s, y, mover_seat) >= 0;
+      if (occupied && s.cfg->free_first && refuge_exists) continue;  // freeFirst: chain only if forced
+      chain.push_back(y);
+      if (occupied)
+        extend(y, used | bit(y));
+      else
+        out.push_back(chain);
+      chain.pop_back();
+    }
+  };
+  extend(x, bit(x));
+  return out;
+}
+
+bool chain_valid(const state& s, int mover_seat, int x, const std::vector<int>& chain) {
+  const auto all = push_chains(s, mover_seat, x);
+  return std::find(all.begin(), all.end(), chain) != all.end();
+}
+
+// A19 (and A7 at setup): EMPTY floes at distance >= treeMinDistance from Santa; fallbacks: the
+// farthest EMPTY floes, else the farthest FREE non-hut floes.
+std::vector<int> tree_candidates(const state& s) {
+  const int n = static_cast<int>(s.floes.size());
+  std::vector<int> out;
+  for (int f = 0; f < n; ++f)
+    if (f != s.tree && is_empty_floe(s, f) && hex_dist(s, f, s.santa) >= s.cfg->tree_min_distance)
+      out.push_back(f);
+  if (!out.empty()) return out;
+  for (const bool strict : {true, false}) {
+    int best = -1;
+    for (int f = 0; f < n; ++f) {
+      const bool ok = f != s.tree && (strict ? is_empty_floe(s, f) : is_refuge(s, f) && f != s.hut);
+      if (!ok) continue;
+      const int d = hex_dist(s, f, s.santa);
+      if (d > best) out.clear(), best = d;
+      if (d == best) out.push_back(f);
+    }
+    if (!out.empty()) return out;
+  }
+  return out;
+}
+
+// A32: a connected neighbour that is neither the tree floe nor Santa's.
+std::vector<int> bear_steps(const state& s) {
+  std::vector<int> out;
+  for (int f : neighbours(s, s.bear))
+    if (f != s.tree && f != s.santa) out.push_back(f);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A34: flight from the bear's floe; adjacent REFUGE floes, else the nearest by connected distance,
+// else by hex distance. fleeRange=anyRefuge: every REFUGE floe.
+std::vector<int> flee_targets(const state& s, int victim) {
+  const int n = static_cast<int>(s.floes.size());
+  std::vector<int> out;
+  if (s.cfg->flee_any) {
+    for (int f = 0; f < n; ++f)
+      if (is_refuge(s, f, victim)) out.push_back(f);
+    return out;
+  }
+  std::vector<int> dist(static_cast<std::size_t>(n), -1);
+  std::vector<int> frontier = {s.bear};
+  dist[static_cast<std::size_t>(s.bear)] = 0;
+  for (int d = 1; !frontier.empty() && out.empty(); ++d) {
+    std::vector<int> next;
+    for (int f : frontier)
+      for (int m : neighbours(s, f))
+        if (dist[static_cast<std::size_t>(m)] < 0) {
+          dist[static_cast<std::size_t>(m)] = d;
+          next.push_back(m);
+          if (is_refuge(s, m, victim)) out.push_back(m);
+        }
+    frontier = std::move(next);
+  }
+  if (out.empty()) {
+    int best = 1 << 20;
+    for (int f = 0; f < n; ++f) {
+      if (!is_refuge(s, f, victim)) continue;
+      const int d = hex_dist(s, f, s.bear);
+      if (d < best) out.clear(), best = d;
+      if (d == best) out.push_back(f);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A24: where Santa may re-place a handed-in stone.
+std::vector<int> stone_floes(const state& s) {
+  std::vector<int> out;
+  for (int f = 0; f < static_cast<int>(s.floes.size()); ++f)
+    if (is_refuge(s, f) && f != s.hut && s.floes[static_cast<std::size_t>(f)].stone == no_stone)
+      out.push_back(f);
+  return out;
+}
+
+}  // namespace tinsel::engine::christmas_penguins::detail

@@ -1,0 +1,259 @@
+#pragma once
+// Internal to the Christmas Penguins engine: config, state and the game class. The room sees only
+// tinsel::engine::game; tests reach rulebook positions through cp_game::edit().
+//
+// Files: christmas_penguins.cpp (options, create, view, full_state, scoring), cp_board.cpp (hex
+// geometry, connectivity, exact-N paths, push chains, placement candidates), cp_rules.cpp (the turn
+// machine: apply and the arrival resolution), cp_prompts.cpp (prompts, legal, timeout defaults),
+// cp_stones.cpp ("Stop!", stones, channels).
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tinsel/engine/game.hpp"
+
+namespace tinsel::engine::christmas_penguins::detail {
+
+inline constexpr int colour_count = 6;  // red, blue, green, yellow, purple, orange (A4 order)
+inline constexpr int stone_kinds = 3;   // red, blue, green (A3)
+inline constexpr int no_stone = -1;
+inline constexpr int edge = -1;    // a penguin beside the board (its player is Santa, R6)
+inline constexpr int at_hut = -2;  // a penguin that re-enters from the hut (A30)
+inline constexpr int grid_offset = 6;  // cells with |q|,|r| <= 5 (radius 4 + 1 for the green stone)
+inline constexpr int grid_side = 2 * grid_offset + 1;
+
+using counts = std::array<int, colour_count>;
+using stone_counts = std::array<int, stone_kinds>;
+
+const char* colour_name(int colour);
+std::optional<int> colour_from_name(std::string_view name);
+const char* stone_name(int stone);
+std::optional<int> stone_from_name(std::string_view name);
+json counts_json(const counts& c);
+int total(const counts& c);
+
+enum class confiscate_to { pool, santa_player, removed };
+
+// The normalized options, decoded once and shared by every copy of a state.
+struct config {
+  json options;
+  int players = 0;
+  int radius = 3;
+  int presents_per_colour = 4;
+  bool pool_seated_only = false;
+  stone_counts stones{2, 2, 2};
+  int channels_per_player = 3;
+  bool one_channel_per_turn = false;
+  bool simple_path = true;
+  bool free_first = false;
+  int tree_min_distance = 3;
+  bool bear_instead = false;
+  bool flee_any = false;
+  bool drop_to_pool = false;
+  confiscate_to confiscated = confiscate_to::pool;
+  bool recycle = true;
+  int reaction_ms = 4000;
+  bool connectivity_guard = true;
+  int max_rounds = 60;
+  bool two_awards = false;
+  bool tie_presents = false;
+  bool host_picks = false;
+  std::optional<int> main_ms, sub_ms, stop_ms;
+};
+
+enum class phase {
+  place_penguin, place_tree, place_bear,             // setup (R7, R8)
+  santa_place_stone,                                 // turn start, Santa re-places stones (A24)
+  await_roll, reaction, await_move,                  // stable points (A23)
+  push_chain, confiscate, steal, relocate_tree, pickup_stone,  // arrival sub-prompts (A40)
+  await_bear, flee,                                  // the polar bear (A31-A34)
+  await_post,                                        // channels after the move, then end turn
+  stopped,                                           // "Stop!" granted (A23)
+  over
+};
+const char* phase_name(phase p);
+bool is_stable(phase p);
+
+struct floe {
+  int q = 0, r = 0;
+  int stone = no_stone;
+  counts loose{};  // loose presents dropped by the bear's victims (A34)
+};
+
+struct channel {
+  int a = 0, b = 0;  // floe ids, a < b
+  int owner = 0;
+};
+
+struct state {
+  std::shared_ptr<const config> cfg;
+  std::vector<floe> floes;
+  std::array<int, grid_side * grid_side> grid{};  // cell -> floe id or -1
+  std::vector<channel> channels;
+  int hut = 0, tree = -1, santa = 0, bear = -1;
+  int santa_player = 0;
+  std::vector<int> penguin;  // seat -> floe id, edge or at_hut
+  std::vector<counts> presents;
+  std::vector<int> channels_left;
+  std::vector<stone_counts> stones;
+  std::vector<int> supply;  // used stones waiting for Santa (A24), in hand-in order
+  counts pool{};
+  phase ph = phase::place_penguin;
+  int active = 0;
+  int start_seat = 0;
+  int turns = 0;  // completed turns; round = turns / players + 1
+  int roll = 0;
+  int channels_this_turn = 0;
+  std::vector<int> place_order;  // setup: seats still to place a penguin
+  // The arrival being resolved: the floe X and the figure it concerns (pushed penguin, caught
+  // penguin, bear victim).
+  int pending_floe = -1;
+  int pending_seat = -1;
+  bool santa_moved = false;  // the pending meeting came from Santa's move (for the event)
+  std::vector<int> reaction_seats;  // eligible holders who have not passed yet
+  int claimant = -1;
+  phase resume = phase::await_roll;
+  std::deque<int> stop_queue;
+  // Seats whose stop was cancelled, withdrawn or lapsed may not claim again until play moves on;
+  // otherwise claim/cancel could pause the game forever (a griefer, or a one-step-lookahead bot).
+  std::vector<bool> reclaim_blocked;
+  std::uint64_t serial = 1;
+  std::string end_reason;
+};
+
+// Small helpers shared by the rule files.
+inline bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+inline int most(const counts& c) {  // D10/D11/D15: the largest count, tie lowest colour index
+  int best = 0;
+  for (int i = 1; i < colour_count; ++i)
+    if (c[static_cast<std::size_t>(i)] > c[static_cast<std::size_t>(best)]) best = i;
+  return best;
+}
+inline json floe_cmd(const char* kind, const char* key, int f) {
+  json c = json::object();
+  c["kind"] = kind;
+  c[key] = f;
+  return c;
+}
+
+// ---- board (cp_board.cpp) ------------------------------------------------------------------
+int cell_index(int q, int r);  // -1 outside the grid
+int floe_at(const state& s, int q, int r);
+int hex_dist(const state& s, int a, int b);
+bool lattice_adjacent(const state& s, int a, int b);
+bool has_channel(const state& s, int a, int b);
+bool connected_edge(const state& s, int a, int b);
+// Connected neighbours in direction order; a fixed-size list because path search calls it a lot.
+struct neighbour_list {
+  std::array<int, 6> v{};
+  int n = 0;
+  const int* begin() const { return v.data(); }
+  const int* end() const { return v.data() + n; }
+};
+neighbour_list neighbours(const state& s, int f);
+bool board_connected(const state& s);
+void rebuild_grid(state& s);
+int penguin_at(const state& s, int f, int except_seat = -1);  // seat or -1
+bool has_figure(const state& s, int f, int except_seat = -1);
+bool is_refuge(const state& s, int f, int except_seat = -1);
+bool is_empty_floe(const state& s, int f);
+// The figure the active seat moves this turn and its path origin.
+bool active_is_santa(const state& s);
+std::vector<int> move_destinations(const state& s);
+bool move_legal(const state& s, int to);
+std::vector<std::vector<int>> push_chains(const state& s, int mover, int x);
+bool chain_valid(const state& s, int mover, int x, const std::vector<int>& chain);
+std::vector<int> tree_candidates(const state& s);
+std::vector<int> bear_steps(const state& s);
+std::vector<int> flee_targets(const state& s, int victim);
+std::vector<int> stone_floes(const state& s);
+
+class cp_game final : public game {
+ public:
+  explicit cp_game(state s) : s_(std::move(s)) {}
+
+  cp_game(const cp_game& other) : game(), s_(other.s_) {}  // the view cache is not shared
+  cp_game& operator=(const cp_game&) = delete;
+  std::unique_ptr<game> clone() const override { return std::make_unique<cp_game>(*this); }
+  int players() const override { return s_.cfg->players; }
+  json legal(int seat) const override;
+  outcome<events> apply(int seat, const json& command, dice& d) override;
+  json view(viewer v) const override;
+  std::optional<prompt> current_prompt() const override;
+  events on_timeout(std::uint64_t serial, dice& d) override;
+  bool is_over() const override { return s_.ph == phase::over; }
+  json result() const override;
+  double heuristic(int seat) const override;
+  json full_state() const override;
+
+  const state& raw() const { return s_; }
+  // Tests only: set up a rulebook position (the caller keeps it consistent).
+  state& edit() {
+    view_cache_.reset();
+    return s_;
+  }
+
+  // Scoring (christmas_penguins.cpp), public for tests.
+  std::vector<int> points() const;
+  std::vector<int> winners() const;
+
+ private:
+  using result_t = std::optional<rule_error>;
+  // cp_rules.cpp: the turn machine. Commands are validated before anything changes; apply()
+  // restores the state on any error anyway, so a half-applied command cannot leak.
+  result_t dispatch(int seat, const json& cmd, dice& d, events& out);
+  void timeout_default(dice& d, events& out);
+  void open(phase p);
+  void reach(phase p, events& out);
+  void start_turn(events& out);
+  void after_reaction(events& out);
+  void auto_stay(events& out);
+  void do_move(int to, events& out);
+  void arrive(events& out);
+  void after_push(events& out);
+  void after_steal(events& out);
+  void after_pickup(events& out);
+  void after_move(events& out);
+  void meet(events& out);
+  void swap_roles(events& out);
+  void confiscate(std::optional<int> colour, events& out);
+  void steal(int colour, events& out);
+  void relocate(int f, events& out);
+  void bear_move(int to, events& out);
+  void flee(std::optional<int> colour, int to, events& out);
+  void end_turn(events& out);
+  void finish(const char* reason, events& out);
+  void next_setup(events& out);
+  int default_move() const;
+  std::string prompt_kind() const;
+  std::vector<int> prompt_seats() const;
+
+  // cp_stones.cpp: "Stop!", stones and channels.
+  bool usable(int seat) const;
+  bool usable_stone(int seat, int stone) const;
+  result_t claim_stop(int seat, events& out);
+  result_t use_stone(int seat, const json& cmd, events& out);
+  result_t place_channel(int seat, const json& cmd, events& out);
+  result_t channel_error(int seat, int a, int b) const;
+  result_t green_error(int seat, int f, int q, int r) const;
+  void end_stop(const char* why, events& out);
+  void legal_stones(int seat, json& out) const;
+  void legal_channels(int seat, json& out) const;
+  bool channel_phase() const;
+
+  json build_view() const;
+
+  state s_;
+  // Every viewer gets the same view (1.5) and the harness and the room ask for it many times per
+  // state, so it is built once per state. Any mutation goes through apply/on_timeout/edit, which
+  // drop it. Like the rest of the game, not safe for concurrent use (the room serializes calls).
+  mutable std::shared_ptr<const json> view_cache_;
+};
+
+}  // namespace tinsel::engine::christmas_penguins::detail

@@ -1,0 +1,263 @@
+// Christmas Penguins prompts, legal() and the deterministic timeout defaults D1-D17.
+#include <algorithm>
+#include <climits>
+
+#include "christmas_penguins/cp_game.hpp"
+
+namespace tinsel::engine::christmas_penguins::detail {
+
+// ---- prompts --------------------------------------------------------------------------------
+
+void cp_game::open(phase p) {
+  s_.ph = p;
+  ++s_.serial;
+}
+
+std::string cp_game::prompt_kind() const { return phase_name(s_.ph); }
+
+std::vector<int> cp_game::prompt_seats() const {
+  switch (s_.ph) {
+    case phase::over: return {};
+    case phase::place_penguin: return {s_.place_order.front()};
+    case phase::place_tree:
+    case phase::place_bear:
+    case phase::santa_place_stone:
+    case phase::confiscate:
+    case phase::relocate_tree: return {s_.santa_player};
+    case phase::flee: return {s_.pending_seat};
+    case phase::reaction: return s_.reaction_seats;
+    case phase::stopped: return {s_.claimant};
+    default: return {s_.active};
+  }
+}
+
+std::optional<prompt> cp_game::current_prompt() const {
+  if (s_.ph == phase::over) return std::nullopt;
+  std::optional<int> timeout;
+  switch (s_.ph) {
+    case phase::reaction: timeout = s_.cfg->reaction_ms; break;
+    case phase::stopped: timeout = s_.cfg->stop_ms; break;
+    case phase::santa_place_stone:
+    case phase::push_chain:
+    case phase::confiscate:
+    case phase::steal:
+    case phase::relocate_tree:
+    case phase::pickup_stone:
+    case phase::flee: timeout = s_.cfg->sub_ms; break;
+    default: timeout = s_.cfg->main_ms;
+  }
+  return prompt{prompt_kind(), prompt_seats(), timeout, s_.serial};
+}
+
+// ---- legal ----------------------------------------------------------------------------------
+
+json cp_game::legal(int seat) const {
+  json out = json::array();
+  if (s_.ph == phase::over || seat < 0 || seat >= s_.cfg->players) return out;
+  const bool queued = std::find(s_.stop_queue.begin(), s_.stop_queue.end(), seat) != s_.stop_queue.end();
+  if (queued) out.push_back({{"kind", "withdraw_stop"}});
+  if (s_.ph == phase::stopped) {
+    if (seat == s_.claimant) {
+      out.push_back({{"kind", "cancel_stop"}});
+      legal_stones(seat, out);
+    }
+    return out;
+  }
+  if (!queued && usable(seat) && !s_.reclaim_blocked[static_cast<std::size_t>(seat)])
+    out.push_back({{"kind", "stop"}});
+  const auto seats = prompt_seats();
+  if (!contains(seats, seat)) return out;
+  const int n = static_cast<int>(s_.floes.size());
+  switch (s_.ph) {
+    case phase::place_penguin:
+      for (int f = 0; f < n; ++f)
+        if (is_refuge(s_, f)) out.push_back(floe_cmd("place_penguin", "floe", f));
+      break;
+    case phase::place_tree:
+      for (int f : tree_candidates(s_)) out.push_back(floe_cmd("place_tree", "floe", f));
+      break;
+    case phase::place_bear:
+      for (int f = 0; f < n; ++f)
+        if (!has_figure(s_, f) && f != s_.tree) out.push_back(floe_cmd("place_bear", "floe", f));
+      break;
+    case phase::santa_place_stone:
+      for (int f : stone_floes(s_)) out.push_back(floe_cmd("place_stone", "floe", f));
+      break;
+    case phase::await_roll: out.push_back({{"kind", "roll"}}); break;
+    case phase::reaction: out.push_back({{"kind", "pass"}}); break;
+    case phase::await_move:
+      for (int f : move_destinations(s_)) out.push_back(floe_cmd("move", "to", f));
+      break;
+    case phase::push_chain:
+      for (const auto& c : push_chains(s_, s_.active, s_.pending_floe)) out.push_back({{"kind", "push"}, {"chain", c}});
+      break;
+    case phase::confiscate:
+    case phase::steal: {
+      const bool conf = s_.ph == phase::confiscate;
+      const counts& from = conf ? s_.presents[static_cast<std::size_t>(s_.pending_seat)] : s_.pool;
+      for (int c = 0; c < colour_count; ++c)
+        if (from[static_cast<std::size_t>(c)] > 0)
+          out.push_back({{"kind", conf ? "confiscate" : "steal"}, {"colour", colour_name(c)}});
+      break;
+    }
+    case phase::relocate_tree:
+      for (int f : tree_candidates(s_)) out.push_back(floe_cmd("relocate_tree", "floe", f));
+      break;
+    case phase::pickup_stone:
+      out.push_back({{"kind", "pickup_stone"}, {"take", true}});
+      out.push_back({{"kind", "pickup_stone"}, {"take", false}});
+      break;
+    case phase::await_bear:
+      for (int f : bear_steps(s_)) out.push_back(floe_cmd("bear_move", "to", f));
+      break;
+    case phase::flee: {
+      const auto& held = s_.presents[static_cast<std::size_t>(s_.pending_seat)];
+      const auto targets = flee_targets(s_, s_.pending_seat);
+      // A full colour x floe list with fleeRange=anyRefuge would run to hundreds of entries.
+      const bool big = targets.size() * static_cast<std::size_t>(colour_count) > 64;
+      for (int f : targets) {
+        if (total(held) == 0) {
+          out.push_back(floe_cmd("flee", "to", f));
+          continue;
+        }
+        for (int c = 0; c < colour_count; ++c)
+          if (held[static_cast<std::size_t>(c)] > 0 && (!big || c == most(held)))
+            out.push_back({{"kind", "flee"}, {"colour", colour_name(c)}, {"to", f}});
+      }
+      if (big && total(held) > 0)
+        out.push_back({{"kind", "flee"},
+                       {"domain", {{"colour", "a colour you hold"}, {"to", "a floe listed with any colour"}}}});
+      break;
+    }
+    case phase::await_post: out.push_back({{"kind", "end_turn"}}); break;
+    default: break;
+  }
+  legal_channels(seat, out);
+  return out;
+}
+
+
+// ---- timeouts (D1-D17) ----------------------------------------------------------------------
+
+// D8.
+int cp_game::default_move() const {
+  const auto dests = move_destinations(s_);
+  const auto min_dist_to_penguins = [&](int f) {
+    int best = INT_MAX;
+    for (int p : s_.penguin)
+      if (p >= 0) best = std::min(best, hex_dist(s_, f, p));
+    return best;
+  };
+  if (active_is_santa(s_)) {
+    for (int f : dests)
+      if (penguin_at(s_, f) >= 0) return f;
+    return *std::min_element(dests.begin(), dests.end(), [&](int a, int b) {
+      return std::pair(min_dist_to_penguins(a), a) < std::pair(min_dist_to_penguins(b), b);
+    });
+  }
+  std::vector<int> cands;
+  for (int f : dests)
+    if (f != s_.santa) cands.push_back(f);
+  if (cands.empty()) return dests.front();
+  if (contains(cands, s_.tree)) return s_.tree;
+  const auto key = [&](int f) {
+    return std::tuple(hex_dist(s_, f, s_.tree), penguin_at(s_, f, s_.active) >= 0 ? 1 : 0, f);
+  };
+  return *std::min_element(cands.begin(), cands.end(), [&](int a, int b) { return key(a) < key(b); });
+}
+
+events cp_game::on_timeout(std::uint64_t serial, dice& d) {
+  events out;
+  if (s_.ph == phase::over || serial != s_.serial) return out;
+  view_cache_.reset();
+  out.push_back(event::public_event({{"kind", "timed_out"}, {"prompt", prompt_kind()}, {"seats", prompt_seats()}}));
+  if (s_.ph != phase::stopped) std::fill(s_.reclaim_blocked.begin(), s_.reclaim_blocked.end(), false);
+  timeout_default(d, out);
+  return out;
+}
+
+void cp_game::timeout_default(dice& d, events& out) {
+  const auto seats = prompt_seats();
+  const int seat = seats.empty() ? s_.active : seats.front();
+  const int n = static_cast<int>(s_.floes.size());
+  const auto farthest_from_penguins = [&](const std::vector<int>& cands) {  // D2, D12
+    int best = cands.front(), best_d = -1;
+    for (int f : cands) {
+      int m = INT_MAX;
+      for (int p : s_.penguin)
+        if (p >= 0) m = std::min(m, hex_dist(s_, f, p));
+      if (m > best_d) best = f, best_d = m;
+    }
+    return best;
+  };
+  json cmd;
+  switch (s_.ph) {
+    case phase::place_penguin: {  // D1
+      int best = -1, best_d = -1;
+      for (int f = 0; f < n; ++f)
+        if (is_refuge(s_, f) && hex_dist(s_, f, s_.santa) > best_d) best = f, best_d = hex_dist(s_, f, s_.santa);
+      cmd = floe_cmd("place_penguin", "floe", best);
+      break;
+    }
+    case phase::place_tree: cmd = floe_cmd("place_tree", "floe", farthest_from_penguins(tree_candidates(s_))); break;
+    case phase::place_bear:  // D3
+      for (int f = 0; f < n && cmd.is_null(); ++f)
+        if (!has_figure(s_, f) && f != s_.tree) cmd = floe_cmd("place_bear", "floe", f);
+      break;
+    case phase::santa_place_stone: {  // D4: uniformly random
+      const auto floes = stone_floes(s_);
+      cmd = floe_cmd("place_stone", "floe", floes[d.roll(static_cast<std::uint32_t>(floes.size()))]);
+      break;
+    }
+    case phase::await_roll: cmd = {{"kind", "roll"}}; break;  // D5 (no channel), D6
+    case phase::reaction:                                      // D7: everyone passes
+      out.push_back(event::public_event({{"kind", "reaction_closed"}, {"unanswered", s_.reaction_seats}}));
+      after_reaction(out);
+      return;
+    case phase::await_move: cmd = floe_cmd("move", "to", default_move()); break;
+    case phase::push_chain: {  // D9: shortest, then lexicographically smallest
+      auto chains = push_chains(s_, s_.active, s_.pending_floe);
+      std::sort(chains.begin(), chains.end(), [](const auto& a, const auto& b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b;
+      });
+      cmd = {{"kind", "push"}, {"chain", chains.front()}};
+      break;
+    }
+    case phase::confiscate:  // D10
+      cmd = {{"kind", "confiscate"}, {"colour", colour_name(most(s_.presents[static_cast<std::size_t>(s_.pending_seat)]))}};
+      break;
+    case phase::steal: cmd = {{"kind", "steal"}, {"colour", colour_name(most(s_.pool))}}; break;  // D11
+    case phase::relocate_tree:
+      cmd = floe_cmd("relocate_tree", "floe", farthest_from_penguins(tree_candidates(s_)));
+      break;
+    case phase::pickup_stone: cmd = {{"kind", "pickup_stone"}, {"take", true}}; break;  // D13
+    case phase::await_bear: {  // D14
+      const auto steps = bear_steps(s_);
+      cmd = floe_cmd("bear_move", "to", steps.front());
+      for (int f : steps)
+        if (penguin_at(s_, f) < 0) {
+          cmd = floe_cmd("bear_move", "to", f);
+          break;
+        }
+      break;
+    }
+    case phase::flee: {  // D15
+      const auto targets = flee_targets(s_, seat);
+      int best = targets.front();
+      for (int f : targets)
+        if (hex_dist(s_, f, s_.santa) > hex_dist(s_, best, s_.santa)) best = f;
+      cmd = floe_cmd("flee", "to", best);
+      const auto& held = s_.presents[static_cast<std::size_t>(seat)];
+      if (total(held) > 0) cmd["colour"] = colour_name(most(held));
+      break;
+    }
+    case phase::await_post: cmd = {{"kind", "end_turn"}}; break;  // D17
+    case phase::stopped: end_stop("lapsed", out); return;        // D16: the stone is kept
+    default: return;
+  }
+  // Every default is an ordinary legal command, so it goes through the same validation.
+  (void)dispatch(seat, cmd, d, out);
+}
+
+
+}  // namespace tinsel::engine::christmas_penguins::detail

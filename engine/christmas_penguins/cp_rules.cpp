@@ -1,0 +1,529 @@
+// Christmas Penguins turn machine: apply and the arrival resolution (A40). Every transition that opens a prompt goes through open() (which bumps the serial);
+// stable points (A23) go through reach(), which first grants a queued "Stop!".
+#include <algorithm>
+#include <climits>
+
+#include "christmas_penguins/cp_game.hpp"
+
+namespace tinsel::engine::christmas_penguins::detail {
+
+namespace {
+using result_t = std::optional<rule_error>;
+
+std::optional<int> int_field(const json& cmd, const char* key) {
+  if (!cmd.contains(key) || !cmd[key].is_number_integer()) return std::nullopt;
+  const auto v = cmd[key].get<long long>();
+  if (v < INT_MIN || v > INT_MAX) return std::nullopt;
+  return static_cast<int>(v);
+}
+
+std::optional<int> colour_field(const json& cmd) {
+  if (!cmd.contains("colour") || !cmd["colour"].is_string()) return std::nullopt;
+  return colour_from_name(cmd["colour"].get<std::string>());
+}
+
+const std::vector<std::string> known_kinds = {
+    "place_penguin", "place_tree", "place_bear", "place_stone", "roll",     "pass",
+    "move",          "push",       "confiscate", "steal",       "relocate_tree", "pickup_stone",
+    "bear_move",     "flee",       "end_turn",   "place_channel", "stop",    "withdraw_stop",
+    "cancel_stop",   "use_stone"};
+
+// The command each prompt expects.
+const char* expected_kind(phase p) {
+  switch (p) {
+    case phase::place_penguin: return "place_penguin";
+    case phase::place_tree: return "place_tree";
+    case phase::place_bear: return "place_bear";
+    case phase::santa_place_stone: return "place_stone";
+    case phase::await_roll: return "roll";
+    case phase::reaction: return "pass";
+    case phase::await_move: return "move";
+    case phase::push_chain: return "push";
+    case phase::confiscate: return "confiscate";
+    case phase::steal: return "steal";
+    case phase::relocate_tree: return "relocate_tree";
+    case phase::pickup_stone: return "pickup_stone";
+    case phase::await_bear: return "bear_move";
+    case phase::flee: return "flee";
+    case phase::await_post: return "end_turn";
+    default: return "";
+  }
+}
+}  // namespace
+// ---- apply ----------------------------------------------------------------------------------
+
+outcome<events> cp_game::apply(int seat, const json& command, dice& d) {
+  view_cache_.reset();
+  state backup = s_;
+  events out;
+  if (auto err = dispatch(seat, command, d, out)) {
+    s_ = std::move(backup);
+    return *err;
+  }
+  return out;
+}
+
+cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& out) {
+  if (!cmd.is_object() || !cmd.contains("kind") || !cmd["kind"].is_string())
+    return make_error("bad_command", "a command is an object with a string \"kind\"");
+  const std::string kind = cmd["kind"].get<std::string>();
+  if (std::find(known_kinds.begin(), known_kinds.end(), kind) == known_kinds.end())
+    return make_error("unknown_command", "unknown command kind '" + kind + "'");
+  if (s_.ph == phase::over) return make_error("game_over", "the game is over");
+  if (seat < 0 || seat >= s_.cfg->players) return make_error("not_a_player", "only seated players act");
+
+  // The "Stop!" protocol (A23) works at any moment of play.
+  if (kind == "stop") return claim_stop(seat, out);
+  if (kind == "withdraw_stop") {
+    auto it = std::find(s_.stop_queue.begin(), s_.stop_queue.end(), seat);
+    if (it == s_.stop_queue.end()) return make_error("not_queued", "you have no queued stop");
+    s_.stop_queue.erase(it);
+    s_.reclaim_blocked[static_cast<std::size_t>(seat)] = true;
+    out.push_back(event::public_event({{"kind", "stop_withdrawn"}, {"seat", seat}}));
+    return std::nullopt;
+  }
+  if (kind == "cancel_stop" || kind == "use_stone") {
+    if (s_.ph != phase::stopped) return make_error("no_stop_claimed", "claim a stop first");
+    if (seat != s_.claimant)
+      return make_error("not_claimant", "seat " + std::to_string(s_.claimant) + " holds the stop");
+    if (kind == "use_stone") return use_stone(seat, cmd, out);
+    end_stop("cancelled", out);
+    return std::nullopt;
+  }
+  if (s_.ph == phase::stopped)
+    return make_error("game_stopped", "seat " + std::to_string(s_.claimant) + " stopped the game");
+  // Play moves on (a pass does not move it): every seat may claim again. apply() restores this if
+  // the command fails.
+  if (kind != "pass") std::fill(s_.reclaim_blocked.begin(), s_.reclaim_blocked.end(), false);
+  if (kind == "place_channel") return place_channel(seat, cmd, out);
+
+  if (kind != expected_kind(s_.ph))
+    return make_error("wrong_phase", "'" + kind + "' is not expected now; the game waits for '" +
+                                         expected_kind(s_.ph) + "'");
+  if (!contains(prompt_seats(), seat)) return make_error("not_your_turn", "another seat is awaited");
+
+  const auto f = int_field(cmd, kind == "move" || kind == "bear_move" || kind == "flee" ? "to" : "floe");
+  const int n = static_cast<int>(s_.floes.size());
+  const bool floe_ok = f && *f >= 0 && *f < n;
+  const auto bad_floe = [&] { return make_error("illegal_floe", "that floe is not allowed here"); };
+  switch (s_.ph) {
+    case phase::place_penguin: {
+      if (!floe_ok || !is_refuge(s_, *f)) return bad_floe();
+      s_.penguin[static_cast<std::size_t>(seat)] = *f;
+      s_.place_order.erase(s_.place_order.begin());
+      out.push_back(event::public_event({{"kind", "penguin_placed"}, {"seat", seat}, {"floe", *f}}));
+      next_setup(out);
+      return std::nullopt;
+    }
+    case phase::place_tree: {
+      if (!floe_ok || !contains(tree_candidates(s_), *f)) return bad_floe();
+      s_.tree = *f;
+      out.push_back(event::public_event({{"kind", "tree_placed"}, {"floe", *f}}));
+      next_setup(out);
+      return std::nullopt;
+    }
+    case phase::place_bear: {
+      if (!floe_ok || has_figure(s_, *f) || *f == s_.tree) return bad_floe();
+      s_.bear = *f;
+      out.push_back(event::public_event({{"kind", "bear_placed"}, {"floe", *f}}));
+      next_setup(out);
+      return std::nullopt;
+    }
+    case phase::santa_place_stone: {
+      if (!floe_ok || !contains(stone_floes(s_), *f)) return bad_floe();
+      const int stone = s_.supply.front();
+      s_.supply.erase(s_.supply.begin());
+      s_.floes[static_cast<std::size_t>(*f)].stone = stone;
+      out.push_back(event::public_event({{"kind", "stone_placed"}, {"stone", stone_name(stone)}, {"floe", *f}}));
+      start_turn(out);  // the next stone, or the roll
+      return std::nullopt;
+    }
+    case phase::await_roll: {
+      s_.roll = static_cast<int>(d.roll(6)) + 1;
+      out.push_back(event::public_event({{"kind", "rolled"}, {"seat", seat}, {"value", s_.roll}}));
+      reach(phase::reaction, out);
+      return std::nullopt;
+    }
+    case phase::reaction: {
+      std::erase(s_.reaction_seats, seat);
+      out.push_back(event::public_event({{"kind", "passed"}, {"seat", seat}}));
+      if (s_.reaction_seats.empty()) after_reaction(out);
+      return std::nullopt;
+    }
+    case phase::await_move: {
+      if (!floe_ok || !move_legal(s_, *f))
+        return make_error("illegal_destination", "no legal path of exactly " + std::to_string(s_.roll) +
+                                                     " steps ends there");
+      do_move(*f, out);
+      return std::nullopt;
+    }
+    case phase::push_chain: {
+      if (!cmd.contains("chain") || !cmd["chain"].is_array())
+        return make_error("illegal_chain", "chain must be a list of floe ids");
+      std::vector<int> chain;
+      for (const auto& v : cmd["chain"]) {
+        if (!v.is_number_integer()) return make_error("illegal_chain", "chain must be a list of floe ids");
+        chain.push_back(v.get<int>());
+      }
+      if (!chain_valid(s_, s_.active, s_.pending_floe, chain))
+        return make_error("illegal_chain", "not a valid push chain (A15)");
+      std::vector<int> pushed;  // the penguins on X, Y1, ..., Y(k-1) before anyone moves
+      pushed.push_back(s_.pending_seat);
+      for (std::size_t i = 0; i + 1 < chain.size(); ++i) pushed.push_back(penguin_at(s_, chain[i], s_.active));
+      for (std::size_t i = 0; i < chain.size(); ++i) s_.penguin[static_cast<std::size_t>(pushed[i])] = chain[i];
+      out.push_back(event::public_event(
+          {{"kind", "pushed"}, {"seat", seat}, {"from", s_.pending_floe}, {"chain", chain}, {"penguins", pushed}}));
+      after_push(out);
+      return std::nullopt;
+    }
+    case phase::confiscate:
+    case phase::steal: {
+      const auto c = colour_field(cmd);
+      const bool conf = s_.ph == phase::confiscate;
+      const counts& from = conf ? s_.presents[static_cast<std::size_t>(s_.pending_seat)] : s_.pool;
+      if (!c || from[static_cast<std::size_t>(*c)] == 0)
+        return make_error("colour_not_available", "choose a colour that is there");
+      if (conf)
+        confiscate(*c, out);
+      else
+        steal(*c, out);
+      return std::nullopt;
+    }
+    case phase::relocate_tree: {
+      if (!floe_ok || !contains(tree_candidates(s_), *f)) return bad_floe();
+      relocate(*f, out);
+      return std::nullopt;
+    }
+    case phase::pickup_stone: {
+      if (!cmd.contains("take") || !cmd["take"].is_boolean())
+        return make_error("bad_command", "pickup_stone needs \"take\": true or false");
+      auto& fl = s_.floes[static_cast<std::size_t>(s_.pending_floe)];
+      if (cmd["take"].get<bool>()) {
+        ++s_.stones[static_cast<std::size_t>(seat)][static_cast<std::size_t>(fl.stone)];
+        out.push_back(event::public_event(
+            {{"kind", "stone_taken"}, {"seat", seat}, {"stone", stone_name(fl.stone)}, {"floe", s_.pending_floe}}));
+        fl.stone = no_stone;
+      } else {
+        out.push_back(event::public_event({{"kind", "stone_left"}, {"seat", seat}, {"floe", s_.pending_floe}}));
+      }
+      after_pickup(out);
+      return std::nullopt;
+    }
+    case phase::await_bear: {
+      if (!floe_ok || !contains(bear_steps(s_), *f)) return bad_floe();
+      bear_move(*f, out);
+      return std::nullopt;
+    }
+    case phase::flee: {
+      const auto& held = s_.presents[static_cast<std::size_t>(seat)];
+      std::optional<int> c;
+      if (total(held) > 0) {
+        c = colour_field(cmd);
+        if (!c || held[static_cast<std::size_t>(*c)] == 0)
+          return make_error("colour_not_available", "leave a present of a colour you hold");
+      } else if (cmd.contains("colour")) {
+        return make_error("colour_not_available", "you hold no present to leave");
+      }
+      if (!floe_ok || !contains(flee_targets(s_, seat), *f)) return bad_floe();
+      flee(c, *f, out);
+      return std::nullopt;
+    }
+    case phase::await_post: {
+      end_turn(out);
+      return std::nullopt;
+    }
+    default: return make_error("wrong_phase", "nothing to do now");
+  }
+}
+
+// ---- the turn machine -----------------------------------------------------------------------
+
+void cp_game::next_setup(events& out) {
+  if (!s_.place_order.empty())
+    open(phase::place_penguin);
+  else if (s_.tree < 0)
+    open(phase::place_tree);
+  else if (s_.bear < 0)
+    open(phase::place_bear);
+  else
+    start_turn(out);
+}
+
+void cp_game::start_turn(events& out) {
+  if (s_.ph != phase::santa_place_stone) {
+    s_.roll = 0;
+    s_.channels_this_turn = 0;
+    out.push_back(event::public_event(
+        {{"kind", "turn_started"}, {"seat", s_.active}, {"round", s_.turns / s_.cfg->players + 1}}));
+  }
+  // A24: Santa first re-places every handed-in stone; with nowhere to put one, it is discarded.
+  if (s_.active == s_.santa_player && !s_.supply.empty()) {
+    if (!stone_floes(s_).empty()) {
+      open(phase::santa_place_stone);
+      return;
+    }
+    for (int st : s_.supply) out.push_back(event::public_event({{"kind", "stone_discarded"}, {"stone", stone_name(st)}}));
+    s_.supply.clear();
+  }
+  reach(phase::await_roll, out);
+}
+
+void cp_game::reach(phase p, events& out) {
+  while (!s_.stop_queue.empty()) {
+    const int c = s_.stop_queue.front();
+    s_.stop_queue.pop_front();
+    if (!usable(c)) {
+      out.push_back(event::public_event({{"kind", "stop_dropped"}, {"seat", c}, {"reason", "no_usable_stone"}}));
+      continue;
+    }
+    s_.claimant = c;
+    s_.resume = p;
+    out.push_back(event::public_event({{"kind", "stop_granted"}, {"seat", c}, {"resumes", phase_name(p)}}));
+    open(phase::stopped);
+    return;
+  }
+  switch (p) {
+    case phase::reaction: {
+      // A23.4: the window opens (again) only if a non-Santa player holds a usable stone.
+      s_.reaction_seats.clear();
+      for (int q = 0; q < s_.cfg->players; ++q)
+        if (usable(q)) s_.reaction_seats.push_back(q);
+      if (s_.cfg->reaction_ms <= 0 || s_.reaction_seats.empty()) {
+        s_.reaction_seats.clear();
+        after_reaction(out);
+        return;
+      }
+      break;
+    }
+    case phase::await_move:
+      if (move_destinations(s_).empty()) {
+        auto_stay(out);
+        return;
+      }
+      break;
+    case phase::await_bear:
+      if (bear_steps(s_).empty()) {
+        out.push_back(event::public_event({{"kind", "bear_stays"}, {"floe", s_.bear}}));
+        reach(phase::await_post, out);
+        return;
+      }
+      break;
+    default: break;
+  }
+  open(p);
+}
+
+void cp_game::after_reaction(events& out) {
+  s_.reaction_seats.clear();
+  if (s_.roll == 1 && s_.cfg->bear_instead)
+    reach(phase::await_bear, out);
+  else
+    reach(phase::await_move, out);
+}
+
+// R14/A30: no legal exact-N path. A penguin waiting at the hut is put on the hut floe if it is free.
+void cp_game::auto_stay(events& out) {
+  auto& pos = s_.penguin[static_cast<std::size_t>(s_.active)];
+  if (!active_is_santa(s_) && pos == at_hut && !has_figure(s_, s_.hut)) {
+    pos = s_.hut;
+    out.push_back(event::public_event({{"kind", "entered_hut_floe"}, {"seat", s_.active}, {"floe", s_.hut}}));
+  } else {
+    out.push_back(event::public_event({{"kind", "no_move"}, {"seat", s_.active}, {"roll", s_.roll}}));
+  }
+  after_move(out);
+}
+
+void cp_game::do_move(int to, events& out) {
+  const bool santa = active_is_santa(s_);
+  auto& pos = s_.penguin[static_cast<std::size_t>(s_.active)];
+  const int from = santa ? s_.santa : pos == at_hut ? s_.hut : pos;
+  out.push_back(event::public_event(
+      {{"kind", "moved"}, {"seat", s_.active}, {"figure", santa ? "santa" : "penguin"}, {"from", from}, {"to", to}}));
+  s_.pending_floe = to;
+  if (santa) {
+    s_.santa = to;
+    const int caught = penguin_at(s_, to);
+    if (caught >= 0) {
+      s_.pending_seat = caught;
+      s_.santa_moved = true;
+      meet(out);
+      return;
+    }
+    after_move(out);
+    return;
+  }
+  pos = to;
+  arrive(out);
+}
+
+// A40: (1) meeting, (2) push, (3) steal, (4) stone, (5) loose presents.
+void cp_game::arrive(events& out) {
+  const int x = s_.pending_floe;
+  if (x == s_.santa) {
+    s_.pending_seat = s_.active;
+    s_.santa_moved = false;
+    meet(out);
+    return;
+  }
+  const int other = penguin_at(s_, x, s_.active);
+  if (other >= 0) {
+    s_.pending_seat = other;
+    open(phase::push_chain);
+    return;
+  }
+  after_push(out);
+}
+
+void cp_game::after_push(events& out) {
+  const int x = s_.pending_floe;
+  if (x == s_.tree) {
+    open(phase::steal);
+    return;
+  }
+  if (s_.floes[static_cast<std::size_t>(x)].stone != no_stone) {
+    open(phase::pickup_stone);
+    return;
+  }
+  after_pickup(out);
+}
+
+void cp_game::after_pickup(events& out) {
+  auto& loose = s_.floes[static_cast<std::size_t>(s_.pending_floe)].loose;
+  if (total(loose) > 0) {
+    auto& mine = s_.presents[static_cast<std::size_t>(s_.active)];
+    for (int c = 0; c < colour_count; ++c) mine[static_cast<std::size_t>(c)] += loose[static_cast<std::size_t>(c)];
+    out.push_back(event::public_event(
+        {{"kind", "loose_presents_collected"}, {"seat", s_.active}, {"floe", s_.pending_floe}, {"presents", counts_json(loose)}}));
+    loose.fill(0);
+  }
+  after_move(out);
+}
+
+void cp_game::after_move(events& out) {
+  if (s_.roll == 1 && !s_.cfg->bear_instead)
+    reach(phase::await_bear, out);  // A31: own step first, then the bear
+  else
+    reach(phase::await_post, out);
+}
+
+void cp_game::meet(events& out) {
+  out.push_back(event::public_event({{"kind", "santa_met"},
+                                     {"santa_seat", s_.santa_player},
+                                     {"penguin_seat", s_.pending_seat},
+                                     {"floe", s_.pending_floe},
+                                     {"by", s_.santa_moved ? "santa" : "penguin"}}));
+  if (total(s_.presents[static_cast<std::size_t>(s_.pending_seat)]) > 0) {
+    open(phase::confiscate);
+    return;
+  }
+  swap_roles(out);
+  after_move(out);
+}
+
+void cp_game::confiscate(std::optional<int> colour, events& out) {
+  if (colour) {
+    const auto c = static_cast<std::size_t>(*colour);
+    --s_.presents[static_cast<std::size_t>(s_.pending_seat)][c];
+    const char* to = "pool";
+    switch (s_.cfg->confiscated) {
+      case confiscate_to::pool: ++s_.pool[c]; break;
+      case confiscate_to::santa_player: ++s_.presents[static_cast<std::size_t>(s_.santa_player)][c], to = "santa_player"; break;
+      case confiscate_to::removed: to = "removed"; break;
+    }
+    out.push_back(event::public_event(
+        {{"kind", "present_confiscated"}, {"from", s_.pending_seat}, {"colour", colour_name(*colour)}, {"to", to}}));
+  }
+  swap_roles(out);
+  after_move(out);
+}
+
+// A28: the caught player becomes Santa (figure stays on the floe); the old Santa waits at the hut.
+void cp_game::swap_roles(events& out) {
+  const int old_santa = s_.santa_player;
+  const int victim = s_.pending_seat;
+  s_.santa = s_.pending_floe;
+  s_.santa_player = victim;
+  s_.penguin[static_cast<std::size_t>(victim)] = edge;
+  s_.penguin[static_cast<std::size_t>(old_santa)] = at_hut;
+  out.push_back(event::public_event(
+      {{"kind", "roles_swapped"}, {"santa_seat", victim}, {"at_hut_seat", old_santa}, {"santa_floe", s_.santa}}));
+}
+
+void cp_game::steal(int colour, events& out) {
+  const auto c = static_cast<std::size_t>(colour);
+  --s_.pool[c];
+  ++s_.presents[static_cast<std::size_t>(s_.active)][c];
+  out.push_back(event::public_event({{"kind", "present_stolen"}, {"seat", s_.active}, {"colour", colour_name(colour)}}));
+  if (total(s_.pool) == 0) {
+    finish("pool_empty", out);  // A37: nothing else of this turn happens
+    return;
+  }
+  if (tree_candidates(s_).empty()) {
+    out.push_back(event::public_event({{"kind", "tree_stays"}, {"floe", s_.tree}}));
+    after_move(out);
+    return;
+  }
+  open(phase::relocate_tree);
+}
+
+void cp_game::relocate(int f, events& out) {
+  out.push_back(event::public_event({{"kind", "tree_relocated"}, {"from", s_.tree}, {"to", f}}));
+  s_.tree = f;
+  after_move(out);
+}
+
+void cp_game::bear_move(int to, events& out) {
+  out.push_back(event::public_event({{"kind", "bear_moved"}, {"seat", s_.active}, {"from", s_.bear}, {"to", to}}));
+  s_.bear = to;
+  const int victim = penguin_at(s_, to);
+  if (victim >= 0 && !flee_targets(s_, victim).empty()) {
+    s_.pending_seat = victim;
+    s_.pending_floe = to;
+    open(phase::flee);
+    return;
+  }
+  reach(phase::await_post, out);
+}
+
+void cp_game::flee(std::optional<int> colour, int to, events& out) {
+  const int victim = s_.pending_seat;
+  if (colour) {
+    const auto c = static_cast<std::size_t>(*colour);
+    --s_.presents[static_cast<std::size_t>(victim)][c];
+    if (s_.cfg->drop_to_pool)
+      ++s_.pool[c];
+    else
+      ++s_.floes[static_cast<std::size_t>(s_.bear)].loose[c];
+    out.push_back(event::public_event({{"kind", "present_dropped"},
+                                       {"seat", victim},
+                                       {"colour", colour_name(*colour)},
+                                       {"to", s_.cfg->drop_to_pool ? json("pool") : json(s_.bear)}}));
+  }
+  s_.penguin[static_cast<std::size_t>(victim)] = to;
+  out.push_back(event::public_event({{"kind", "fled"}, {"seat", victim}, {"from", s_.bear}, {"to", to}}));
+  reach(phase::await_post, out);
+}
+
+void cp_game::end_turn(events& out) {
+  out.push_back(event::public_event({{"kind", "turn_ended"}, {"seat", s_.active}}));
+  ++s_.turns;
+  if (s_.turns % s_.cfg->players == 0 && s_.turns / s_.cfg->players >= s_.cfg->max_rounds) {
+    finish("round_cap", out);  // C8
+    return;
+  }
+  s_.active = (s_.active + 1) % s_.cfg->players;
+  start_turn(out);
+}
+
+void cp_game::finish(const char* reason, events& out) {
+  s_.ph = phase::over;
+  ++s_.serial;
+  s_.end_reason = reason;
+  s_.claimant = -1;
+  s_.stop_queue.clear();
+  s_.reaction_seats.clear();
+  out.push_back(event::public_event({{"kind", "game_over"}, {"reason", reason}, {"result", result()}}));
+}
+
+
+}  // namespace tinsel::engine::christmas_penguins::detail
