@@ -430,13 +430,8 @@ game_info info() {
   g.title = "Christmas Penguins";
   g.normalize_options = normalize_options;
   g.seats = [](const json& options) {
-    // Options arrive normalized; the clamps only keep a malformed value from widening the range.
-    int min = 2, max = 6;
-    if (options.is_object() && options.contains("maxPlayers") && options["maxPlayers"].is_number_integer())
-      max = std::clamp(options["maxPlayers"].get<int>(), 2, 6);
-    if (options.is_object() && options.contains("minPlayers") && options["minPlayers"].is_number_integer())
-      min = std::clamp(options["minPlayers"].get<int>(), 2, max);
-    return seat_range{min, max};
+    const int max = clamped_int_option(options, "maxPlayers", 6, 2, 6);
+    return seat_range{clamped_int_option(options, "minPlayers", 2, 2, max), max};
   };
   g.create = create;
   return g;

@@ -373,13 +373,7 @@ game_info info() {
   g.id = "happy_holidays";
   g.title = "Happy Holidays";
   g.normalize_options = normalize_options;
-  g.seats = [](const json& options) {
-    // Options arrive normalized; the clamp only keeps a malformed value from widening the range.
-    int max = 4;
-    if (options.is_object() && options.contains("maxPlayers") && options["maxPlayers"].is_number_integer())
-      max = std::clamp(options["maxPlayers"].get<int>(), 2, 6);
-    return seat_range{2, max};
-  };
+  g.seats = [](const json& options) { return seat_range{2, clamped_int_option(options, "maxPlayers", 4, 2, 6)}; };
   g.create = create;
   return g;
 }

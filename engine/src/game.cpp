@@ -81,6 +81,11 @@ std::optional<rule_error> timer_option(const json& options, json& out, const std
   return int_option(options, out, key, fallback, min, max);
 }
 
+int clamped_int_option(const json& options, const std::string& key, int fallback, int min, int max) {
+  if (!options.is_object() || !options.contains(key) || !options.at(key).is_number_integer()) return fallback;
+  return std::clamp(options.at(key).get<int>(), min, max);
+}
+
 std::optional<rule_error> no_unknown_options(const json& options, const std::vector<std::string>& known) {
   if (!options.is_object()) return make_error("invalid_option", "options must be an object");
   for (const auto& [key, value] : options.items())

@@ -334,13 +334,7 @@ game_info info() {
   g.id = "unterm_baum";
   g.title = "Unterm Baum";
   g.normalize_options = normalize_options;
-  g.seats = [](const json& options) {
-    // Options arrive normalized; the clamp only keeps a malformed value from widening the range.
-    int max = 6;
-    if (options.is_object() && options.contains("maxPlayers") && options["maxPlayers"].is_number_integer())
-      max = std::clamp(options["maxPlayers"].get<int>(), 2, 6);
-    return seat_range{2, max};
-  };
+  g.seats = [](const json& options) { return seat_range{2, clamped_int_option(options, "maxPlayers", 6, 2, 6)}; };
   g.create = create;
   return g;
 }

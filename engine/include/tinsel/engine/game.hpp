@@ -143,6 +143,9 @@ std::optional<rule_error> bool_option(const json& options, json& out, const std:
 // Timers (rulebook C4): a number of seconds within [min, max], or the string "off" (stored as is).
 std::optional<rule_error> timer_option(const json& options, json& out, const std::string& key,
                                        int fallback, int min, int max);
+// Reads an already-normalized integer option for seat_range: `fallback` if absent or malformed,
+// clamped to [min, max] so a malformed value can never widen the range.
+int clamped_int_option(const json& options, const std::string& key, int fallback, int min, int max);
 // Rejects keys not in `known` (a typo must not be silently ignored).
 std::optional<rule_error> no_unknown_options(const json& options, const std::vector<std::string>& known);
 
