@@ -29,6 +29,7 @@ room::room(boost::asio::any_io_executor ex, std::string code, const engine::game
       on_expired_(std::move(on_expired)),
       prompt_timer_(strand_),
       bot_timer_(strand_),
+      seat_timer_(strand_),
       empty_timer_(strand_) {
   seats_.resize(static_cast<std::size_t>(game_.seats(options_).max));
 }
@@ -55,6 +56,7 @@ void room::close() {
     r.closed_ = true;
     r.prompt_timer_.cancel();
     r.bot_timer_.cancel();
+    r.seat_timer_.cancel();
     r.empty_timer_.cancel();
     r.members_.clear();
   });
@@ -156,6 +158,7 @@ void room::do_close_room(participant& p, const json& id) {
   closed_ = true;
   prompt_timer_.cancel();
   bot_timer_.cancel();
+  seat_timer_.cancel();
   json j = room_json();
   j["room"]["status"] = "closed";
   send_to_all(share(protocol::dump(j)));
@@ -298,6 +301,10 @@ void room::do_leave(std::uint64_t connection, participant* p, const json& id) {
       st.disconnected_at = clock::now();
       arm_prompt_timer();  // a seat nobody plays resolves sooner
       arm_bot_timer();
+    } else if (disconnected) {
+      st.connection = 0;  // kept for the lobby grace: a reload comes back to the same seat
+      st.disconnected_at = clock::now();
+      arm_seat_timer();
     } else {
       st = seat{};
     }
@@ -308,8 +315,10 @@ void room::do_leave(std::uint64_t connection, participant* p, const json& id) {
 }
 
 void room::pass_host_if_needed() {
-  for (const auto& [c, m] : members_)
-    if (m.seat >= 0 && m.who.player_id == host_) return;
+  // The host keeps the role while holding a seat, connected or within a grace; it passes when
+  // the seat is freed or given up (left, kicked, or not back in time).
+  for (const auto& st : seats_)
+    if (!host_.empty() && st.player_id == host_ && !st.bot && !st.gone) return;
   for (const auto& st : seats_) {
     if (st.connection != 0) {
       if (!host_.empty()) spdlog::info("host passed room={} from={} to={}", code_, host_, st.player_id);
@@ -317,6 +326,38 @@ void room::pass_host_if_needed() {
       return;
     }
   }
+}
+
+void room::arm_seat_timer() {
+  if (status_ == status::playing) return;  // in a game the reconnection grace applies instead
+  std::optional<clock::time_point> due;
+  for (const auto& st : seats_)
+    if (!st.player_id.empty() && !st.bot && st.connection == 0) {
+      const auto t = st.disconnected_at + cfg_.lobby_seat_grace;
+      if (!due || t < *due) due = t;
+    }
+  if (!due) return;
+  seat_timer_.expires_at(*due);
+  seat_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->free_expired_seats();
+  });
+}
+
+void room::free_expired_seats() {
+  if (status_ == status::playing || closed_) return;
+  const auto now = clock::now();
+  bool freed = false;
+  for (auto& st : seats_)
+    if (!st.player_id.empty() && !st.bot && st.connection == 0 && now >= st.disconnected_at + cfg_.lobby_seat_grace) {
+      spdlog::info("seat freed room={} player={} after the lobby grace", code_, st.player_id);
+      st = seat{};
+      freed = true;
+    }
+  if (freed) {
+    pass_host_if_needed();
+    broadcast_room();
+  }
+  arm_seat_timer();
 }
 
 void room::update_empty_timer() {

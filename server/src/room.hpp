@@ -99,6 +99,9 @@ class room : public std::enable_shared_from_this<room> {
 
   static void reply_error(participant& p, const json& id, std::string_view code, std::string_view message);
   void send_to_all(const std::shared_ptr<const std::string>& frame);
+  // Outside a game: frees the seats whose players stayed disconnected past the lobby grace.
+  void arm_seat_timer();
+  void free_expired_seats();
   void broadcast_room();
   json room_json() const;
   // After the game changed: bump seq, send each member its state, arm the prompt timer.
@@ -147,6 +150,7 @@ class room : public std::enable_shared_from_this<room> {
 
   boost::asio::steady_timer prompt_timer_;
   boost::asio::steady_timer bot_timer_;
+  boost::asio::steady_timer seat_timer_;  // frees seats disconnected past the lobby grace
   boost::asio::steady_timer empty_timer_;
 };
 

@@ -199,6 +199,7 @@ void room::arm_prompt_timer() {
     if (st.connection == 0 && !st.bot && !st.gone && now >= st.disconnected_at + cfg_.reconnect_grace) {
       st.gone = true;  // not back within the grace: gone for good, the bot takes over
       spdlog::info("seat given up room={} seat={}", code_, s);
+      pass_host_if_needed();
       broadcast_room();
     }
     if (auto d = seat_due(st, *pr); d && (!due || *d < *due)) due = d;
@@ -287,10 +288,14 @@ void room::on_bot_timer(std::uint64_t serial) {
 
 void room::finish_game_if_over() {
   spdlog::info("game finished room={} game={} winners={}", code_, game_.id, last_result_.value("winners", json::array()).dump());
-  // Players who left for good free their seats; bots stay; the room is ready for another game.
-  for (auto& st : seats_)
-    if (st.gone || (st.connection == 0 && !st.bot)) st = seat{};
+  // Players who left for good free their seats; bots stay; a disconnected player keeps the seat
+  // for the lobby grace from now on. The room is ready for another game.
+  for (auto& st : seats_) {
+    if (st.gone) st = seat{};
+    else if (st.connection == 0 && !st.bot && !st.player_id.empty()) st.disconnected_at = clock::now();
+  }
   compact_seats(static_cast<std::size_t>(game_.seats(options_).max));
+  arm_seat_timer();
   pass_host_if_needed();
   broadcast_room();
 }

@@ -1,4 +1,6 @@
 // Two real WebSocket clients share a private room through a real server.
+#include <memory>
+
 #include <catch2/catch.hpp>
 
 #include "test_server.hpp"
@@ -113,9 +115,48 @@ TEST_CASE("the host role passes on when the host leaves", "[lobby]") {
   const auto guest_id = say_hello(guest, "Ben")["player"];
   const std::string code = host.request({{"type", "create_room"}, {"game", "happy_holidays"}})["room"];
   REQUIRE(guest.request({{"type", "join_room"}, {"room", code}})["type"] == "ok");
-  host.close();
+  REQUIRE(host.request({{"type", "leave_room"}})["type"] == "ok");
   auto r = guest.expect([&](const json& j) { return j.value("type", "") == "room" && j["room"]["host"] == guest_id; },
                         "the guest becoming host");
+  CHECK(r["room"]["seats"][0]["status"] == "empty");
+}
+
+TEST_CASE("a host who disconnects in the lobby keeps seat and host role and comes back with the token", "[lobby]") {
+  test_server s;
+  auto host = std::make_unique<ws_client>(s.port);
+  ws_client guest(s.port);
+  const auto welcome = say_hello(*host, "Oma");
+  say_hello(guest, "Ben");
+  const std::string code = host->request({{"type", "create_room"}, {"game", "happy_holidays"}})["room"];
+  REQUIRE(guest.request({{"type", "join_room"}, {"room", code}})["type"] == "ok");
+  host->close();  // a reload
+  auto r = guest.expect([](const json& j) { return j.value("type", "") == "room" && j["room"]["seats"][0]["status"] == "disconnected"; },
+                        "the host's seat kept as disconnected");
+  CHECK(r["room"]["host"] == welcome["player"]);
+  CHECK(r["room"]["seats"][0]["player"] == welcome["player"]);
+
+  host = std::make_unique<ws_client>(s.port);
+  host->send({{"type", "hello"}, {"protocol", 1}, {"name", "Oma"}, {"token", welcome["token"]}, {"id", 1}});
+  CHECK(host->expect_type("welcome")["resumed"] == true);
+  auto back = host->request({{"type", "join_room"}, {"room", code}});
+  CHECK(back["seat"] == 0);
+  CHECK(back["resumed"] == true);
+  r = guest.expect([](const json& j) { return j.value("type", "") == "room" && j["room"]["seats"][0]["status"] == "connected"; },
+                   "the host connected again");
+  CHECK(r["room"]["host"] == welcome["player"]);
+  CHECK(host->request({{"type", "start_game"}})["type"] == "ok");
+}
+
+TEST_CASE("a seat disconnected past the lobby grace is freed and the host role passes on", "[lobby]") {
+  test_server s([](tinsel::server::config& c) { c.lobby_seat_grace = std::chrono::milliseconds(300); });
+  ws_client host(s.port), guest(s.port);
+  say_hello(host, "Oma");
+  const auto guest_id = say_hello(guest, "Ben")["player"];
+  const std::string code = host.request({{"type", "create_room"}, {"game", "happy_holidays"}})["room"];
+  REQUIRE(guest.request({{"type", "join_room"}, {"room", code}})["type"] == "ok");
+  host.close();
+  auto r = guest.expect([&](const json& j) { return j.value("type", "") == "room" && j["room"]["host"] == guest_id; },
+                        "the guest becoming host after the grace");
   CHECK(r["room"]["seats"][0]["status"] == "empty");
 }
 
