@@ -197,7 +197,9 @@ json cp_game::build_view() const {
   v["santa_supply"] = std::move(supply);
   const bool pending = s_.ph == phase::push_chain || s_.ph == phase::confiscate || s_.ph == phase::steal ||
                        s_.ph == phase::relocate_tree || s_.ph == phase::pickup_stone || s_.ph == phase::flee;
-  v["pending"] = pending ? json({{"floe", s_.pending_floe}, {"seat", s_.pending_seat}}) : json(nullptr);
+  // steal_colour and pickup_stone concern the mover alone: no other seat (null, not the -1 sentinel).
+  const json pending_seat = s_.pending_seat >= 0 ? json(s_.pending_seat) : json(nullptr);
+  v["pending"] = pending ? json({{"floe", s_.pending_floe}, {"seat", pending_seat}}) : json(nullptr);
   v["reaction_seats"] = s_.reaction_seats;
   json stop = json::object();
   stop["claimant"] = s_.claimant >= 0 ? json(s_.claimant) : json(nullptr);

@@ -10,7 +10,7 @@ using namespace tinsel::test;
 namespace {
 // Sends a raw frame and returns the error it provokes.
 json error_for(ws_client& c, const std::string& frame) {
-  c.send_text(frame);
+  c.send_unchecked(frame);
   return c.expect_type("error");
 }
 }  // namespace
@@ -42,7 +42,7 @@ TEST_CASE("envelope errors carry stable codes and echo the request id", "[errors
 TEST_CASE("a text frame that is not UTF-8 closes the connection with 1007, as RFC 6455 requires", "[errors]") {
   test_server s;
   ws_client c(s.port);
-  c.send_text("{\"type\":\"hello\",\"protocol\":1,\"name\":\"\xff\xfe\"}");
+  c.send_unchecked("{\"type\":\"hello\",\"protocol\":1,\"name\":\"\xff\xfe\"}");
   CHECK(c.wait_closed() == 1007);
   ws_client other(s.port);
   CHECK(say_hello(other, "Ben")["type"] == "welcome");
@@ -52,11 +52,11 @@ TEST_CASE("hello validates protocol and name", "[errors]") {
   test_server s;
   ws_client c(s.port);
   CHECK(c.request({{"type", "hello"}, {"protocol", 2}, {"name", "Oma"}})["code"] == "unsupported_protocol");
-  CHECK(c.request({{"type", "hello"}, {"name", "Oma"}})["code"] == "invalid_field");
-  CHECK(c.request({{"type", "hello"}, {"protocol", 1}})["code"] == "invalid_field");
-  CHECK(c.request({{"type", "hello"}, {"protocol", 1}, {"name", "   "}})["code"] == "invalid_field");
-  CHECK(c.request({{"type", "hello"}, {"protocol", 1}, {"name", std::string(33, 'x')}})["code"] == "invalid_field");
-  CHECK(c.request({{"type", "hello"}, {"protocol", 1}, {"name", "a\tb"}})["code"] == "invalid_field");
+  CHECK(c.request_unchecked({{"type", "hello"}, {"name", "Oma"}})["code"] == "invalid_field");
+  CHECK(c.request_unchecked({{"type", "hello"}, {"protocol", 1}})["code"] == "invalid_field");
+  CHECK(c.request_unchecked({{"type", "hello"}, {"protocol", 1}, {"name", "   "}})["code"] == "invalid_field");
+  CHECK(c.request_unchecked({{"type", "hello"}, {"protocol", 1}, {"name", std::string(33, 'x')}})["code"] == "invalid_field");
+  CHECK(c.request_unchecked({{"type", "hello"}, {"protocol", 1}, {"name", "a\tb"}})["code"] == "invalid_field");
   // Still not greeted: the failed hellos changed nothing.
   CHECK(c.request({{"type", "chat"}, {"text", "hi"}})["code"] == "hello_required");
   CHECK(c.request({{"type", "hello"}, {"protocol", 1}, {"name", "Oma"}})["type"] == "ok");
@@ -75,7 +75,7 @@ TEST_CASE("a frame over the limit is refused with frame_too_large and the connec
 TEST_CASE("a frame over the hard limit closes the connection with 1009", "[errors]") {
   test_server s;
   ws_client c(s.port);
-  c.send_text(std::string(s.cfg.hard_frame_bytes + 10, ' '));
+  c.send_unchecked(std::string(s.cfg.hard_frame_bytes + 10, ' '));
   CHECK(c.wait_closed() == 1009);
   ws_client other(s.port);
   CHECK(say_hello(other, "Ben")["type"] == "welcome");
@@ -86,15 +86,15 @@ TEST_CASE("room errors: unknown game, bad options, unknown room, full room, not 
   ws_client host(s.port);
   say_hello(host, "Oma");
   CHECK(host.request({{"type", "create_room"}, {"game", "chess"}})["code"] == "unknown_game");
-  CHECK(host.request({{"type", "create_room"}})["code"] == "invalid_field");
-  CHECK(host.request({{"type", "create_room"}, {"game", "happy_holidays"}, {"options", 3}})["code"] == "invalid_field");
-  CHECK(host.request({{"type", "create_room"}, {"game", "happy_holidays"}, {"options", {{"maxPlayers", 9}}}})["code"] ==
+  CHECK(host.request_unchecked({{"type", "create_room"}})["code"] == "invalid_field");
+  CHECK(host.request_unchecked({{"type", "create_room"}, {"game", "happy_holidays"}, {"options", 3}})["code"] == "invalid_field");
+  CHECK(host.request_unchecked({{"type", "create_room"}, {"game", "happy_holidays"}, {"options", {{"maxPlayers", 9}}}})["code"] ==
         "invalid_option");
-  CHECK(host.request({{"type", "create_room"}, {"game", "happy_holidays"}, {"options", {{"colour", "pink"}}}})["code"] ==
+  CHECK(host.request_unchecked({{"type", "create_room"}, {"game", "happy_holidays"}, {"options", {{"colour", "pink"}}}})["code"] ==
         "invalid_option");
   CHECK(host.request({{"type", "join_room"}, {"room", "ZZZZZZ"}})["code"] == "unknown_room");
-  CHECK(host.request({{"type", "join_room"}, {"room", "0000"}})["code"] == "invalid_field");
-  CHECK(host.request({{"type", "join_room"}, {"room", "ZZZZZZ"}, {"as", "king"}})["code"] == "invalid_field");
+  CHECK(host.request_unchecked({{"type", "join_room"}, {"room", "0000"}})["code"] == "invalid_field");
+  CHECK(host.request_unchecked({{"type", "join_room"}, {"room", "ZZZZZZ"}, {"as", "king"}})["code"] == "invalid_field");
   CHECK(host.request({{"type", "leave_room"}})["code"] == "not_in_room");
   CHECK(host.request({{"type", "chat"}, {"text", "hi"}})["code"] == "not_in_room");
   CHECK(host.request({{"type", "start_game"}})["code"] == "not_in_room");
@@ -104,7 +104,7 @@ TEST_CASE("room errors: unknown game, bad options, unknown room, full room, not 
   REQUIRE(created["type"] == "ok");
   const std::string code = created["room"];
   CHECK(host.request({{"type", "create_room"}, {"game", "happy_holidays"}})["code"] == "already_in_room");
-  CHECK(host.request({{"type", "chat"}, {"text", std::string(501, 'x')}})["code"] == "invalid_field");
+  CHECK(host.request_unchecked({{"type", "chat"}, {"text", std::string(501, 'x')}})["code"] == "invalid_field");
 
   ws_client b(s.port), c(s.port);
   say_hello(b, "Ben");
@@ -126,7 +126,7 @@ TEST_CASE("a flood of garbage from one client does not disturb another", "[error
   test_server s;
   ws_client bad(s.port), good(s.port);
   say_hello(good, "Oma");
-  for (int i = 0; i < 200; ++i) bad.send_text(i % 2 ? "{]" : R"({"type":"x"})");
+  for (int i = 0; i < 200; ++i) bad.send_unchecked(i % 2 ? "{]" : R"({"type":"x"})");
   CHECK(good.request({{"type", "create_room"}, {"game", "happy_holidays"}})["type"] == "ok");
   int errors = 0;
   while (auto j = bad.recv(2s)) errors += (*j)["type"] == "error";

@@ -1,9 +1,19 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <spdlog/spdlog.h>
+
+#include "ws_client.hpp"
 
 int main(int argc, char* argv[]) {
   // The servers under test log through spdlog; keep test output to what matters.
   spdlog::set_level(spdlog::level::warn);
-  return Catch::Session().run(argc, argv);
+  const int failed = Catch::Session().run(argc, argv);
+  // A server frame that broke protocol/schema but that no test read was printed when its client
+  // closed; it still fails the run, so the schemas and the server cannot drift apart unnoticed.
+  if (const auto n = tinsel::test::unreported_schema_violations(); n > 0 && failed == 0) {
+    std::fprintf(stderr, "%zu server frame(s) violated protocol/schema (see SCHEMA VIOLATION above)\n", n);
+    return 1;
+  }
+  return failed;
 }

@@ -1,7 +1,9 @@
 #include "ws_client.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <iostream>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -14,11 +16,37 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include "json_schema.hpp"
+
 namespace tinsel::test {
 
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 namespace net = boost::asio;
+
+namespace {
+
+std::atomic<std::size_t> unreported{0};
+
+std::string excerpt(const std::string& frame) {
+  return frame.size() > 2000 ? frame.substr(0, 2000) + "..." : frame;
+}
+
+// Checks a frame against one of the protocol's top-level schemas; returns the violation, if any.
+std::optional<std::string> violation(const std::string& frame, const json* parsed, const char* schema,
+                                     const char* direction) {
+  std::optional<std::string> why;
+  if (!parsed) {
+    why = "not JSON";
+  } else {
+    why = schema_set::protocol().validate(*parsed, schema);
+  }
+  if (!why) return std::nullopt;
+  return std::string(direction) + " frame violates protocol/schema/" + schema + " " + *why + "\n  frame: " +
+         excerpt(frame);
+}
+
+}  // namespace
 
 struct ws_client::impl : std::enable_shared_from_this<impl> {
   net::io_context ioc;
@@ -28,8 +56,14 @@ struct ws_client::impl : std::enable_shared_from_this<impl> {
 
   mutable std::mutex mutex;
   std::condition_variable cv;
-  std::deque<std::string> inbox;
+  struct frame {
+    std::string text;
+    std::optional<json> parsed;
+  };
+  std::deque<frame> inbox;
   std::vector<json> all;
+  std::vector<std::string> violations;  // in server frames, in arrival order
+  std::size_t reported = 0;             // violations already thrown by recv()
   bool is_closed = false;
   int close_code = -1;
   bool paused = false;
@@ -50,8 +84,14 @@ struct ws_client::impl : std::enable_shared_from_this<impl> {
         return;
       }
       {
+        frame f{beast::buffers_to_string(self->buffer.data()), std::nullopt};
+        f.parsed = json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+        if (f.parsed->is_discarded()) f.parsed.reset();
+        auto bad = self->ws.got_text() ? violation(f.text, f.parsed ? &*f.parsed : nullptr, "server-message.json", "server")
+                                       : std::optional<std::string>("server sent a binary frame");
         std::lock_guard lock(self->mutex);
-        self->inbox.push_back(beast::buffers_to_string(self->buffer.data()));
+        if (bad) self->violations.push_back(std::move(*bad));
+        self->inbox.push_back(std::move(f));
         self->cv.notify_all();
       }
       self->buffer.consume(self->buffer.size());
@@ -92,18 +132,33 @@ ws_client::ws_client(std::uint16_t port, const std::string& path, int receive_bu
 ws_client::~ws_client() {
   close();
   if (impl_->thread.joinable()) impl_->thread.join();
+  std::lock_guard lock(impl_->mutex);
+  for (auto i = impl_->reported; i < impl_->violations.size(); ++i) {
+    std::cerr << "SCHEMA VIOLATION (in a frame the test did not read): " << impl_->violations[i] << "\n";
+    ++unreported;
+  }
 }
 
-void ws_client::send_text(const std::string& text) { impl_->post_send(text, true); }
+std::size_t unreported_schema_violations() { return unreported.load(); }
+
+void ws_client::send_text(const std::string& text) {
+  const json parsed = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (auto bad = violation(text, parsed.is_discarded() ? nullptr : &parsed, "client-message.json", "client"))
+    throw std::runtime_error(*bad + "\n  (send a deliberately malformed request with send_unchecked)");
+  impl_->post_send(text, true);
+}
+
+void ws_client::send_unchecked(const std::string& text) { impl_->post_send(text, true); }
 void ws_client::send_binary(const std::string& bytes) { impl_->post_send(bytes, false); }
 
 std::optional<json> ws_client::recv(std::chrono::milliseconds timeout) {
   std::unique_lock lock(impl_->mutex);
   impl_->cv.wait_for(lock, timeout, [&] { return !impl_->inbox.empty() || impl_->is_closed; });
+  if (impl_->reported < impl_->violations.size()) throw std::runtime_error(impl_->violations[impl_->reported++]);
   if (impl_->inbox.empty()) return std::nullopt;
-  auto text = std::move(impl_->inbox.front());
+  auto f = std::move(impl_->inbox.front());
   impl_->inbox.pop_front();
-  auto j = json::parse(text);
+  auto j = f.parsed ? std::move(*f.parsed) : json::parse(f.text);
   impl_->all.push_back(j);
   return j;
 }
@@ -138,6 +193,13 @@ json ws_client::request(json msg, std::chrono::milliseconds timeout) {
   const json id = "r" + std::to_string(next_id_++);
   msg["id"] = id;
   send(msg);
+  return expect_reply(id, timeout);
+}
+
+json ws_client::request_unchecked(json msg, std::chrono::milliseconds timeout) {
+  const json id = "r" + std::to_string(next_id_++);
+  msg["id"] = id;
+  send_unchecked(msg.dump());
   return expect_reply(id, timeout);
 }
 

@@ -2,12 +2,20 @@
 // A real WebSocket client for integration tests. Beast stays inside ws_client.cpp, so test files
 // that include this header compile quickly. Frames are read on the client's own I/O thread and
 // queued; the test thread waits for them with timeouts.
+//
+// Conformance: every text frame the client sends is checked against
+// protocol/schema/client-message.json before it leaves (a violation throws at the call), and every
+// frame the server sends against protocol/schema/server-message.json as it arrives. A server frame
+// that violates the schema makes the next recv()/expect() throw; one that no test reads is reported
+// when the client is destroyed and makes the test binary fail (unreported_schema_violations()).
+// Tests that send malformed requests on purpose use the *_unchecked calls.
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,9 +33,12 @@ class ws_client {
   ws_client(const ws_client&) = delete;
   ws_client& operator=(const ws_client&) = delete;
 
+  // Sends a text frame; throws std::runtime_error if it is not a valid client message.
   void send_text(const std::string& text);
-  void send_binary(const std::string& bytes);
   void send(const json& j) { send_text(j.dump()); }
+  // Sends a frame as it is, without the schema check: only for requests that are wrong on purpose.
+  void send_unchecked(const std::string& text);
+  void send_binary(const std::string& bytes);
 
   // The next received frame parsed as JSON (invalid JSON fails the test via exception), or nullopt
   // if none arrives within `timeout` or the connection closed.
@@ -41,6 +52,8 @@ class ws_client {
   // Sends a request with a fresh id and returns its `ok`/`error` reply (other frames stay queued
   // only if they arrive after the reply; those before it are skipped).
   json request(json msg, std::chrono::milliseconds timeout = 5s);
+  // The same for a request that is wrong on purpose (not checked against the schema).
+  json request_unchecked(json msg, std::chrono::milliseconds timeout = 5s);
 
   // Waits until the server closes the connection; returns the close code, or -1 on timeout.
   int wait_closed(std::chrono::milliseconds timeout = 5s);
@@ -64,6 +77,10 @@ struct http_response {
 };
 // A plain HTTP/1.1 GET against 127.0.0.1:port; throws std::runtime_error on failure.
 http_response http_get(std::uint16_t port, const std::string& target);
+
+// Schema violations in server frames that no recv() reported, over all clients destroyed so far;
+// the test runner's main fails the run when this is not zero.
+std::size_t unreported_schema_violations();
 
 // hello + welcome; returns the welcome.
 json say_hello(ws_client& c, const std::string& name);
