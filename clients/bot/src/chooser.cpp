@@ -1,0 +1,151 @@
+#include "chooser.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace tinsel_bot {
+
+namespace {
+
+std::string kind_of(const json& entry) { return entry.is_object() ? entry.value("kind", "") : ""; }
+
+bool is_concrete(const json& entry) { return entry.is_object() && !entry.contains("domain"); }
+
+bool seat_in(const json& seats, int seat) {
+  if (!seats.is_array()) return false;
+  return std::any_of(seats.begin(), seats.end(), [seat](const json& s) { return s.is_number_integer() && s.get<int>() == seat; });
+}
+
+// players[seat] of a view, or null.
+const json& player_view(const json& view, int seat) {
+  static const json none;
+  const auto it = view.find("players");
+  if (it == view.end() || !it->is_array() || seat < 0 || static_cast<std::size_t>(seat) >= it->size()) return none;
+  return (*it)[static_cast<std::size_t>(seat)];
+}
+
+int count_of(const json& per_colour, const std::string& colour) {
+  if (!per_colour.is_object()) return 0;
+  const auto it = per_colour.find(colour);
+  return it != per_colour.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+int total(const json& per_colour) {
+  int n = 0;
+  if (per_colour.is_object())
+    for (const auto& [k, v] : per_colour.items())
+      if (v.is_number_integer()) n += v.get<int>();
+  return n;
+}
+
+double happy_holidays_weight(const json& view, int seat, const json& entry) {
+  const std::string k = kind_of(entry);
+  const json& me = player_view(view, seat);
+  if (k == "take_reindeer") return 20;  // rolling without one is "forgot the reindeer"
+  if (k == "roll") return 1;
+  if (k == "sleigh_colour" || k == "wish_colour") {
+    // The score counts the two largest stacks: grow the stacks that are already large.
+    const json stacks = me.is_object() ? me.value("stacks", json::object()) : json::object();
+    return 1.0 + 2.0 * count_of(stacks, entry.value("colour", ""));
+  }
+  if (k == "choose_sleigh") {
+    const json& owner = player_view(view, entry.value("owner", -1));
+    const json gifts = owner.is_object() && owner.contains("sleigh") ? owner["sleigh"].value("gifts", json::object()) : json::object();
+    return 1.0 + 3.0 * total(gifts);
+  }
+  return 1;
+}
+
+double christmas_penguins_weight(const json& view, const json& entry) {
+  const std::string k = kind_of(entry);
+  const json& prompt = view.contains("prompt") && view["prompt"].is_object() ? view["prompt"] : json::object();
+  if (k == "use_stone") return 4;  // having stopped the game, mostly use the stone
+  if (k == "cancel_stop") return 1;
+  if (k == "pickup_stone") return entry.value("take", false) ? 6 : 1;  // stones make "Stop!" possible
+  if (k == "place_channel") return prompt.value("kind", "") == "post_move" ? 0.3 : 0.1;
+  if (k == "move" && entry.contains("to")) {
+    // A penguin heads for the tree (a present) or a stone; Santa for a penguin (view.santa is
+    // Santa's floe, so any other occupied destination is a meeting).
+    const json& to = entry["to"];
+    if (view.contains("tree") && to == view["tree"]) return 6;
+    for (const auto& stone : view.value("stones_on_board", json::array()))
+      if (stone.is_array() && !stone.empty() && stone[0] == to) return 4;
+    for (const auto& p : view.value("players", json::array()))
+      if (p.is_object() && p.contains("penguin") && p["penguin"] == to) return 3;
+  }
+  return 1;
+}
+
+}  // namespace
+
+chooser::chooser(std::uint64_t seed, double stop_chance) : rng_(seed), stop_chance_(stop_chance) {}
+
+bool chooser::chance(double p) { return p > 0 && std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
+
+double chooser::unterm_baum_weight(const json& view, const json& entry) const {
+  const std::string k = kind_of(entry);
+  if (k == "assign") return 1;  // only the default wish list is concrete
+  const json actions = view.value("actions", json::object());
+  const bool action_left = actions.is_object() && (actions.value("reveal", false) || actions.value("move", false));
+  if (k == "end_turn") return ub_actions_ >= 4 ? 1000 : action_left ? 0.2 : 1;
+  if (k == "reveal") return 3;
+  if (k == "move") return 4;
+  if (k == "rearrange") return ub_rearranges_ == 0 && ub_actions_ < 4 ? 0.5 : 0;
+  return 1;
+}
+
+double chooser::weight(const json& view, int seat, const json& entry) {
+  const std::string game = view.value("game", "");
+  if (game == "happy_holidays") return happy_holidays_weight(view, seat, entry);
+  if (game == "unterm_baum") return unterm_baum_weight(view, entry);
+  if (game == "christmas_penguins") return christmas_penguins_weight(view, entry);
+  return 1;  // a game this bot does not know: plain random choice still plays legally
+}
+
+std::optional<json> chooser::choose(const json& state, int seat, const std::vector<json>& refused) {
+  const json& legal = state.contains("legal") ? state["legal"] : json();
+  if (!legal.is_array() || legal.empty() || state.value("over", false)) return std::nullopt;
+  const json& view = state.contains("view") && state["view"].is_object() ? state["view"] : json::object();
+
+  std::vector<json> moves;  // concrete entries other than stop claims
+  std::optional<json> stop;
+  for (const auto& e : legal) {
+    if (!is_concrete(e) || std::find(refused.begin(), refused.end(), e) != refused.end()) continue;
+    const std::string k = kind_of(e);
+    if (k == "stop") {
+      stop = e;
+    } else if (k != "withdraw_stop") {  // a queued claim is simply left to be granted or dropped
+      moves.push_back(e);
+    }
+  }
+
+  // "Stop!" may be shouted out of turn; claim it now and then so that part of the game is used.
+  if (stop && chance(stop_chance_)) return stop;
+  const json& prompt = state.contains("prompt") ? state["prompt"] : json();
+  if (!prompt.is_object() || !seat_in(prompt.value("seats", json::array()), seat) || moves.empty()) return std::nullopt;
+
+  if (view.value("game", "") == "unterm_baum") {
+    const long long turn = view.value("turn", -1LL);
+    if (turn != ub_turn_) {
+      ub_turn_ = turn;
+      ub_actions_ = 0;
+      ub_rearranges_ = 0;
+    }
+  }
+
+  std::vector<double> weights;
+  weights.reserve(moves.size());
+  for (const auto& e : moves) weights.push_back(std::max(0.0, weight(view, seat, e)));
+  if (std::all_of(weights.begin(), weights.end(), [](double w) { return w <= 0; }))
+    std::fill(weights.begin(), weights.end(), 1.0);
+  std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
+  json chosen = moves[pick(rng_)];
+
+  if (view.value("game", "") == "unterm_baum" && kind_of(chosen) != "assign") {
+    ++ub_actions_;
+    if (kind_of(chosen) == "rearrange") ++ub_rearranges_;
+  }
+  return chosen;
+}
+
+}  // namespace tinsel_bot

@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// Plays complete games through a real tinsel-server with clients that know only the protocol:
+// the reference bot (clients/bot) against itself, and the Node.js example client against the bot.
+//
+//   node run_games.mjs --server PATH --bot PATH --game GAME --players N [--games N] [--add-bots N]
+//                      [--options JSON] [--first-seat-pick] [--stop-chance P]
+//   node run_games.mjs --server PATH --bot PATH --example PATH/happy-holidays.mjs
+//   … [--think-ms MS] [--drop-at-ms T1,T2,…] [--expect-events KIND,…] [--log-dir DIR] [--show-logs]
+//
+// --drop-at-ms puts a TCP proxy between the clients and the server that cuts every connection
+// T ms after the game has started: the bots must resume their seats (token + last_seq) and finish.
+//
+// Starts the server on a free port, starts the clients, waits for them (with a deadline), and
+// checks that every client exited 0 and printed the result of every game with one score per
+// player. The server and every client are killed on the way out, whatever happens.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { createInterface } from 'node:readline';
+
+const args = parseArgs(process.argv.slice(2));
+const DEADLINE_MS = Number(args['deadline-ms'] ?? 90000);
+const children = new Set();
+
+function parseArgs(list) {
+  const out = {};
+  for (let i = 0; i < list.length; i++) {
+    const key = list[i].replace(/^--/, '');
+    if (i + 1 < list.length && !list[i + 1].startsWith('--')) out[key] = list[++i];
+    else out[key] = true;
+  }
+  return out;
+}
+
+// A child process whose stdout lines and stderr are collected; `line(re)` waits for a stdout line.
+function start(name, command, argv) {
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = { name, child, lines: [], stderr: '', waiters: [], exit: null };
+  children.add(child);
+  createInterface({ input: child.stdout }).on('line', (l) => {
+    proc.lines.push(l);
+    for (const w of [...proc.waiters]) w(l);
+  });
+  child.stderr.on('data', (d) => { proc.stderr += d; });
+  proc.exited = new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      proc.exit = { code, signal };
+      resolve(proc.exit);
+    });
+  });
+  proc.line = (re) => new Promise((resolve, reject) => {
+    const hit = proc.lines.map((l) => l.match(re)).find(Boolean);
+    if (hit) return resolve(hit);
+    const w = (l) => {
+      const m = l.match(re);
+      if (m) { proc.waiters.splice(proc.waiters.indexOf(w), 1); resolve(m); }
+    };
+    proc.waiters.push(w);
+    proc.exited.then(() => reject(new Error(`${name} exited before printing ${re}`)));
+  });
+  return proc;
+}
+
+function killAll() {
+  for (const child of children) child.kill('SIGKILL');
+}
+process.on('exit', killAll);
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { killAll(); process.exit(1); });
+
+function within(ms, promise, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), ms); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function show(proc) {
+  const tail = (text) => text.split('\n').slice(-60).join('\n');
+  console.log(`---- ${proc.name}: exit ${JSON.stringify(proc.exit)}\n-- stdout:\n${tail(proc.lines.join('\n'))}\n-- stderr (tail):\n${tail(proc.stderr)}`);
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+// Every `result {json}` line of a client: one per game, each with one score per player.
+function results(proc, players, games) {
+  const found = proc.lines.filter((l) => l.startsWith('result ')).map((l) => JSON.parse(l.slice(7)));
+  check(found.length === games, `${proc.name} printed ${found.length} results, expected ${games}`);
+  for (const r of found) {
+    check(Array.isArray(r.scores) && r.scores.length === players, `${proc.name}: ${r.scores?.length} scores, expected ${players}`);
+    check(Array.isArray(r.winners) && typeof r.seed === 'string', `${proc.name}: result without winners or seed`);
+  }
+  return found;
+}
+
+// A TCP relay to the server whose connections can all be cut at once.
+async function startProxy(port) {
+  const open = new Set();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(port, '127.0.0.1');
+    const pair = [client, upstream];
+    open.add(pair);
+    const end = () => { open.delete(pair); client.destroy(); upstream.destroy(); };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: server.address().port,
+    cut() {
+      const n = open.size;
+      for (const [a, b] of [...open]) { a.destroy(); b.destroy(); }
+      return n;
+    },
+    close() { server.close(); },
+  };
+}
+
+async function main() {
+  const t0 = Date.now();
+  const server = start('server', args.server, ['--port', '0', '--log-level', 'info', '--auto-play-delay-ms', '20']);
+  const all = [server];
+  try {
+    const [, port] = await within(10000, server.line(/url=http:\/\/127\.0\.0\.1:(\d+)\//), 'the server to listen');
+    const drops = args['drop-at-ms'] ? String(args['drop-at-ms']).split(',').map(Number) : [];
+    const proxy = drops.length ? await startProxy(port) : null;
+    const url = `ws://127.0.0.1:${proxy ? proxy.port : port}/ws`;
+    const bot = (name, extra) =>
+      start(name, args.bot, ['--url', url, '--name', name, '--think-ms', String(args['think-ms'] ?? 0), ...extra]);
+
+    let clients;
+    let players;
+    let games = 1;
+    if (args.example) {
+      players = 2;
+      const example = start('example', process.execPath, [args.example, url, 'Example']);
+      const [, code] = await within(10000, example.line(/^room (\w+)$/), 'the example to create a room');
+      clients = [example, bot('Bot Ben', ['--join', code, '--seed', '7'])];
+    } else {
+      players = Number(args.players);
+      games = Number(args.games ?? 1);
+      const addBots = Number(args['add-bots'] ?? 0);
+      const common = ['--games', String(games), '--stop-chance', String(args['stop-chance'] ?? 0.05)];
+      const host = bot('Bot Anna', ['--create', args.game, '--options', args.options ?? '{}',
+        '--wait-players', String(players), '--add-bots', String(addBots), '--seed', '1', ...common]);
+      all.push(host);
+      const [, code] = await within(10000, host.line(/^room (\w+)$/), 'the host bot to create a room');
+      clients = [host];
+      for (let i = 1; i < players - addBots; i++) {
+        // The code is typed the way people do: lower case, with a dash.
+        const typed = `${code.slice(0, 3)}-${code.slice(3)}`.toLowerCase();
+        clients.push(bot(`Bot ${i + 1}`, ['--join', typed, '--seed', String(i + 1), ...common]));
+      }
+    }
+    for (const c of clients) if (!all.includes(c)) all.push(c);
+    if (proxy) {
+      // The host bot logs when its room starts playing.
+      await within(10000, new Promise((resolve) => {
+        const poll = setInterval(() => { if (/ is playing/.test(clients[0].stderr)) { clearInterval(poll); resolve(); } }, 20);
+      }), 'the game to start');
+      const t = Date.now();
+      for (const at of drops) {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, t + at - Date.now())));
+        const live = clients.filter((c) => c.exit === null).length;
+        console.log(`cut ${proxy.cut()} connections at +${at} ms (${live} clients running)`);
+      }
+    }
+
+    await within(DEADLINE_MS, Promise.all(clients.map((c) => c.exited)), 'the games to finish');
+    for (const c of clients) check(c.exit.code === 0, `${c.name} exited with ${JSON.stringify(c.exit)}`);
+    const seen = clients.map((c) => results(c, players, games));
+    // Everybody saw the same games end the same way.
+    for (const r of seen.slice(1)) check(JSON.stringify(r) === JSON.stringify(seen[0]), 'the clients disagree on the results');
+    // The bots send only `legal` entries: a refusal other than a lost race is a bug somewhere.
+    for (const c of clients) {
+      const refused = c.stderr.split('\n').find((l) => l.includes('the server refused'));
+      check(!refused, `${c.name}: ${refused}`);
+    }
+    // Events that must have happened (read from the host bot's log), e.g. stop_claimed.
+    for (const kind of args['expect-events'] ? String(args['expect-events']).split(',') : []) {
+      check(new RegExp(`^\\[[^\\]]+\\] #\\d+ ${kind}( |$)`, 'm').test(clients[0].stderr), `no ${kind} event in the game`);
+    }
+    if (args.example) check(clients[0].lines.some((l) => l.startsWith('Final scores:')), 'the example printed no final scores');
+
+    if (proxy) {
+      proxy.close();
+      const resumed = clients.map((c) => (c.stderr.match(/resumed as /g) ?? []).length);
+      console.log(`resumed sessions per client: ${resumed.join(', ')}`);
+      check(resumed.some((n) => n > 0), 'no client resumed its session');
+    }
+    server.child.kill('SIGTERM');
+    await within(10000, server.exited, 'the server to stop');
+    if (args['show-logs']) for (const p of all) show(p);
+    if (args['log-dir']) for (const p of all) writeFileSync(`${args['log-dir']}/${p.name.replaceAll(' ', '_')}.log`, `${p.lines.join('\n')}\n${p.stderr}`);
+    for (const r of seen[0]) console.log(`result scores=${JSON.stringify(r.scores)} winners=${JSON.stringify(r.winners)} reason=${r.reason}`);
+    console.log(`ok: ${games} game(s) of ${players} players in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } catch (e) {
+    console.log(`FAILED: ${e.message}`);
+    for (const p of all) show(p);
+    killAll();
+    process.exit(1);
+  }
+}
+
+await main();
