@@ -1,0 +1,482 @@
+// Christmas Penguins: an SVG hex board of ice floes (axial coordinates from `view.cells`), water
+// channels on edges, the figures, the tree, the hut, stones and loose presents. Floes named by a
+// `legal` entry are highlighted and clicked to play it; everything else is a button. A big "Stop!"
+// button appears whenever `legal` offers `stop`, and says at once whether the claim was granted,
+// queued or beaten. Everything in this game is public.
+import { t } from '../i18n.js';
+import { esc } from '../util.js';
+
+const presentColours = ['red', 'blue', 'green', 'yellow', 'purple', 'orange'];
+const paint = { red: '#d62828', blue: '#1d6fd6', green: '#2a9d3f', yellow: '#e0b000', purple: '#8e44ad', orange: '#e06c00' };
+
+const texts = {
+  en: {
+    'christmas_penguins.title': 'Christmas Penguins',
+    'christmas_penguins.blurb': 'Penguins steal presents from under the tree. Santa hunts them. Shout "Stop!"',
+    'christmas_penguins.opt.maxPlayers': 'Seats',
+    'christmas_penguins.opt.minPlayers': 'Players needed',
+    'christmas_penguins.opt.startPlayer': 'The first Santa',
+    'christmas_penguins.opt.startPlayer.random': 'chosen at random',
+    'christmas_penguins.opt.startPlayer.host-picks': 'the host decides',
+    'christmas_penguins.opt.mainTimeoutSec': 'Time for a turn (seconds)',
+    'christmas_penguins.opt.subPromptTimeoutSec': 'Time for a choice (seconds)',
+    'christmas_penguins.opt.stopSeconds': 'Time to play a stone after "Stop!" (seconds)',
+    'christmas_penguins.opt.maxRounds': 'Rounds at most',
+    'christmas_penguins.opt.reactionWindowMs': 'Time to shout "Stop!" after a roll (ms)',
+    'christmas_penguins.opt.presentsPerColour': 'Presents of each colour',
+    'christmas_penguins.opt.channelsPerPlayer': 'Water channels per player',
+    'cp.red': 'red', 'cp.blue': 'blue', 'cp.green': 'green', 'cp.yellow': 'yellow', 'cp.purple': 'purple', 'cp.orange': 'orange',
+    'cp.santa': 'Santa', 'cp.penguin': 'Penguin', 'cp.bear': 'polar bear', 'cp.tree': 'tree', 'cp.hut': 'hut',
+    'cp.die': 'Die', 'cp.round': 'Round {n} of {max}', 'cp.pool': 'Presents under the tree', 'cp.supply': "Santa's stones",
+    'cp.presents': 'Presents', 'cp.stones': 'stones', 'cp.channels_left': '{n} channels left',
+    'cp.at_hut': 'waiting at the hut', 'cp.edge': 'beside the board (plays Santa)',
+    'cp.stop': 'Stop!',
+    'cp.stop_sent': 'Stop! sent…',
+    'cp.stop_granted': 'Your "Stop!" was granted: play a stone now.',
+    'cp.stop_queued': 'Your "Stop!" is queued (place {n}): it comes right after this step.',
+    'cp.stop_beaten': 'Too late: {message}',
+    'cp.click_floe': 'Click a highlighted floe.',
+    'cp.choose': 'Choose:',
+    'cp.channel_mode': 'Build a water channel',
+    'cp.channel_hint': 'Click a floe, then a neighbouring floe: the channel goes between them.',
+    'cp.green_mode': 'Move a floe (green stone)',
+    'cp.green_hint': 'Click the floe to move, then a free water place next to the ice.',
+    'cp.cancel': 'Cancel',
+    'cp.a.roll': 'Roll the die', 'cp.a.pass': 'No stop, go on', 'cp.a.end_turn': 'End my turn',
+    'cp.a.push': 'Push the penguins: {chain}', 'cp.a.confiscate': 'Take a {colour} present',
+    'cp.a.steal': 'Steal a {colour} present', 'cp.a.pickup_yes': 'Take the stone', 'cp.a.pickup_no': 'Leave the stone',
+    'cp.a.place_channel': 'Channel between floes {a} and {b}', 'cp.a.withdraw_stop': 'Take back my "Stop!"',
+    'cp.a.cancel_stop': 'Do not play a stone', 'cp.a.use_red': 'Red stone: swap with the figure on floe {target}',
+    'cp.a.use_blue': 'Blue stone: swap with the figure on floe {target}', 'cp.a.use_green': 'Green stone: move floe {floe} to ({q}, {r})',
+    'cp.a.flee': 'Flee to floe {to}, drop {colour}', 'cp.a.floe': 'Floe {floe}',
+    'cp.p.place_penguin': 'Place your penguin on a floe', 'cp.p.place_tree': 'Santa places the tree',
+    'cp.p.place_bear': 'Santa places the polar bear', 'cp.p.place_stone': 'Santa puts a stone back on the ice',
+    'cp.p.roll': 'Roll the die (you may build channels first)', 'cp.p.reaction': 'Anyone with a stone may shout "Stop!" now',
+    'cp.p.move': 'Move your figure exactly {n} floes', 'cp.p.push_chain': 'Choose how the penguins are pushed',
+    'cp.p.confiscate': 'Santa takes a present', 'cp.p.steal_colour': 'Steal a present from under the tree',
+    'cp.p.relocate_tree': 'Santa moves the tree', 'cp.p.pickup_stone': 'Take the stone or leave it',
+    'cp.p.bear_move': 'Move the polar bear one floe', 'cp.p.flee': 'Flee from the polar bear',
+    'cp.p.post_move': 'Build channels or end your turn', 'cp.p.stopped': '"Stop!": play a stone',
+    'cp.e.turn_started': "{name}'s turn", 'cp.e.stone_placed': 'A {stone} stone lies on floe {floe}',
+    'cp.e.stone_discarded': 'A {stone} stone leaves the game', 'cp.e.penguin_placed': "{name}'s penguin is on floe {floe}",
+    'cp.e.tree_placed': 'The tree stands on floe {floe}', 'cp.e.bear_placed': 'The polar bear is on floe {floe}',
+    'cp.e.rolled': '{name} rolled a {value}', 'cp.e.passed': '{name} does not stop', 'cp.e.reaction_closed': 'Play goes on',
+    'cp.e.moved': '{name} moves from floe {from} to floe {to}', 'cp.e.no_move': '{name} cannot move',
+    'cp.e.entered_hut_floe': '{name} comes out of the hut', 'cp.e.pushed': '{name} pushes penguins away',
+    'cp.e.santa_met': 'Santa caught a penguin!', 'cp.e.present_confiscated': 'Santa takes a {colour} present from {victim}',
+    'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.present_stolen': '{name} steals a {colour} present!',
+    'cp.e.tree_relocated': 'The tree moves to floe {to}', 'cp.e.tree_stays': 'The tree stays',
+    'cp.e.stone_taken': '{name} takes a {stone} stone', 'cp.e.stone_left': '{name} leaves the stone',
+    'cp.e.loose_presents_collected': '{name} picks up loose presents', 'cp.e.bear_moved': 'The polar bear moves to floe {to}',
+    'cp.e.bear_stays': 'The polar bear stays', 'cp.e.present_dropped': '{name} drops a present',
+    'cp.e.fled': '{name} flees to floe {to}', 'cp.e.channel_placed': '{name} builds a water channel',
+    'cp.e.turn_ended': '{name} ends the turn', 'cp.e.stop_claimed': '{name} shouts "Stop!"',
+    'cp.e.stop_queued': '{name} shouts "Stop!" (waiting, place {position})', 'cp.e.stop_granted': '{name} may play a stone now',
+    'cp.e.stop_dropped': "{name}'s stop is dropped", 'cp.e.stop_withdrawn': '{name} takes the stop back',
+    'cp.e.stop_ended': 'The stop is over', 'cp.e.stone_used': '{name} plays a {stone} stone', 'cp.e.game_over': 'Game over',
+    'cp.bonus': 'bonus',
+  },
+  de: {
+    'christmas_penguins.title': 'Christmas Penguins',
+    'christmas_penguins.blurb': 'Pinguine stibitzen Geschenke unterm Baum. Der Weihnachtsmann jagt sie. Ruf „Stopp!“',
+    'christmas_penguins.opt.maxPlayers': 'Plätze',
+    'christmas_penguins.opt.minPlayers': 'Mindestens Spieler',
+    'christmas_penguins.opt.startPlayer': 'Der erste Weihnachtsmann',
+    'christmas_penguins.opt.startPlayer.random': 'zufällig',
+    'christmas_penguins.opt.startPlayer.host-picks': 'der Gastgeber bestimmt',
+    'christmas_penguins.opt.mainTimeoutSec': 'Zeit für einen Zug (Sekunden)',
+    'christmas_penguins.opt.subPromptTimeoutSec': 'Zeit für eine Wahl (Sekunden)',
+    'christmas_penguins.opt.stopSeconds': 'Zeit für einen Stein nach „Stopp!“ (Sekunden)',
+    'christmas_penguins.opt.maxRounds': 'Höchstens Runden',
+    'christmas_penguins.opt.reactionWindowMs': 'Zeit für „Stopp!“ nach dem Würfeln (ms)',
+    'christmas_penguins.opt.presentsPerColour': 'Geschenke pro Farbe',
+    'christmas_penguins.opt.channelsPerPlayer': 'Wasserrinnen pro Spieler',
+    'cp.red': 'rot', 'cp.blue': 'blau', 'cp.green': 'grün', 'cp.yellow': 'gelb', 'cp.purple': 'lila', 'cp.orange': 'orange',
+    'cp.santa': 'Weihnachtsmann', 'cp.penguin': 'Pinguin', 'cp.bear': 'Eisbär', 'cp.tree': 'Baum', 'cp.hut': 'Hütte',
+    'cp.die': 'Würfel', 'cp.round': 'Runde {n} von {max}', 'cp.pool': 'Geschenke unterm Baum', 'cp.supply': 'Steine des Weihnachtsmanns',
+    'cp.presents': 'Geschenke', 'cp.stones': 'Steine', 'cp.channels_left': 'noch {n} Rinnen',
+    'cp.at_hut': 'wartet an der Hütte', 'cp.edge': 'neben dem Brett (spielt den Weihnachtsmann)',
+    'cp.stop': 'Stopp!',
+    'cp.stop_sent': '„Stopp!“ gesendet…',
+    'cp.stop_granted': 'Dein „Stopp!“ gilt: spiel jetzt einen Stein.',
+    'cp.stop_queued': 'Dein „Stopp!“ wartet (Platz {n}): es kommt gleich nach diesem Schritt.',
+    'cp.stop_beaten': 'Zu spät: {message}',
+    'cp.click_floe': 'Klick eine hervorgehobene Scholle an.',
+    'cp.choose': 'Wähle:',
+    'cp.channel_mode': 'Wasserrinne bauen',
+    'cp.channel_hint': 'Klick eine Scholle an, dann eine Nachbarscholle: die Rinne kommt dazwischen.',
+    'cp.green_mode': 'Scholle verschieben (grüner Stein)',
+    'cp.green_hint': 'Klick die Scholle an, dann einen freien Wasserplatz neben dem Eis.',
+    'cp.cancel': 'Abbrechen',
+    'cp.a.roll': 'Würfeln', 'cp.a.pass': 'Kein Stopp, weiter', 'cp.a.end_turn': 'Zug beenden',
+    'cp.a.push': 'Pinguine schieben: {chain}', 'cp.a.confiscate': 'Ein {colour}es Geschenk nehmen',
+    'cp.a.steal': 'Ein {colour}es Geschenk stibitzen', 'cp.a.pickup_yes': 'Stein nehmen', 'cp.a.pickup_no': 'Stein liegen lassen',
+    'cp.a.place_channel': 'Rinne zwischen Scholle {a} und {b}', 'cp.a.withdraw_stop': '„Stopp!“ zurücknehmen',
+    'cp.a.cancel_stop': 'Keinen Stein spielen', 'cp.a.use_red': 'Roter Stein: Platz tauschen mit der Figur auf Scholle {target}',
+    'cp.a.use_blue': 'Blauer Stein: Platz tauschen mit der Figur auf Scholle {target}', 'cp.a.use_green': 'Grüner Stein: Scholle {floe} nach ({q}, {r})',
+    'cp.a.flee': 'Fliehen auf Scholle {to}, {colour} fallen lassen', 'cp.a.floe': 'Scholle {floe}',
+    'cp.p.place_penguin': 'Setz deinen Pinguin auf eine Scholle', 'cp.p.place_tree': 'Der Weihnachtsmann stellt den Baum auf',
+    'cp.p.place_bear': 'Der Weihnachtsmann setzt den Eisbären', 'cp.p.place_stone': 'Der Weihnachtsmann legt einen Stein aufs Eis',
+    'cp.p.roll': 'Würfeln (vorher darfst du Rinnen bauen)', 'cp.p.reaction': 'Wer einen Stein hat, darf jetzt „Stopp!“ rufen',
+    'cp.p.move': 'Zieh deine Figur genau {n} Schollen weit', 'cp.p.push_chain': 'Wähle, wie die Pinguine geschoben werden',
+    'cp.p.confiscate': 'Der Weihnachtsmann nimmt ein Geschenk', 'cp.p.steal_colour': 'Stibitz ein Geschenk unterm Baum',
+    'cp.p.relocate_tree': 'Der Weihnachtsmann stellt den Baum um', 'cp.p.pickup_stone': 'Stein nehmen oder liegen lassen',
+    'cp.p.bear_move': 'Zieh den Eisbären eine Scholle weit', 'cp.p.flee': 'Flieh vor dem Eisbären',
+    'cp.p.post_move': 'Rinnen bauen oder den Zug beenden', 'cp.p.stopped': '„Stopp!“: spiel einen Stein',
+    'cp.e.turn_started': '{name} ist dran', 'cp.e.stone_placed': 'Ein {stone}er Stein liegt auf Scholle {floe}',
+    'cp.e.stone_discarded': 'Ein {stone}er Stein verlässt das Spiel', 'cp.e.penguin_placed': 'Der Pinguin von {name} steht auf Scholle {floe}',
+    'cp.e.tree_placed': 'Der Baum steht auf Scholle {floe}', 'cp.e.bear_placed': 'Der Eisbär steht auf Scholle {floe}',
+    'cp.e.rolled': '{name} würfelt eine {value}', 'cp.e.passed': '{name} ruft nicht „Stopp!“', 'cp.e.reaction_closed': 'Es geht weiter',
+    'cp.e.moved': '{name} zieht von Scholle {from} nach Scholle {to}', 'cp.e.no_move': '{name} kann nicht ziehen',
+    'cp.e.entered_hut_floe': '{name} kommt aus der Hütte', 'cp.e.pushed': '{name} schiebt Pinguine weg',
+    'cp.e.santa_met': 'Der Weihnachtsmann hat einen Pinguin erwischt!', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein {colour}es Geschenk ab',
+    'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.present_stolen': '{name} stibitzt ein {colour}es Geschenk!',
+    'cp.e.tree_relocated': 'Der Baum zieht auf Scholle {to}', 'cp.e.tree_stays': 'Der Baum bleibt stehen',
+    'cp.e.stone_taken': '{name} nimmt einen {stone}en Stein', 'cp.e.stone_left': '{name} lässt den Stein liegen',
+    'cp.e.loose_presents_collected': '{name} sammelt lose Geschenke ein', 'cp.e.bear_moved': 'Der Eisbär zieht auf Scholle {to}',
+    'cp.e.bear_stays': 'Der Eisbär bleibt stehen', 'cp.e.present_dropped': '{name} lässt ein Geschenk fallen',
+    'cp.e.fled': '{name} flieht auf Scholle {to}', 'cp.e.channel_placed': '{name} baut eine Wasserrinne',
+    'cp.e.turn_ended': '{name} beendet den Zug', 'cp.e.stop_claimed': '{name} ruft „Stopp!“',
+    'cp.e.stop_queued': '{name} ruft „Stopp!“ (wartet, Platz {position})', 'cp.e.stop_granted': '{name} darf jetzt einen Stein spielen',
+    'cp.e.stop_dropped': 'Das „Stopp!“ von {name} entfällt', 'cp.e.stop_withdrawn': '{name} nimmt das „Stopp!“ zurück',
+    'cp.e.stop_ended': 'Das „Stopp!“ ist vorbei', 'cp.e.stone_used': '{name} spielt einen {stone}en Stein', 'cp.e.game_over': 'Spielende',
+    'cp.bonus': 'Bonus',
+  },
+};
+
+const colourName = (c) => t(`cp.${c}`);
+
+// Kinds whose floe parameter is chosen by clicking the board.
+const floeParam = {
+  place_penguin: 'floe', place_tree: 'floe', place_bear: 'floe', place_stone: 'floe', relocate_tree: 'floe',
+  move: 'to', bear_move: 'to', flee: 'to',
+};
+function boardFloe(entry) {
+  if (entry.domain) return null;
+  if (entry.kind in floeParam) return entry[floeParam[entry.kind]];
+  if (entry.kind === 'use_stone' && entry.stone !== 'green') return entry.target;
+  return null;
+}
+
+// This browser's UI state: the board mode, the first clicked floe, a pending choice, the stop claim.
+const ui = { mode: null, first: null, choice: null, stop: null, stopSeq: null };
+
+const size = 30;
+const sqrt3 = Math.sqrt(3);
+const centre = ([q, r]) => [size * sqrt3 * (q + r / 2), size * 1.5 * r];
+function hexPoints([x, y], s = size) {
+  const pts = [];
+  for (let i = 0; i < 6; i++) {
+    const a = (Math.PI / 180) * (60 * i - 30);
+    pts.push(`${(x + s * Math.cos(a)).toFixed(1)},${(y + s * Math.sin(a)).toFixed(1)}`);
+  }
+  return pts.join(' ');
+}
+const neighbours = ([q, r]) => [[q + 1, r], [q + 1, r - 1], [q, r - 1], [q - 1, r], [q - 1, r + 1], [q, r + 1]];
+
+function vacantCells(v) {
+  const taken = new Set(v.cells.map(([q, r]) => `${q},${r}`));
+  const out = [];
+  const R = v.radius + 1;
+  for (let q = -R; q <= R; q++) {
+    for (let r = -R; r <= R; r++) {
+      const s = -q - r;
+      if (Math.max(Math.abs(q), Math.abs(r), Math.abs(s)) > R || taken.has(`${q},${r}`)) continue;
+      if (neighbours([q, r]).some(([a, b]) => taken.has(`${a},${b}`))) out.push([q, r]);
+    }
+  }
+  return out;
+}
+
+function figureAt(v) {
+  const figures = new Map();
+  const add = (floe, html) => figures.set(floe, [...(figures.get(floe) || []), html]);
+  for (const p of v.players) if (typeof p.penguin === 'number') add(p.penguin, { kind: 'penguin', seat: p.seat });
+  if (v.santa !== null && v.santa !== undefined) add(v.santa, { kind: 'santa' });
+  if (v.bear !== null && v.bear !== undefined) add(v.bear, { kind: 'bear' });
+  return figures;
+}
+
+function boardSvg(ctx) {
+  const v = ctx.view;
+  const targets = new Map(); // floe -> legal indices
+  if (ctx.seat !== null && !ctx.state.over && !ui.mode) {
+    ctx.legal.forEach((e, i) => {
+      const f = boardFloe(e);
+      if (f !== null && f !== undefined) targets.set(f, [...(targets.get(f) || []), i]);
+    });
+  }
+  const centres = v.cells.map(centre);
+  const extra = ui.mode === 'green' && ui.first !== null ? vacantCells(v) : [];
+  const all = [...centres, ...extra.map(centre)];
+  const xs = all.map(([x]) => x);
+  const ys = all.map(([, y]) => y);
+  const pad = size * 1.2;
+  const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
+  const figures = figureAt(v);
+  const stones = new Map((v.stones_on_board || []).map(([f, c]) => [f, c]));
+  const loose = new Map((v.loose_presents || []).map((l) => [l.floe, Object.values(l.presents).reduce((a, b) => a + b, 0)]));
+  const parts = [];
+  v.cells.forEach((cell, id) => {
+    const c = centres[id];
+    const isTarget = targets.has(id);
+    const modeTarget = (ui.mode === 'channel' || ui.mode === 'green') && ctx.seat !== null;
+    const chosen = ui.first === id;
+    const cls = ['floe', id === v.hut ? 'hut' : '', isTarget ? 'target' : '', modeTarget ? 'mode' : '', chosen ? 'chosen' : ''].join(' ');
+    const clickable = isTarget || modeTarget;
+    parts.push(`<g class="${cls}" ${clickable ? `data-act="cp-floe" data-floe="${id}" role="button" tabindex="0"` : ''} data-testid="floe-${id}">
+      <polygon points="${hexPoints(c, size - 1.5)}"></polygon>
+      <text class="id" x="${c[0]}" y="${c[1] + size * 0.72}">${id}</text>`);
+    if (id === v.tree) parts.push(`<text class="icon" x="${c[0] - size * 0.42}" y="${c[1] - size * 0.18}" font-size="${size * 0.62}">🎄</text>`);
+    if (id === v.hut) parts.push(`<text class="icon" x="${c[0] + size * 0.42}" y="${c[1] - size * 0.18}" font-size="${size * 0.5}">🛖</text>`);
+    if (stones.has(id)) parts.push(`<circle class="stone" cx="${c[0] + size * 0.45}" cy="${c[1] + size * 0.3}" r="${size * 0.17}" fill="${paint[stones.get(id)]}"></circle>`);
+    if (loose.has(id)) parts.push(`<text class="icon" x="${c[0] - size * 0.45}" y="${c[1] + size * 0.45}" font-size="${size * 0.4}">🎁${loose.get(id)}</text>`);
+    for (const fig of figures.get(id) || []) {
+      if (fig.kind === 'penguin') {
+        parts.push(`<circle class="penguin" cx="${c[0]}" cy="${c[1]}" r="${size * 0.42}" fill="${ctx.colour(fig.seat)}"></circle>
+          <text class="icon" x="${c[0]}" y="${c[1] + size * 0.2}" font-size="${size * 0.55}">🐧</text>`);
+      } else if (fig.kind === 'santa') {
+        parts.push(`<text class="icon" x="${c[0]}" y="${c[1] + size * 0.22}" font-size="${size * 0.75}">🎅</text>`);
+      } else {
+        parts.push(`<text class="icon" x="${c[0]}" y="${c[1] + size * 0.22}" font-size="${size * 0.75}">🐻‍❄️</text>`);
+      }
+    }
+    parts.push('</g>');
+  });
+  for (const cell of extra) {
+    const c = centre(cell);
+    parts.push(`<g class="water-cell" data-act="cp-cell" data-q="${cell[0]}" data-r="${cell[1]}" role="button"><polygon points="${hexPoints(c, size - 3)}"></polygon></g>`);
+  }
+  for (const ch of v.channels || []) {
+    const a = centres[ch.a];
+    const b = centres[ch.b];
+    if (!a || !b) continue;
+    const m = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    const d = [b[0] - a[0], b[1] - a[1]];
+    const len = Math.hypot(d[0], d[1]) || 1;
+    const p = [(-d[1] / len) * size * 0.5, (d[0] / len) * size * 0.5];
+    parts.push(`<line class="channel" x1="${m[0] - p[0]}" y1="${m[1] - p[1]}" x2="${m[0] + p[0]}" y2="${m[1] + p[1]}" stroke="${ctx.colour(ch.owner)}"></line>`);
+  }
+  return `<svg class="cp-board" viewBox="${box.map((n) => n.toFixed(1)).join(' ')}" role="img" aria-label="board">
+    <rect x="${box[0]}" y="${box[1]}" width="${box[2]}" height="${box[3]}" class="sea"></rect>${parts.join('')}</svg>`;
+}
+
+function presentsHtml(presents) {
+  return presentColours.filter((c) => presents[c]).map((c) =>
+    `<span class="present" style="--g:${paint[c]}" title="${esc(colourName(c))}">${presents[c]}</span>`).join('') || '–';
+}
+
+function playersHtml(ctx) {
+  const v = ctx.view;
+  return v.players.map((p) => {
+    const where = p.role === 'santa' ? t('cp.edge') : p.penguin === 'at_hut' ? t('cp.at_hut') : '';
+    const stones = ['red', 'blue', 'green'].filter((s) => p.stones[s]).map((s) =>
+      `<span class="stone-chip" style="--g:${paint[s]}">${p.stones[s]}</span>`).join('');
+    return `<div class="cp-player ${p.seat === v.active ? 'active' : ''} ${p.seat === ctx.seat ? 'me' : ''}" data-testid="cp-player-${p.seat}">
+      <span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
+      <span class="role">${p.role === 'santa' ? '🎅' : '🐧'} ${esc(p.role === 'santa' ? t('cp.santa') : t('cp.penguin'))}</span>
+      ${where ? `<span class="muted">${esc(where)}</span>` : ''}
+      <div>🎁 ${presentsHtml(p.presents)} ${stones ? `· ${stones}` : ''} <span class="muted">· ${esc(t('cp.channels_left', { n: p.channels_left }))}</span></div>
+    </div>`;
+  }).join('');
+}
+
+function actionLabel(entry, ctx) {
+  switch (entry.kind) {
+    case 'roll': case 'pass': case 'end_turn': case 'withdraw_stop': case 'cancel_stop':
+      return t(`cp.a.${entry.kind}`);
+    case 'push': return t('cp.a.push', { chain: entry.chain.join(' → ') });
+    case 'confiscate': return t('cp.a.confiscate', { colour: colourName(entry.colour) });
+    case 'steal': return t('cp.a.steal', { colour: colourName(entry.colour) });
+    case 'pickup_stone': return t(entry.take ? 'cp.a.pickup_yes' : 'cp.a.pickup_no');
+    case 'place_channel': return t('cp.a.place_channel', { a: entry.a, b: entry.b });
+    case 'use_stone':
+      return entry.stone === 'green' ? t('cp.a.use_green', { floe: entry.floe, q: entry.to[0], r: entry.to[1] })
+        : t(`cp.a.use_${entry.stone}`, { target: entry.target });
+    case 'flee': return t('cp.a.flee', { to: entry.to, colour: entry.colour ? colourName(entry.colour) : '–' });
+    case 'stop': return t('cp.stop');
+    default: {
+      const f = boardFloe(entry);
+      return f !== null ? t('cp.a.floe', { floe: f }) : entry.kind;
+    }
+  }
+}
+
+async function sendStop(ctx) {
+  const entry = ctx.legal.find((e) => e.kind === 'stop');
+  if (!entry) return;
+  ui.stop = { status: 'sent' };
+  ctx.render();
+  try {
+    await ctx.act(entry);
+    // The state that follows says whether it was granted at once or queued (see onState).
+  } catch (err) {
+    ui.stop = err.code === 'stop_already_claimed' ? { status: 'beaten', message: err.message } : null;
+    ctx.render();
+  }
+}
+
+export default {
+  id: 'christmas_penguins',
+  icon: '🐧',
+  texts,
+  mainOptions: ['maxPlayers', 'startPlayer', 'maxRounds', 'mainTimeoutSec'],
+  options: {
+    startPlayer: { choices: ['random', 'host-picks'] },
+    maxPlayers: { min: 2, max: 6 },
+    minPlayers: { min: 2, max: 6 },
+    maxRounds: { min: 1, max: 500 },
+    mainTimeoutSec: { choices: [30, 60, 120, 300, 'off'] },
+    subPromptTimeoutSec: { choices: [15, 30, 60, 120, 'off'] },
+    stopSeconds: { choices: [10, 20, 30, 60, 'off'] },
+    boardRadius: { choices: ['auto', 3, 4] },
+    poolColours: { choices: ['all6', 'seatedOnly'] },
+    channelsPerTurn: { choices: ['unlimited', 1] },
+    backtrackRule: { choices: ['simplePath', 'noImmediateReverse'] },
+    pushMode: { choices: ['anyAdjacent', 'freeFirst'] },
+    bearMode: { choices: ['additional', 'instead'] },
+    fleeRange: { choices: ['adjacent', 'anyRefuge'] },
+    bearDropTo: { choices: ['floe', 'pool'] },
+    confiscatedTo: { choices: ['pool', 'santaPlayer', 'removed'] },
+    stoneRecycle: { choices: ['santaReplaces', 'discard'] },
+    bonusMode: { choices: ['either', 'twoAwards'] },
+    tieBreak: { choices: ['shared', 'presentsThenDistinct'] },
+  },
+
+  onState(msg, ctx) {
+    for (const ev of msg.events) {
+      if (ev.seat !== ctx.seat) continue;
+      if (ev.kind === 'stop_claimed' || ev.kind === 'stop_granted') ui.stop = { status: 'granted' };
+      else if (ev.kind === 'stop_queued') ui.stop = { status: 'queued', position: ev.position };
+      else if (ev.kind === 'stop_ended' || ev.kind === 'stop_dropped' || ev.kind === 'stop_withdrawn') ui.stop = null;
+    }
+    ui.choice = null;
+    const legal = msg.legal || [];
+    if (ui.mode === 'channel' && !legal.some((e) => e.kind === 'place_channel')) ui.mode = null;
+    if (ui.mode === 'green' && !legal.some((e) => e.kind === 'use_stone' && e.stone === 'green')) ui.mode = null;
+    if (!ui.mode) ui.first = null;
+  },
+
+  promptText(ctx) {
+    const kind = ctx.state.prompt?.kind;
+    return kind ? t(`cp.p.${kind}`, { n: ctx.view.roll ?? '' }) : '';
+  },
+
+  primary(entry) {
+    return entry.kind === 'roll' || entry.kind === 'end_turn';
+  },
+
+  boardEntries(ctx) {
+    return ctx.legal.map((e, i) => [e, i]).filter(([e]) => boardFloe(e) !== null || e.kind === 'stop').map(([, i]) => i);
+  },
+
+  actionLabel,
+
+  actionsExtra(ctx) {
+    const out = [];
+    const stop = ctx.legal.find((e) => e.kind === 'stop');
+    if (stop) out.push(`<button class="stop-button" data-act="cp-stop" data-testid="stop">✋ ${esc(t('cp.stop'))}</button>`);
+    if (ui.stop) {
+      const text = ui.stop.status === 'sent' ? t('cp.stop_sent')
+        : ui.stop.status === 'granted' ? t('cp.stop_granted')
+          : ui.stop.status === 'queued' ? t('cp.stop_queued', { n: ui.stop.position })
+            : t('cp.stop_beaten', { message: ui.stop.message });
+      out.push(`<p class="stop-result ${esc(ui.stop.status)}" data-testid="stop-result" data-status="${esc(ui.stop.status)}">${esc(text)}</p>`);
+    }
+    if (ui.choice) {
+      out.push(`<p>${esc(t('cp.choose'))}</p><div class="buttons">${ui.choice.map((i) =>
+        `<button class="action" data-act="legal" data-i="${i}">${esc(actionLabel(ctx.legal[i], ctx))}</button>`).join('')}</div>`);
+    }
+    if (ctx.legal.some((e) => boardFloe(e) !== null)) out.push(`<p class="hint">${esc(t('cp.click_floe'))}</p>`);
+    const modes = [];
+    if (ctx.legal.some((e) => e.kind === 'place_channel' && e.domain)) modes.push('channel');
+    if (ctx.legal.some((e) => e.kind === 'use_stone' && e.stone === 'green' && e.domain)) modes.push('green');
+    for (const m of modes) {
+      out.push(ui.mode === m
+        ? `<p class="hint">${esc(t(`cp.${m}_hint`))}</p><button data-act="cp-mode" data-mode="">${esc(t('cp.cancel'))}</button>`
+        : `<button data-act="cp-mode" data-mode="${m}">${esc(t(`cp.${m}_mode`))}</button>`);
+    }
+    return out.join('');
+  },
+
+  eventText(ev, ctx) {
+    const params = { ...ev, name: ctx.name(ev.seat) };
+    if (ev.stone) params.stone = colourName(ev.stone);
+    if (ev.colour) params.colour = colourName(ev.colour);
+    if (ev.kind === 'present_confiscated') params.victim = ctx.name(ev.from);
+    if (ev.kind === 'roles_swapped') params.santa = ctx.name(ev.santa_seat);
+    if (ev.kind === 'pushed' || ev.kind === 'moved' || ev.kind === 'bear_moved' || ev.kind === 'fled' || ev.kind === 'tree_relocated') {
+      params.from = ev.from;
+      params.to = ev.to;
+    }
+    const key = `cp.e.${ev.kind}`;
+    return t(key) !== key ? t(key, params) : null;
+  },
+
+  render(ctx) {
+    const v = ctx.view;
+    const pool = presentColours.filter((c) => v.pool[c]).map((c) => `<span class="present" style="--g:${paint[c]}">${v.pool[c]}</span>`).join('');
+    const supply = (v.santa_supply || []).map((s) => `<span class="stone-chip" style="--g:${paint[s]}">1</span>`).join('');
+    return `<div class="cp-layout">
+      <div class="cp-board-wrap">${boardSvg(ctx)}</div>
+      <div class="cp-side">
+        <div class="cp-die"><span>${esc(t('cp.die'))}</span><div class="die" data-testid="cp-die">${v.roll ?? '–'}</div>
+          <span class="muted">${esc(t('cp.round', { n: Math.min(v.round, v.max_rounds), max: v.max_rounds }))}</span></div>
+        <div><strong>${esc(t('cp.pool'))}:</strong> ${pool || '–'}</div>
+        ${supply ? `<div><strong>${esc(t('cp.supply'))}:</strong> ${supply}</div>` : ''}
+        ${playersHtml(ctx)}
+      </div></div>`;
+  },
+
+  async onClick(el, ctx) {
+    const act = el.dataset.act;
+    if (act === 'cp-stop') {
+      await sendStop(ctx);
+    } else if (act === 'cp-mode') {
+      ui.mode = el.dataset.mode || null;
+      ui.first = null;
+      ctx.render();
+    } else if (act === 'cp-floe') {
+      const floe = Number(el.dataset.floe);
+      if (ui.mode === 'channel') {
+        if (ui.first === null) ui.first = floe;
+        else if (ui.first === floe) ui.first = null;
+        else {
+          const a = ui.first;
+          ui.first = null;
+          await ctx.act({ kind: 'place_channel', a, b: floe }).catch(() => {});
+        }
+        ctx.render();
+        return;
+      }
+      if (ui.mode === 'green') {
+        ui.first = ui.first === floe ? null : floe;
+        ctx.render();
+        return;
+      }
+      const candidates = ctx.legal.map((e, i) => [e, i]).filter(([e]) => boardFloe(e) === floe).map(([, i]) => i);
+      if (candidates.length === 1) {
+        await ctx.act(ctx.legal[candidates[0]]).catch(() => {});
+      } else if (candidates.length > 1) {
+        ui.choice = candidates;
+        ctx.render();
+      }
+    } else if (act === 'cp-cell' && ui.mode === 'green' && ui.first !== null) {
+      const to = [Number(el.dataset.q), Number(el.dataset.r)];
+      const floe = ui.first;
+      ui.first = null;
+      ui.mode = null;
+      await ctx.act({ kind: 'use_stone', stone: 'green', floe, to }).catch(() => {});
+      ctx.render();
+    }
+  },
+
+  resultHtml(ctx) {
+    const r = ctx.state.result;
+    const rows = r.scores.map((score, seat) => `<tr class="${r.winners.includes(seat) ? 'winner' : ''}">
+      <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))} ${seat === r.final_santa ? '🎅' : ''}</td>
+      <td><strong>${score}</strong></td><td>${presentsHtml(r.presents[seat] || {})}</td></tr>`);
+    return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('cp.presents'))}</th></tr></thead>
+      <tbody>${rows.join('')}</tbody></table>`;
+  },
+};

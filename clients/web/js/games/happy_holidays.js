@@ -1,0 +1,245 @@
+// Happy Holidays: the gifts around the tree, every player's sleigh, stacks and reindeer, the die,
+// and the choices of `legal` as buttons. Everything here is public.
+import { t } from '../i18n.js';
+import { esc } from '../util.js';
+
+const colours = ['red', 'green', 'blue', 'yellow'];
+const paint = { red: '#d62828', green: '#2a9d3f', blue: '#1d6fd6', yellow: '#f2c500' };
+
+const texts = {
+  en: {
+    'happy_holidays.title': 'Happy Holidays',
+    'happy_holidays.blurb': 'Roll the die, load your sleigh, stack your gifts high.',
+    'happy_holidays.opt.maxPlayers': 'Seats',
+    'happy_holidays.opt.startPlayer': 'Who begins',
+    'happy_holidays.opt.startPlayer.random': 'chosen at random',
+    'happy_holidays.opt.startPlayer.host-picks': 'the host decides',
+    'happy_holidays.opt.giftsPerColour': 'Gifts of each colour',
+    'happy_holidays.opt.reindeerCount': 'Reindeer',
+    'happy_holidays.opt.reindeerCount.auto': 'one fewer than players',
+    'happy_holidays.opt.reindeerMode': 'Forgot your reindeer?',
+    'happy_holidays.opt.reindeerMode.strict': 'you miss your turn (as in the box)',
+    'happy_holidays.opt.reindeerMode.assisted': 'the game reminds you',
+    'happy_holidays.opt.rerollEmptyReward': 'Roll again when every sleigh is empty',
+    'happy_holidays.opt.endCheck': 'The game ends',
+    'happy_holidays.opt.endCheck.endOfTurn': 'at the end of the turn',
+    'happy_holidays.opt.endCheck.immediate': 'at once',
+    'happy_holidays.opt.tieBreak': 'On a tie',
+    'happy_holidays.opt.tieBreak.shared': 'share the win',
+    'happy_holidays.opt.tieBreak.totalGifts': 'most gifts wins',
+    'happy_holidays.opt.mainTimeoutSec': 'Time for a turn (seconds)',
+    'happy_holidays.opt.subPromptTimeoutSec': 'Time for a choice (seconds)',
+    'happy_holidays.off': 'no limit',
+    'hh.red': 'red', 'hh.green': 'green', 'hh.blue': 'blue', 'hh.yellow': 'yellow',
+    'hh.face.reindeer_reward': 'Reindeer reward', 'hh.face.christmas_wish': 'Christmas wish',
+    'hh.tree': 'Under the tree',
+    'hh.die': 'The die',
+    'hh.sleigh': 'Sleigh',
+    'hh.stacks': 'Stacks',
+    'hh.reindeer': 'has a reindeer',
+    'hh.no_reindeer': 'no reindeer',
+    'hh.points': '{n} points',
+    'hh.total': '{n} gifts in all',
+    'hh.round': 'Round {n}',
+    'hh.a.take_reindeer': "Take {name}'s reindeer",
+    'hh.a.roll': 'Roll the die',
+    'hh.a.roll_forgot': 'Roll without a reindeer (you miss your turn)',
+    'hh.a.sleigh_colour': 'Stack the {colour} gifts',
+    'hh.a.choose_sleigh': "{name}'s sleigh",
+    'hh.a.wish_colour': 'Wish for {colour}',
+    'hh.p.take_reindeer_or_roll': 'Take a reindeer first, then roll the die',
+    'hh.p.take_reindeer': 'Take a reindeer from another player',
+    'hh.p.roll': 'Roll the die',
+    'hh.p.sleigh_colour': 'Which colour goes from the sleigh onto the stacks?',
+    'hh.p.choose_sleigh': 'Reindeer reward: choose a sleigh to bank',
+    'hh.p.wish_colour': 'Christmas wish: which colour do you wish for?',
+    'hh.e.took_reindeer': "{name} takes {from}'s reindeer",
+    'hh.e.forgot_reindeer': '{name} forgot the reindeer and misses the turn',
+    'hh.e.rolled': '{name} rolled {face}',
+    'hh.e.gifts_to_sleigh': "{colours} go onto {name}'s sleigh",
+    'hh.e.roll_again': '{name} rolls again',
+    'hh.e.reroll_cap': 'Too many rolls: the turn ends',
+    'hh.e.banked': "{name} stacks {count} gift(s) from {owner}'s sleigh",
+    'hh.e.banked_own': '{name} stacks {count} gift(s) from their own sleigh',
+    'hh.e.sleigh_swapped': '{name} swaps sleighs with {with}',
+    'hh.e.wish_given': '{name} wished for {colour} and gets {count}',
+    'hh.e.turn_started': "{name}'s turn",
+    'hh.e.game_over': 'Game over',
+  },
+  de: {
+    'happy_holidays.title': 'Happy Holidays',
+    'happy_holidays.blurb': 'Würfeln, den Schlitten beladen, Geschenke hoch stapeln.',
+    'happy_holidays.opt.maxPlayers': 'Plätze',
+    'happy_holidays.opt.startPlayer': 'Wer beginnt',
+    'happy_holidays.opt.startPlayer.random': 'zufällig',
+    'happy_holidays.opt.startPlayer.host-picks': 'der Gastgeber bestimmt',
+    'happy_holidays.opt.giftsPerColour': 'Geschenke pro Farbe',
+    'happy_holidays.opt.reindeerCount': 'Rentiere',
+    'happy_holidays.opt.reindeerCount.auto': 'eins weniger als Spieler',
+    'happy_holidays.opt.reindeerMode': 'Rentier vergessen?',
+    'happy_holidays.opt.reindeerMode.strict': 'Zug verpasst (wie in der Schachtel)',
+    'happy_holidays.opt.reindeerMode.assisted': 'das Spiel erinnert dich',
+    'happy_holidays.opt.rerollEmptyReward': 'Nochmal würfeln, wenn alle Schlitten leer sind',
+    'happy_holidays.opt.endCheck': 'Das Spiel endet',
+    'happy_holidays.opt.endCheck.endOfTurn': 'am Ende des Zugs',
+    'happy_holidays.opt.endCheck.immediate': 'sofort',
+    'happy_holidays.opt.tieBreak': 'Bei Gleichstand',
+    'happy_holidays.opt.tieBreak.shared': 'gemeinsamer Sieg',
+    'happy_holidays.opt.tieBreak.totalGifts': 'die meisten Geschenke gewinnen',
+    'happy_holidays.opt.mainTimeoutSec': 'Zeit für einen Zug (Sekunden)',
+    'happy_holidays.opt.subPromptTimeoutSec': 'Zeit für eine Wahl (Sekunden)',
+    'happy_holidays.off': 'ohne Limit',
+    'hh.red': 'Rot', 'hh.green': 'Grün', 'hh.blue': 'Blau', 'hh.yellow': 'Gelb',
+    'hh.face.reindeer_reward': 'Rentier-Belohnung', 'hh.face.christmas_wish': 'Weihnachtswunsch',
+    'hh.tree': 'Unterm Baum',
+    'hh.die': 'Der Würfel',
+    'hh.sleigh': 'Schlitten',
+    'hh.stacks': 'Stapel',
+    'hh.reindeer': 'hat ein Rentier',
+    'hh.no_reindeer': 'kein Rentier',
+    'hh.points': '{n} Punkte',
+    'hh.total': '{n} Geschenke insgesamt',
+    'hh.round': 'Runde {n}',
+    'hh.a.take_reindeer': 'Rentier von {name} nehmen',
+    'hh.a.roll': 'Würfeln',
+    'hh.a.roll_forgot': 'Ohne Rentier würfeln (Zug verpasst)',
+    'hh.a.sleigh_colour': 'Die {colour}en Geschenke stapeln',
+    'hh.a.choose_sleigh': 'Schlitten von {name}',
+    'hh.a.wish_colour': '{colour} wünschen',
+    'hh.p.take_reindeer_or_roll': 'Erst ein Rentier nehmen, dann würfeln',
+    'hh.p.take_reindeer': 'Nimm ein Rentier von einem anderen Spieler',
+    'hh.p.roll': 'Würfeln',
+    'hh.p.sleigh_colour': 'Welche Farbe kommt vom Schlitten auf die Stapel?',
+    'hh.p.choose_sleigh': 'Rentier-Belohnung: wähle einen Schlitten',
+    'hh.p.wish_colour': 'Weihnachtswunsch: welche Farbe wünschst du dir?',
+    'hh.e.took_reindeer': '{name} nimmt das Rentier von {from}',
+    'hh.e.forgot_reindeer': '{name} hat das Rentier vergessen und setzt aus',
+    'hh.e.rolled': '{name} würfelt {face}',
+    'hh.e.gifts_to_sleigh': '{colours} kommen auf den Schlitten von {name}',
+    'hh.e.roll_again': '{name} würfelt nochmal',
+    'hh.e.reroll_cap': 'Zu oft gewürfelt: der Zug endet',
+    'hh.e.banked': '{name} stapelt {count} Geschenk(e) vom Schlitten von {owner}',
+    'hh.e.banked_own': '{name} stapelt {count} Geschenk(e) vom eigenen Schlitten',
+    'hh.e.sleigh_swapped': '{name} tauscht den Schlitten mit {with}',
+    'hh.e.wish_given': '{name} wünscht sich {colour} und bekommt {count}',
+    'hh.e.turn_started': '{name} ist dran',
+    'hh.e.game_over': 'Spielende',
+  },
+};
+
+const colourName = (c) => t(`hh.${c}`);
+
+function faceName(face) {
+  if (!face) return '';
+  if (face === 'reindeer_reward' || face === 'christmas_wish') return t(`hh.face.${face}`);
+  return face.split('_').map(colourName).join(' + ');
+}
+
+function dieHtml(face) {
+  if (!face) return '<div class="die empty" aria-hidden="true">?</div>';
+  if (face === 'reindeer_reward') return '<div class="die" aria-label="reindeer">🦌</div>';
+  if (face === 'christmas_wish') return '<div class="die" aria-label="wish">⭐</div>';
+  const [a, b] = face.split('_');
+  return `<div class="die split" aria-label="${esc(faceName(face))}"><span style="background:${paint[a]}"></span><span style="background:${paint[b]}"></span></div>`;
+}
+
+function giftRow(gifts, big = false) {
+  return colours.map((c) => `<span class="gift ${big ? 'big' : ''}" style="--g:${paint[c]}" title="${esc(colourName(c))}">
+    <span class="box" aria-hidden="true"></span><span class="n">${gifts[c] ?? 0}</span></span>`).join('');
+}
+
+function stacksHtml(stacks) {
+  const max = Math.max(8, ...colours.map((c) => stacks[c] || 0));
+  return `<div class="stacks">${colours.map((c) => `<div class="stack" title="${esc(colourName(c))}: ${stacks[c] || 0}">
+    <div class="bar" style="height:${((stacks[c] || 0) / max) * 100}%;background:${paint[c]}"></div><span>${stacks[c] || 0}</span></div>`).join('')}</div>`;
+}
+
+export default {
+  id: 'happy_holidays',
+  icon: '🛷',
+  texts,
+  mainOptions: ['maxPlayers', 'startPlayer', 'mainTimeoutSec'],
+  options: {
+    startPlayer: { choices: ['random', 'host-picks'] },
+    maxPlayers: { min: 2, max: 6 },
+    giftsPerColour: { min: 5, max: 15 },
+    reindeerCount: { choices: ['auto', 1, 2, 3, 4, 5] },
+    reindeerMode: { choices: ['strict', 'assisted'] },
+    endCheck: { choices: ['endOfTurn', 'immediate'] },
+    tieBreak: { choices: ['shared', 'totalGifts'] },
+    mainTimeoutSec: { choices: [15, 30, 60, 120, 300, 'off'] },
+    subPromptTimeoutSec: { choices: [10, 15, 30, 60, 120, 'off'] },
+  },
+
+  promptText(ctx) {
+    const kind = ctx.state.prompt?.kind;
+    return kind ? t(`hh.p.${kind}`) : '';
+  },
+
+  primary(entry) {
+    return entry.kind === 'roll' || entry.kind === 'take_reindeer';
+  },
+
+  actionLabel(entry, ctx) {
+    const v = ctx.view;
+    switch (entry.kind) {
+      case 'take_reindeer': return t('hh.a.take_reindeer', { name: ctx.name(entry.from) });
+      case 'roll': return v.players[v.active]?.reindeer ? t('hh.a.roll') : t('hh.a.roll_forgot');
+      case 'sleigh_colour': return t('hh.a.sleigh_colour', { colour: colourName(entry.colour) });
+      case 'choose_sleigh': return t('hh.a.choose_sleigh', { name: ctx.name(entry.owner) });
+      case 'wish_colour': return t('hh.a.wish_colour', { colour: colourName(entry.colour) });
+      default: return entry.kind;
+    }
+  },
+
+  eventText(ev, ctx) {
+    const name = ctx.name(ev.seat);
+    switch (ev.kind) {
+      case 'took_reindeer': return t('hh.e.took_reindeer', { name, from: ctx.name(ev.from) });
+      case 'forgot_reindeer': return t('hh.e.forgot_reindeer', { name });
+      case 'rolled': return t('hh.e.rolled', { name, face: faceName(ev.face) });
+      case 'gifts_to_sleigh': return t('hh.e.gifts_to_sleigh', { name, colours: ev.colours.map(colourName).join(' + ') });
+      case 'roll_again': return t('hh.e.roll_again', { name });
+      case 'reroll_cap': return t('hh.e.reroll_cap', { name });
+      case 'banked': return ev.sleigh_owner === ev.seat ? t('hh.e.banked_own', { name, count: ev.count })
+        : t('hh.e.banked', { name, count: ev.count, owner: ctx.name(ev.sleigh_owner) });
+      case 'sleigh_swapped': return t('hh.e.sleigh_swapped', { name, with: ctx.name(ev.with) });
+      case 'wish_given': return t('hh.e.wish_given', { name, colour: colourName(ev.colour), count: ev.count });
+      case 'turn_started': return t('hh.e.turn_started', { name });
+      case 'game_over': return t('hh.e.game_over');
+      default: return null;
+    }
+  },
+
+  render(ctx) {
+    const v = ctx.view;
+    const players = v.players.map((p) => {
+      const active = p.seat === v.active && !ctx.state.over;
+      return `<div class="hh-player ${active ? 'active' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
+        <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
+          <span class="reindeer ${p.reindeer ? 'has' : ''}" title="${esc(p.reindeer ? t('hh.reindeer') : t('hh.no_reindeer'))}">${p.reindeer ? '🦌' : '·'}</span>
+          <span class="score">${esc(t('hh.points', { n: p.score }))}</span></div>
+        <div class="sleigh"><span class="label">🛷 ${esc(t('hh.sleigh'))}</span>${giftRow(p.sleigh.gifts)}</div>
+        <div class="label">${esc(t('hh.stacks'))}</div>${stacksHtml(p.stacks)}
+      </div>`;
+    });
+    return `<div class="hh-board">
+      <div class="hh-centre">
+        <div class="tree-area"><h3>🎄 ${esc(t('hh.tree'))}</h3><div class="gifts">${giftRow(v.tree, true)}</div></div>
+        <div class="die-area"><h3>${esc(t('hh.die'))}</h3>${dieHtml(v.last_roll?.face)}
+          <p class="muted">${v.last_roll ? esc(`${ctx.name(v.last_roll.seat)}: ${faceName(v.last_roll.face)}`) : ''}</p>
+          <p class="muted">${esc(t('hh.round', { n: v.round }))}</p></div>
+      </div>
+      <div class="hh-players">${players.join('')}</div>
+    </div>`;
+  },
+
+  resultHtml(ctx) {
+    const r = ctx.state.result;
+    const rows = r.scores.map((score, seat) => `<tr class="${r.winners.includes(seat) ? 'winner' : ''}">
+      <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))}</td><td><strong>${score}</strong></td>
+      <td>${giftRow(r.stacks[seat])}</td><td>${r.total_gifts[seat]}</td></tr>`);
+    return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('hh.stacks'))}</th><th>Σ</th></tr></thead>
+      <tbody>${rows.join('')}</tbody></table>`;
+  },
+};

@@ -1,0 +1,516 @@
+// Unterm Baum: the tree of face-down cards, every player's field by family member, the wish list
+// (only while the server still sends it), revealed cards shown for `display_ms` and then face-down
+// again. Motifs appear only in `revealed` events and after the end; the log never keeps one.
+import { lang, t } from '../i18n.js';
+import { esc, same } from '../util.js';
+import motifsDe from './motifs_de.js';
+
+const texts = {
+  en: {
+    'unterm_baum.title': 'Unterm Baum',
+    'unterm_baum.blurb': 'Remember your secret wish list and find the gifts under the tree.',
+    'unterm_baum.opt.maxPlayers': 'Seats',
+    'unterm_baum.opt.startPlayer': 'Who begins',
+    'unterm_baum.opt.startPlayer.random': 'chosen at random',
+    'unterm_baum.opt.startPlayer.host-picks': 'the host decides',
+    'unterm_baum.opt.cardsToRemember': 'Gifts on your wish list',
+    'unterm_baum.opt.cardsToRemember.8': '8 (relatively easy)',
+    'unterm_baum.opt.cardsToRemember.12': '12 (challenging)',
+    'unterm_baum.opt.cardsToRemember.16': '16 (hard)',
+    'unterm_baum.opt.cardsToRemember.20': '20 (for memory veterans)',
+    'unterm_baum.opt.familySize': 'Family members (rows)',
+    'unterm_baum.opt.decoys': 'Extra gifts nobody wished for',
+    'unterm_baum.opt.actionsMode': 'Actions per turn',
+    'unterm_baum.opt.actionsMode.oneEach': 'one look and one move',
+    'unterm_baum.opt.actionsMode.anyTwo': 'any two',
+    'unterm_baum.opt.positionMode': 'Exact position means',
+    'unterm_baum.opt.positionMode.slot': 'the same slot',
+    'unterm_baum.opt.positionMode.ordinal': 'the same place in the row',
+    'unterm_baum.opt.tieBreak': 'On a tie',
+    'unterm_baum.opt.tieBreak.shared': 'share the win',
+    'unterm_baum.opt.tieBreak.exactThenRow': 'more exact matches win',
+    'unterm_baum.opt.maxRounds': 'Rounds at most',
+    'unterm_baum.opt.assignSeconds': 'Time to write the wish list (seconds)',
+    'unterm_baum.opt.memorizeSeconds': 'Time to memorise (seconds)',
+    'unterm_baum.opt.revealSeconds': 'A looked-at card stays open (seconds)',
+    'unterm_baum.opt.mainTimeoutSec': 'Time for a turn (seconds)',
+    'ub.tree': 'Under the tree',
+    'ub.field': "{name}'s table",
+    'ub.wish_list': 'Your secret wish list',
+    'ub.folded': 'Your wish list is folded shut. Do you still remember it?',
+    'ub.memorize': 'Memorise your wish list! It disappears in',
+    'ub.row': 'Row {n}',
+    'ub.assign_help': 'Put each gift in the row of the family member who wishes for it: click a gift, then a free place. Every row needs at least one gift.',
+    'ub.assign_family': 'Your family',
+    'ub.assign_submit': 'Done: fold my wish list',
+    'ub.assign_reset': 'Use the suggestion',
+    'ub.assign_rows': 'Every row needs at least one gift.',
+    'ub.assign_waiting': 'Your wish list is done. Waiting for the others…',
+    'ub.mode.reveal': 'Look at a card',
+    'ub.mode.move': 'Move a card',
+    'ub.mode.rearrange': 'Rearrange my table',
+    'ub.hint.reveal': 'Click a face-down card to look at it. Everyone sees it for a few seconds.',
+    'ub.hint.move_from': 'Click the card you want to move.',
+    'ub.hint.move_to': 'Now click a free place (on the tree or on another table).',
+    'ub.hint.rearrange_from': 'Click a card on your table.',
+    'ub.hint.rearrange_to': 'Now click where it should go on your table (a card there swaps places).',
+    'ub.a.end_turn': 'End my turn',
+    'ub.a.assign': 'Use the suggested wish list',
+    'ub.p.assign': 'Write your wish list',
+    'ub.p.memorize': 'Everyone memorises their wish list',
+    'ub.p.turn': 'Look at a card, move a card, rearrange your table',
+    'ub.reveal_banner': '{name} looks at a card:',
+    'ub.e.assigned': '{name} has written the wish list',
+    'ub.e.memorize_started': 'Memorise your wish lists!',
+    'ub.e.memorize_ended': 'The wish lists are folded shut',
+    'ub.e.turn_started': "{name}'s turn",
+    'ub.e.revealed_tree': '{name} looks at a card under the tree',
+    'ub.e.revealed_field': "{name} looks at a card on {owner}'s table",
+    'ub.e.moved': '{name} moves a card from {from} to {to}',
+    'ub.e.rearranged': '{name} rearranges the table',
+    'ub.e.turn_ended': '{name} ends the turn',
+    'ub.e.game_over': 'Game over',
+    'ub.place.tree': 'the tree',
+    'ub.place.field': "{name}'s table",
+    'ub.exact': 'exact', 'ub.member': 'right person', 'ub.other': 'other',
+    'ub.wished': 'Wished for',
+  },
+  de: {
+    'unterm_baum.title': 'Unterm Baum',
+    'unterm_baum.blurb': 'Merk dir deine geheime Wunschliste und finde die Geschenke unterm Baum.',
+    'unterm_baum.opt.maxPlayers': 'Plätze',
+    'unterm_baum.opt.startPlayer': 'Wer beginnt',
+    'unterm_baum.opt.startPlayer.random': 'zufällig',
+    'unterm_baum.opt.startPlayer.host-picks': 'der Gastgeber bestimmt',
+    'unterm_baum.opt.cardsToRemember': 'Geschenke auf der Wunschliste',
+    'unterm_baum.opt.cardsToRemember.8': '8 (relativ leicht)',
+    'unterm_baum.opt.cardsToRemember.12': '12 (anspruchsvoll)',
+    'unterm_baum.opt.cardsToRemember.16': '16 (schwer)',
+    'unterm_baum.opt.cardsToRemember.20': '20 (für Gedächtnisprofis)',
+    'unterm_baum.opt.familySize': 'Familienmitglieder (Reihen)',
+    'unterm_baum.opt.decoys': 'Zusätzliche Geschenke, die sich niemand wünscht',
+    'unterm_baum.opt.actionsMode': 'Aktionen pro Zug',
+    'unterm_baum.opt.actionsMode.oneEach': 'einmal ansehen und einmal verschieben',
+    'unterm_baum.opt.actionsMode.anyTwo': 'zwei beliebige',
+    'unterm_baum.opt.positionMode': 'Genaue Position heißt',
+    'unterm_baum.opt.positionMode.slot': 'derselbe Platz',
+    'unterm_baum.opt.positionMode.ordinal': 'dieselbe Stelle in der Reihe',
+    'unterm_baum.opt.tieBreak': 'Bei Gleichstand',
+    'unterm_baum.opt.tieBreak.shared': 'gemeinsamer Sieg',
+    'unterm_baum.opt.tieBreak.exactThenRow': 'mehr genaue Treffer gewinnen',
+    'unterm_baum.opt.maxRounds': 'Höchstens Runden',
+    'unterm_baum.opt.assignSeconds': 'Zeit für die Wunschliste (Sekunden)',
+    'unterm_baum.opt.memorizeSeconds': 'Zeit zum Einprägen (Sekunden)',
+    'unterm_baum.opt.revealSeconds': 'Eine angesehene Karte bleibt offen (Sekunden)',
+    'unterm_baum.opt.mainTimeoutSec': 'Zeit für einen Zug (Sekunden)',
+    'ub.tree': 'Unterm Baum',
+    'ub.field': 'Tisch von {name}',
+    'ub.wish_list': 'Deine geheime Wunschliste',
+    'ub.folded': 'Deine Wunschliste ist zugeklappt. Weißt du sie noch?',
+    'ub.memorize': 'Präg dir deine Wunschliste ein! Sie verschwindet in',
+    'ub.row': 'Reihe {n}',
+    'ub.assign_help': 'Leg jedes Geschenk in die Reihe des Familienmitglieds, das es sich wünscht: erst ein Geschenk anklicken, dann einen freien Platz. Jede Reihe braucht mindestens ein Geschenk.',
+    'ub.assign_family': 'Deine Familie',
+    'ub.assign_submit': 'Fertig: Wunschliste zuklappen',
+    'ub.assign_reset': 'Den Vorschlag nehmen',
+    'ub.assign_rows': 'Jede Reihe braucht mindestens ein Geschenk.',
+    'ub.assign_waiting': 'Deine Wunschliste ist fertig. Warte auf die anderen…',
+    'ub.mode.reveal': 'Karte ansehen',
+    'ub.mode.move': 'Karte verschieben',
+    'ub.mode.rearrange': 'Meinen Tisch umräumen',
+    'ub.hint.reveal': 'Klick eine verdeckte Karte an, um sie anzusehen. Alle sehen sie ein paar Sekunden lang.',
+    'ub.hint.move_from': 'Klick die Karte an, die du verschieben willst.',
+    'ub.hint.move_to': 'Jetzt einen freien Platz anklicken (am Baum oder auf einem anderen Tisch).',
+    'ub.hint.rearrange_from': 'Klick eine Karte auf deinem Tisch an.',
+    'ub.hint.rearrange_to': 'Jetzt anklicken, wohin sie auf deinem Tisch soll (eine Karte dort tauscht den Platz).',
+    'ub.a.end_turn': 'Zug beenden',
+    'ub.a.assign': 'Die vorgeschlagene Wunschliste nehmen',
+    'ub.p.assign': 'Schreib deine Wunschliste',
+    'ub.p.memorize': 'Alle prägen sich ihre Wunschliste ein',
+    'ub.p.turn': 'Karte ansehen, Karte verschieben, Tisch umräumen',
+    'ub.reveal_banner': '{name} sieht sich eine Karte an:',
+    'ub.e.assigned': '{name} hat die Wunschliste geschrieben',
+    'ub.e.memorize_started': 'Prägt euch eure Wunschlisten ein!',
+    'ub.e.memorize_ended': 'Die Wunschlisten sind zugeklappt',
+    'ub.e.turn_started': '{name} ist dran',
+    'ub.e.revealed_tree': '{name} sieht sich eine Karte unterm Baum an',
+    'ub.e.revealed_field': '{name} sieht sich eine Karte auf dem Tisch von {owner} an',
+    'ub.e.moved': '{name} verschiebt eine Karte von {from} nach {to}',
+    'ub.e.rearranged': '{name} räumt den Tisch um',
+    'ub.e.turn_ended': '{name} beendet den Zug',
+    'ub.e.game_over': 'Spielende',
+    'ub.place.tree': 'unterm Baum',
+    'ub.place.field': 'den Tisch von {name}',
+    'ub.exact': 'genau', 'ub.member': 'richtige Person', 'ub.other': 'sonst',
+    'ub.wished': 'Gewünscht',
+  },
+};
+
+// A few pictures for the motifs; the rest show a wrapped gift. Names come from the wire id.
+const pictures = {
+  teddy_bear: '🧸', rocking_horse: '🐴', toy_train: '🚂', jigsaw_puzzle: '🧩', snow_globe: '🔮',
+  woolly_scarf: '🧣', knitted_gloves: '🧤', bobble_hat: '🧶', board_game: '🎲', kite: '🪁',
+  yo_yo: '🪀', skateboard: '🛹', roller_skates: '🛼', ice_skates: '⛸️', sledge: '🛷', skis: '🎿',
+  football: '⚽', basketball: '🏀', tennis_racket: '🎾', fishing_rod: '🎣', telescope: '🔭',
+  microscope: '🔬', chemistry_set: '🧪', paint_box: '🎨', crayons: '🖍️', storybook: '📖',
+  comic_book: '📚', cookbook: '📕', atlas: '🗺️', globe: '🌍', alarm_clock: '⏰', wristwatch: '⌚',
+  camera: '📷', headphones: '🎧', radio: '📻', guitar: '🎸', violin: '🎻', drum_kit: '🥁',
+  flute: '🪈', music_box: '🎶', doll_house: '🏠', puppet: '🎭', toy_robot: '🤖', racing_car: '🏎️',
+  fire_engine: '🚒', toy_plane: '✈️', sailing_ship: '⛵', building_blocks: '🧱', playing_cards: '🃏',
+  chess_set: '♟️', magic_kit: '🎩', umbrella: '☂️', raincoat: '🧥', slippers: '🥿', necktie: '👔',
+  handbag: '👜', wallet: '👛', backpack: '🎒', suitcase: '🧳', sunglasses: '🕶️', necklace: '📿',
+  silver_ring: '💍', scented_candle: '🕯️', lantern: '🏮', teapot: '🫖', mug: '☕', gingerbread: '🍪',
+  chocolates: '🍫', candy_cane: '🍭', honey_jar: '🍯', fruit_basket: '🧺', plant_pot: '🪴',
+  bonsai: '🌳', toolbox: '🧰', claw_hammer: '🔨', torch: '🔦', pocket_knife: '🔪', compass: '🧭',
+  tent: '⛺', bicycle: '🚲', bike_bell: '🔔', helmet: '⛑️', scooter: '🛴', hockey_stick: '🏒',
+  goldfish_bowl: '🐠', hamster_cage: '🐹', dog_lead: '🐕', cat_toy: '🐈', earmuffs: '🎧',
+  mittens: '🧤', fountain_pen: '🖋️', calculator: '🧮', tablet_computer: '📱', game_console: '🎮',
+  train_ticket: '🎫', theatre_tickets: '🎟️', photo_album: '📔', picture_frame: '🖼️',
+  wall_calendar: '📅', gift_voucher: '🎁', jumper: '👕', pyjamas: '🩳', perfume: '🧴', soap_set: '🧼',
+};
+const families = { mueller: 'Müller', schmidt: 'Schmidt', schneider: 'Schneider', fischer: 'Fischer',
+  weber: 'Weber', meyer: 'Meyer', wagner: 'Wagner', becker: 'Becker' };
+
+export function motifName(motif) {
+  if (lang() === 'de' && motifsDe[motif]) return motifsDe[motif];
+  const words = String(motif).replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function motifHtml(motif) {
+  return `<span class="motif"><span class="pic" aria-hidden="true">${pictures[motif] || '🎁'}</span><span class="name">${esc(motifName(motif))}</span></span>`;
+}
+
+// This browser's own UI state: open reveals, the chosen mode, the selected card, the draft list.
+const ui = { reveals: new Map(), mode: null, selected: null, draft: null, draftFor: null, pick: null };
+
+const locKey = (loc) => ('tree' in loc ? `t${loc.tree}` : `s${loc.seat}:${loc.row}:${loc.slot}`);
+const area = (loc) => ('tree' in loc ? 'tree' : `seat${loc.seat}`);
+
+function placeName(loc, ctx) {
+  return 'tree' in loc ? t('ub.place.tree') : t('ub.place.field', { name: ctx.name(loc.seat) });
+}
+
+function entries(ctx, kind) {
+  return ctx.legal.filter((e) => e.kind === kind);
+}
+function domainOf(ctx, kind) {
+  return entries(ctx, kind).find((e) => e.domain)?.domain || null;
+}
+
+function availableModes(ctx) {
+  const modes = [];
+  if (entries(ctx, 'reveal').length) modes.push('reveal');
+  if (domainOf(ctx, 'move')) modes.push('move');
+  if (domainOf(ctx, 'rearrange')) modes.push('rearrange');
+  return modes;
+}
+
+function currentMode(ctx) {
+  const modes = availableModes(ctx);
+  if (!modes.includes(ui.mode)) {
+    ui.mode = modes[0] || null;
+    ui.selected = null;
+  }
+  return ui.mode;
+}
+
+// Is `loc` a place the player may click now, and what would it do?
+function clickable(loc, occupied, ctx) {
+  const mode = currentMode(ctx);
+  if (mode === 'reveal') return occupied && entries(ctx, 'reveal').some((e) => same(e.location, loc));
+  if (mode === 'move') {
+    const d = domainOf(ctx, 'move');
+    if (!ui.selected) return d.from.some((l) => same(l, loc));
+    return same(ui.selected, loc) || (area(ui.selected) !== area(loc) && d.to.some((l) => same(l, loc)));
+  }
+  if (mode === 'rearrange') {
+    if (!('seat' in loc) || loc.seat !== ctx.seat) return false;
+    return ui.selected ? true : occupied;
+  }
+  return false;
+}
+
+function cardHtml(loc, occupied, face, ctx) {
+  const reveal = ui.reveals.get(locKey(loc));
+  const shown = face || (occupied && reveal && reveal.until > Date.now() ? reveal.motif : null);
+  const can = !ctx.state.over && ctx.seat !== null && clickable(loc, occupied, ctx);
+  const selected = ui.selected && same(ui.selected, loc);
+  const cls = ['ub-card', occupied ? 'full' : 'free', shown ? 'open' : '', can ? 'can' : '', selected ? 'selected' : '',
+    reveal && !face && shown ? 'revealed' : ''].filter(Boolean).join(' ');
+  const inner = shown ? motifHtml(shown) : occupied ? '<span class="back" aria-hidden="true">🎁</span>' : '';
+  const label = 'tree' in loc ? `tree ${loc.tree + 1}` : `${ctx.name(loc.seat)} ${loc.row + 1}/${loc.slot + 1}`;
+  const attrs = can ? `data-act="ub-loc" data-loc='${esc(JSON.stringify(loc))}' role="button" tabindex="0"` : '';
+  return `<div class="${cls}" ${attrs} aria-label="${esc(label)}" data-testid="ub-${locKey(loc)}">${inner}</div>`;
+}
+
+function treeHtml(ctx) {
+  const v = ctx.view;
+  const faces = v.tree_faces || [];
+  const cards = v.tree.map((occ, i) => cardHtml({ tree: i }, occ, faces[i] || null, ctx));
+  return `<section class="ub-tree"><h3>🎄 ${esc(t('ub.tree'))}</h3><div class="ub-tree-cards">${cards.join('')}</div></section>`;
+}
+
+function fieldHtml(p, ctx) {
+  const rows = p.field.map((row, r) => {
+    const member = p.members?.[r] || t('ub.row', { n: r + 1 });
+    const cells = row.map((occ, s) => cardHtml({ seat: p.seat, row: r, slot: s }, occ, p.field_faces?.[r]?.[s] || null, ctx));
+    return `<div class="ub-row"><span class="member">${esc(member)}</span><div class="cells">${cells.join('')}</div></div>`;
+  });
+  const fam = p.family ? ` · ${families[p.family] || p.family}` : '';
+  const active = ctx.view.active === p.seat && ctx.view.phase === 'play';
+  return `<section class="ub-field ${active ? 'active' : ''} ${p.seat === ctx.seat ? 'mine' : ''}" style="--c:${ctx.colour(p.seat)}">
+    <h3><span class="dot" style="--c:${ctx.colour(p.seat)}"></span>${esc(t('ub.field', { name: ctx.who(p.seat) }))}${esc(fam)}
+    <span class="muted">(${p.card_count}/${ctx.view.cards_to_remember})</span></h3>${rows.join('')}</section>`;
+}
+
+function wishGrid(wishes, rows, slots, members, editable) {
+  const at = new Map(wishes.map((w) => [`${w.row}:${w.slot}`, w.motif]));
+  const lines = [];
+  for (let r = 0; r < rows; r++) {
+    const cells = [];
+    for (let s = 0; s < slots; s++) {
+      const motif = at.get(`${r}:${s}`);
+      const sel = editable && ui.pick && ui.pick.row === r && ui.pick.slot === s;
+      const attrs = editable ? `data-act="ub-wish" data-row="${r}" data-slot="${s}" role="button" tabindex="0"` : '';
+      cells.push(`<div class="ub-card wish ${motif ? 'open' : 'free'} ${editable ? 'can' : ''} ${sel ? 'selected' : ''}" ${attrs}>${motif ? motifHtml(motif) : ''}</div>`);
+    }
+    lines.push(`<div class="ub-row"><span class="member">${esc(members?.[r] || t('ub.row', { n: r + 1 }))}</span><div class="cells">${cells.join('')}</div></div>`);
+  }
+  return lines.join('');
+}
+
+function assignHtml(ctx) {
+  const suggestion = entries(ctx, 'assign').find((e) => !e.domain);
+  const domain = domainOf(ctx, 'assign');
+  if (!domain || !suggestion) return '';
+  const key = JSON.stringify(domain.motifs);
+  if (ui.draftFor !== key) {
+    ui.draft = { family: suggestion.family, wishes: suggestion.wishes.map((w) => ({ ...w })) };
+    ui.draftFor = key;
+    ui.pick = null;
+  }
+  // Another player may have taken the chosen family meanwhile: fall back to the server's suggestion.
+  if (!domain.families.includes(ui.draft.family)) {
+    ui.draft.family = suggestion.family;
+    ui.draft.chosen = false;
+  }
+  const used = new Set(ui.draft.wishes.map((w) => w.row));
+  const allRows = used.size === domain.rows;
+  const fams = domain.families.map((f) => `<option value="${esc(f)}" ${f === ui.draft.family ? 'selected' : ''}>${esc(families[f] || f)}</option>`);
+  return `<section class="ub-assign card">
+    <h3>📝 ${esc(t('ub.wish_list'))}</h3>
+    <p>${esc(t('ub.assign_help'))}</p>
+    <label class="field"><span>${esc(t('ub.assign_family'))}</span><select id="ub-family" data-fresh>${fams.join('')}</select></label>
+    <div class="ub-wishes" data-testid="ub-assign-grid">${wishGrid(ui.draft.wishes, domain.rows, domain.slots, null, true)}</div>
+    ${allRows ? '' : `<p class="error">${esc(t('ub.assign_rows'))}</p>`}
+    <div class="row"><button class="big primary" data-act="ub-assign" ${allRows ? '' : 'disabled'}>${esc(t('ub.assign_submit'))}</button>
+      <button data-act="ub-assign-reset">${esc(t('ub.assign_reset'))}</button></div>
+    <p class="notice small">${esc(t('honesty'))}</p>
+  </section>`;
+}
+
+function wishListHtml(ctx) {
+  const v = ctx.view;
+  const me = v.players[ctx.seat];
+  if (v.wish_list?.wishes && v.phase === 'memorize') {
+    const deadline = ctx.state.prompt?.deadline;
+    return `<section class="ub-wishlist card" data-testid="ub-wishlist">
+      <h3>📝 ${esc(t('ub.wish_list'))}</h3>
+      <p class="big-timer">${esc(t('ub.memorize'))} <span class="countdown" data-deadline="${deadline}"></span> s</p>
+      <div class="ub-wishes">${wishGrid(v.wish_list.wishes, v.family_size, v.slots_per_row, me?.members, false)}</div></section>`;
+  }
+  if (v.phase === 'assign' && me?.assigned) return `<p class="waiting">${esc(t('ub.assign_waiting'))}</p>`;
+  if (v.phase === 'play') return `<p class="muted" data-testid="ub-folded">${esc(t('ub.folded'))}</p>`;
+  return '';
+}
+
+function revealBanner(ctx) {
+  const now = Date.now();
+  const open = [...ui.reveals.values()].filter((r) => r.until > now);
+  if (!open.length) return '';
+  const r = open[open.length - 1];
+  return `<div class="ub-reveal" data-testid="reveal" role="status">${esc(t('ub.reveal_banner', { name: ctx.name(r.seat) }))}
+    ${motifHtml(r.motif)}</div>`;
+}
+
+document.addEventListener('change', (ev) => {
+  if (ev.target.id === 'ub-family' && ui.draft) {
+    ui.draft.family = ev.target.value;
+    ui.draft.chosen = true;
+  }
+});
+
+function moveReveal(from, to) {
+  const r = ui.reveals.get(locKey(from));
+  if (!r) return;
+  ui.reveals.delete(locKey(from));
+  ui.reveals.set(locKey(to), r);
+}
+
+export default {
+  id: 'unterm_baum',
+  icon: '🎁',
+  texts,
+  mainOptions: ['maxPlayers', 'cardsToRemember', 'startPlayer', 'mainTimeoutSec'],
+  options: {
+    startPlayer: { choices: ['random', 'host-picks'] },
+    maxPlayers: { min: 2, max: 6 },
+    cardsToRemember: { choices: [8, 12, 16, 20] },
+    familySize: { min: 3, max: 5 },
+    actionsMode: { choices: ['oneEach', 'anyTwo'] },
+    positionMode: { choices: ['slot', 'ordinal'] },
+    tieBreak: { choices: ['shared', 'exactThenRow'] },
+    assignSeconds: { choices: [30, 60, 90, 180, 300, 'off'] },
+    memorizeSeconds: { min: 1, max: 600 },
+    revealSeconds: { min: 1, max: 60 },
+    mainTimeoutSec: { choices: [30, 60, 90, 180, 300, 'off'] },
+  },
+
+  // Remembers revealed motifs for their display time (and follows a revealed card that moves).
+  onState(msg, ctx) {
+    for (const ev of msg.events) {
+      if (ev.kind === 'revealed') {
+        ui.reveals.set(locKey(ev.location), { motif: ev.motif, seat: ev.seat, until: Date.now() + ev.display_ms });
+        setTimeout(() => ctx.render(), ev.display_ms + 50);
+      } else if (ev.kind === 'moved') {
+        moveReveal(ev.from, ev.to);
+      } else if (ev.kind === 'rearranged') {
+        const moved = ev.moves.map((m) => [{ seat: ev.seat, ...m.from }, { seat: ev.seat, ...m.to }]);
+        const saved = moved.map(([from]) => ui.reveals.get(locKey(from)));
+        moved.forEach(([from]) => ui.reveals.delete(locKey(from)));
+        moved.forEach(([, to], i) => saved[i] && ui.reveals.set(locKey(to), saved[i]));
+      }
+    }
+    for (const [key, r] of ui.reveals) if (r.until <= Date.now()) ui.reveals.delete(key);
+    if (ctx.view?.phase !== 'play') ui.selected = null;
+  },
+
+  promptText(ctx) {
+    const kind = ctx.state.prompt?.kind;
+    return kind ? t(`ub.p.${kind}`) : '';
+  },
+
+  // The board handles reveals, moves, rearrangements and the wish list; end_turn stays a button.
+  boardEntries(ctx) {
+    return ctx.legal.map((e, i) => [e, i]).filter(([e]) => e.kind !== 'end_turn').map(([, i]) => i);
+  },
+
+  actionLabel(entry) {
+    return t(`ub.a.${entry.kind}`) !== `ub.a.${entry.kind}` ? t(`ub.a.${entry.kind}`) : entry.kind;
+  },
+
+  actionsExtra(ctx) {
+    const modes = availableModes(ctx);
+    if (!modes.length) return '';
+    const mode = currentMode(ctx);
+    const hint = mode === 'reveal' ? 'ub.hint.reveal'
+      : mode === 'move' ? (ui.selected ? 'ub.hint.move_to' : 'ub.hint.move_from')
+        : ui.selected ? 'ub.hint.rearrange_to' : 'ub.hint.rearrange_from';
+    const buttons = modes.map((m) => `<button class="mode ${m === mode ? 'primary' : ''}" data-act="ub-mode" data-mode="${m}" aria-pressed="${m === mode}">${esc(t(`ub.mode.${m}`))}</button>`);
+    return `<div class="buttons">${buttons.join('')}</div><p class="hint">${esc(t(hint))}</p>`;
+  },
+
+  eventText(ev, ctx) {
+    const name = ctx.name(ev.seat);
+    switch (ev.kind) {
+      case 'assigned': return t('ub.e.assigned', { name });
+      case 'memorize_started': return t('ub.e.memorize_started');
+      case 'memorize_ended': return t('ub.e.memorize_ended');
+      case 'turn_started': return t('ub.e.turn_started', { name });
+      // Never the motif: the log stays on screen, a revealed card must not.
+      case 'revealed': return 'tree' in ev.location ? t('ub.e.revealed_tree', { name })
+        : t('ub.e.revealed_field', { name, owner: ctx.name(ev.location.seat) });
+      case 'moved': return t('ub.e.moved', { name, from: placeName(ev.from, ctx), to: placeName(ev.to, ctx) });
+      case 'rearranged': return t('ub.e.rearranged', { name });
+      case 'turn_ended': return t('ub.e.turn_ended', { name });
+      case 'game_over': return t('ub.e.game_over');
+      default: return null;
+    }
+  },
+
+  render(ctx) {
+    const v = ctx.view;
+    const mine = ctx.seat !== null && !ctx.state.over;
+    const top = [];
+    if (mine && v.phase === 'assign') top.push(assignHtml(ctx));
+    if (mine) top.push(wishListHtml(ctx));
+    const fields = v.players.map((p) => fieldHtml(p, ctx));
+    return `${revealBanner(ctx)}${top.join('')}
+      <div class="ub-board">${treeHtml(ctx)}<div class="ub-fields">${fields.join('')}</div></div>`;
+  },
+
+  async onClick(el, ctx) {
+    const act = el.dataset.act;
+    if (act === 'ub-mode') {
+      ui.mode = el.dataset.mode;
+      ui.selected = null;
+      ctx.render();
+    } else if (act === 'ub-loc') {
+      const loc = JSON.parse(el.dataset.loc);
+      const mode = currentMode(ctx);
+      if (mode === 'reveal') {
+        const entry = entries(ctx, 'reveal').find((e) => same(e.location, loc));
+        if (entry) await ctx.act(entry).catch(() => {});
+      } else if (mode === 'move') {
+        if (!ui.selected) ui.selected = loc;
+        else if (same(ui.selected, loc)) ui.selected = null;
+        else {
+          const from = ui.selected;
+          ui.selected = null;
+          await ctx.act({ kind: 'move', from, to: loc }).catch(() => {});
+        }
+        ctx.render();
+      } else if (mode === 'rearrange') {
+        const field = ctx.view.players[ctx.seat].field;
+        if (!ui.selected) {
+          if (field[loc.row][loc.slot]) ui.selected = loc;
+        } else if (same(ui.selected, loc)) {
+          ui.selected = null;
+        } else {
+          const a = { row: ui.selected.row, slot: ui.selected.slot };
+          const b = { row: loc.row, slot: loc.slot };
+          ui.selected = null;
+          const moves = field[b.row][b.slot] ? [{ from: a, to: b }, { from: b, to: a }] : [{ from: a, to: b }];
+          await ctx.act({ kind: 'rearrange', moves }).catch(() => {});
+        }
+        ctx.render();
+      }
+    } else if (act === 'ub-wish') {
+      const cell = { row: Number(el.dataset.row), slot: Number(el.dataset.slot) };
+      const at = (c) => ui.draft.wishes.find((w) => w.row === c.row && w.slot === c.slot);
+      if (!ui.pick) {
+        if (at(cell)) ui.pick = cell;
+      } else if (ui.pick.row === cell.row && ui.pick.slot === cell.slot) {
+        ui.pick = null;
+      } else {
+        const a = at(ui.pick);
+        const b = at(cell);
+        if (a) Object.assign(a, cell);
+        if (b) Object.assign(b, ui.pick);
+        ui.pick = null;
+      }
+      ctx.render();
+    } else if (act === 'ub-assign') {
+      // A family the player did not choose is left out: the server then gives the first free sheet
+      // when the list arrives, so two players folding their lists at once cannot collide.
+      const cmd = { kind: 'assign', wishes: ui.draft.wishes };
+      if (ui.draft.chosen) cmd.family = ui.draft.family;
+      await ctx.act(cmd).catch(() => {});
+    } else if (act === 'ub-assign-reset') {
+      ui.draftFor = null;
+      ctx.render();
+    }
+  },
+
+  resultHtml(ctx) {
+    const r = ctx.state.result;
+    const rows = r.players.map((p) => `<tr class="${r.winners.includes(p.seat) ? 'winner' : ''}">
+      <td><span class="dot" style="--c:${ctx.colour(p.seat)}"></span>${esc(ctx.name(p.seat))}</td><td><strong>${p.score}</strong></td>
+      <td>${p.exact}</td><td>${p.member}</td><td>${p.other}</td></tr>`);
+    const lists = r.players.map((p) => `<details><summary>${esc(t('ub.wished'))}: ${esc(ctx.name(p.seat))}</summary>
+      <div class="ub-wishes">${wishGrid(p.wishes, ctx.view.family_size, ctx.view.slots_per_row, ctx.view.players[p.seat]?.members, false)}</div></details>`);
+    return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('ub.exact'))}</th>
+      <th>${esc(t('ub.member'))}</th><th>${esc(t('ub.other'))}</th></tr></thead><tbody>${rows.join('')}</tbody></table>${lists.join('')}`;
+  },
+};

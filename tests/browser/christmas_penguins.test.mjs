@@ -1,0 +1,89 @@
+// Christmas Penguins in two browsers: setup and moves are made by clicking highlighted floes (a
+// move is checked against the log), and the player who is not on turn shouts "Stop!" with the big
+// button and is told at once that the claim was granted. The game is played to the results.
+import assert from 'node:assert/strict';
+import { assertNoPageErrors, createRoom, joinByInvite, newPlayer, run, screenshot, sleep } from './lib.mjs';
+
+const pick = (n) => Math.floor(Math.random() * n);
+
+// One step for `page` if it has something to do; returns what it did, or null.
+async function step(page, state) {
+  const stop = page.getByTestId('stop');
+  if (!state.stopped && (await stop.count())) {
+    const meActive = await page.locator('.cp-player.me.active').count();
+    if (!meActive) {
+      await stop.click({ timeout: 1000 }).catch(() => {});
+      return 'stop';
+    }
+  }
+  if (!(await page.locator('.turn-bar.mine').count())) return null;
+  try {
+    const targets = page.locator('.cp-board .floe.target');
+    const n = await targets.count();
+    if (n) {
+      const what = await page.locator('.turn-bar .what').textContent();
+      const floe = targets.nth(pick(n));
+      const id = Number((await floe.getAttribute('data-testid')).replace('floe-', ''));
+      await floe.click({ timeout: 1000 });
+      return what.startsWith('Move your figure') ? { move: id } : 'floe';
+    }
+    const take = page.getByRole('button', { name: 'Take the stone' });
+    if (await take.count()) {
+      await take.click({ timeout: 1000 });
+      return 'button';
+    }
+    const buttons = page.locator('.actions button.action');
+    const k = await buttons.count();
+    if (!k) return null;
+    const primary = page.locator('.actions button.action.primary');
+    await ((await primary.count()) ? primary.first() : buttons.nth(pick(k))).click({ timeout: 1000 });
+    return 'button';
+  } catch {
+    return null; // the screen changed under the click
+  }
+}
+
+await run('browser: Christmas Penguins click to move, Stop! granted', async ({ browser, baseUrl }) => {
+  const oma = await newPlayer(browser, 'Oma');
+  const ben = await newPlayer(browser, 'Ben');
+  const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Christmas Penguins',
+    { maxPlayers: 2, maxRounds: 12, stones: '4/4/4', reactionWindowMs: 3000 });
+  await joinByInvite(ben.page, baseUrl, code, 'Ben');
+  await oma.page.getByText('Ben', { exact: true }).waitFor();
+  await oma.page.getByRole('button', { name: 'Start the game' }).click();
+  await oma.page.locator('.cp-board').waitFor();
+
+  const state = { stopped: false, moved: false };
+  const deadline = Date.now() + 240000;
+  while (Date.now() < deadline) {
+    if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) break;
+    let acted = false;
+    for (const page of [oma.page, ben.page]) {
+      const did = await step(page, state);
+      if (!did) continue;
+      acted = true;
+      if (did === 'stop') {
+        const result = page.getByTestId('stop-result');
+        await page.locator('[data-testid="stop-result"]:not([data-status="sent"])').waitFor({ timeout: 5000 });
+        const status = await result.getAttribute('data-status');
+        assert.ok(['granted', 'queued'].includes(status), `stop claim was ${status}`);
+        if (status === 'queued') await page.locator('[data-testid="stop-result"][data-status="granted"]').waitFor({ timeout: 10000 });
+        const other = page === oma.page ? ben.page : oma.page;
+        await other.getByTestId('log').getByText(/shouts "Stop!"|may play a stone now/).first().waitFor();
+        await screenshot(page, 'christmas-penguins-stop.png');
+        state.stopped = true;
+      } else if (did.move !== undefined && !state.moved) {
+        await page.getByTestId('log').getByText(new RegExp(`to floe ${did.move}$`)).first().waitFor({ timeout: 5000 });
+        await screenshot(page, 'christmas-penguins.png');
+        state.moved = true;
+      }
+    }
+    if (!acted) await sleep(50);
+  }
+  assert.ok(state.moved, 'a move was made by clicking a highlighted floe');
+  assert.ok(state.stopped, 'the player not on turn shouted "Stop!"');
+  await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
+  await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
+  await screenshot(oma.page, 'christmas-penguins-results.png');
+  assertNoPageErrors(oma.page, ben.page);
+});

@@ -1,0 +1,153 @@
+// Shared by the browser tests: a real tinsel-server on an ephemeral port, Debian's Chromium driven
+// by playwright-core, and small helpers that act the way a person does (type, click, wait).
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const serverBinary = process.env.TINSEL_SERVER_BINARY || 'build/server/tinsel-server';
+export const chromiumPath = process.env.TINSEL_CHROMIUM || '/usr/bin/chromium';
+export const screenshotDir = process.env.TINSEL_SCREENSHOT_DIR || 'build/screenshots';
+
+// Starts tinsel-server with `--port 0` and resolves with its base URL once it listens.
+export function startServer(extraArgs = []) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(serverBinary, ['--port', '0', '--log-level', 'info', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 10000);
+    const onData = (chunk) => {
+      out += chunk;
+      const m = /url=(http:\/\/[^\s]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1].replace(/\/$/, ''), stop: () => stopProcess(proc), proc });
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+}
+
+function stopProcess(proc) {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null) return resolve();
+    proc.once('exit', resolve);
+    proc.kill('SIGTERM');
+    setTimeout(() => proc.kill('SIGKILL'), 5000).unref();
+  });
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run', '--disable-features=Translate,MediaRouter'],
+  });
+}
+
+// A new browser context (its own localStorage: a different person) with one page. Console errors
+// and uncaught exceptions in the page fail the test.
+export async function newPlayer(browser, name, { locale = 'en-GB', viewport = { width: 1280, height: 900 } } = {}) {
+  const context = await browser.newContext({ locale, viewport });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(`${name}: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.errors.push(`${name}: console: ${msg.text()}`);
+  });
+  page.playerName = name;
+  return { context, page, name };
+}
+
+export function assertNoPageErrors(...pages) {
+  const errors = pages.flatMap((p) => p.errors);
+  if (errors.length) throw new Error(`errors in the page:\n${errors.join('\n')}`);
+}
+
+export async function screenshot(page, file) {
+  mkdirSync(screenshotDir, { recursive: true });
+  const target = path.join(screenshotDir, file);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: target, fullPage: false });
+  console.log(`screenshot ${target}`);
+}
+
+// Home page → name → pick game → (options) → create. Returns the room code shown in the lobby.
+export async function createRoom(page, baseUrl, name, gameTitle, options = {}) {
+  await page.goto(`${baseUrl}/`);
+  await page.fill('#name', name);
+  await page.getByRole('button', { name: new RegExp(gameTitle) }).click();
+  for (const [opt, value] of Object.entries(options)) {
+    const el = page.locator(`#opt-${opt}`);
+    if (!(await el.isVisible())) await page.locator('.options summary').click();
+    const tag = await el.evaluate((e) => e.tagName);
+    if (tag === 'SELECT') await el.selectOption(JSON.stringify(value));
+    else await el.fill(String(value));
+  }
+  await page.getByRole('button', { name: /Create the room/ }).click();
+  const code = (await page.getByTestId('room-code').textContent()).trim();
+  return code;
+}
+
+// Opens the invite link as a new visitor, types a name and sits down.
+export async function joinByInvite(page, baseUrl, code, name) {
+  await page.goto(`${baseUrl}/r/${code}`);
+  await page.fill('#name', name);
+  await page.locator('button[data-as="player"]').click(); // "Sit down and play", in any language
+  await page.getByTestId('room-code').waitFor();
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Runs `body` with a server and a browser, always cleaning up; exits non-zero on failure.
+export async function run(name, body) {
+  const started = Date.now();
+  let server;
+  let browser;
+  try {
+    server = await startServer();
+    browser = await launchBrowser();
+    await body({ server, browser, baseUrl: server.url });
+    console.log(`ok ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (err) {
+    console.error(`FAILED ${name}: ${err.stack || err}`);
+    process.exitCode = 1;
+  } finally {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+  }
+}
+
+// A TCP proxy in front of the server, so a test can cut every connection through it at once (a
+// dropped Wi-Fi: the browser sees its WebSocket die without a close frame) and let new ones in.
+export async function startProxy(targetUrl) {
+  const net = await import('node:net');
+  const target = new URL(targetUrl);
+  const sockets = new Set();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => {});
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref(); // never keeps a failed test alive
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    dropAll() {
+      for (const s of sockets) s.destroy();
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
