@@ -56,7 +56,13 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
   const state = { stopped: false, moved: false };
   const deadline = Date.now() + 240000;
   while (Date.now() < deadline) {
-    if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) break;
+    if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) {
+      if (state.moved && state.stopped) break;
+      // The dice gave nobody a stone at the right moment: the host starts another game.
+      await oma.page.getByRole('button', { name: 'Play again' }).click();
+      await oma.page.getByTestId('results').waitFor({ state: 'detached' });
+      continue;
+    }
     let acted = false;
     for (const page of [oma.page, ben.page]) {
       const did = await step(page, state);

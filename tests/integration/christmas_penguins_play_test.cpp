@@ -11,7 +11,7 @@ using namespace tinsel::test;
 namespace {
 
 json cp_options() {
-  return {{"maxRounds", 5},           {"stones", "4/4/4"},     {"reactionWindowMs", 1500}, {"stopSeconds", 5},
+  return {{"maxRounds", 12},          {"stones", "4/4/4"},     {"reactionWindowMs", 1500}, {"stopSeconds", 5},
           {"mainTimeoutSec", 30},     {"subPromptTimeoutSec", 30}};
 }
 
