@@ -72,10 +72,10 @@ async function onReady(welcome) {
     await join(store.joined.code, store.joined.as, true);
     return;
   }
+  // The invite or watch link of the room this player is already in: straight back in.
   const r = store.route;
-  if (r.kind !== 'home' && (store.autoJoin || (welcome.resumed && welcome.room === r.code))) {
-    await join(r.code, store.autoJoin?.as || (r.kind === 'watch' ? 'spectator' : 'player'));
-    store.autoJoin = null;
+  if (r.kind !== 'home' && welcome.resumed && welcome.room === r.code) {
+    await join(r.code, r.kind === 'watch' ? 'spectator' : 'player');
   }
   render();
 }
