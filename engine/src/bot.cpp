@@ -1,29 +1,63 @@
 #include "tinsel/engine/bot.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace tinsel::engine {
+
+namespace {
+
+constexpr double no_value = -std::numeric_limits<double>::infinity();
+constexpr double epsilon = 1e-9;
+// A step that only pays off through a follow-up is worth a hair less than that follow-up, so that
+// a claim with nothing to gain (a "Stop!" followed by cancelling it) loses to simply going on.
+constexpr double follow_up_discount = 1e-6;
+
+bool prompts(const game& g, int seat) {
+  const auto pr = g.current_prompt();
+  return pr && std::find(pr->seats.begin(), pr->seats.end(), seat) != pr->seats.end();
+}
+
+// The heuristic value of `cmd` for `seat`, simulated on throwaway dice. Only the heuristic judges:
+// result() of a trial could reveal hidden cards. A command that changes nothing by itself but leaves
+// the same seat to act again is valued by its best follow-up (one step deep).
+double value_of(const game& g, int seat, const json& cmd, std::uint64_t seed, bool look_ahead) {
+  auto trial = g.clone();
+  seeded_dice sim(seed);
+  if (!trial->apply(seat, cmd, sim)) return no_value;
+  const double value = trial->heuristic(seat);
+  if (!look_ahead || trial->is_over() || std::abs(value - g.heuristic(seat)) > epsilon || !prompts(*trial, seat))
+    return value;
+  double best = no_value;
+  std::uint64_t i = 0;
+  for (const auto& next : trial->legal(seat)) {
+    ++i;
+    if (!next.is_object() || next.contains("domain")) continue;
+    best = std::max(best, value_of(*trial, seat, next, seed ^ (i * 0xbf58476d1ce4e5b9ULL), false));
+  }
+  return best == no_value ? value : best - follow_up_discount;
+}
+
+}  // namespace
 
 json choose_bot_command(const game& g, int seat, std::uint64_t seed) {
   const json legal = g.legal(seat);
   seeded_dice tie_break(seed);
   json best = nullptr;
-  double best_value = -std::numeric_limits<double>::infinity();
+  double best_value = no_value;
   int ties = 0;
   std::uint64_t i = 0;
   for (const auto& cmd : legal) {
     ++i;
     if (!cmd.is_object() || cmd.contains("domain")) continue;  // only concrete commands are sent
-    auto trial = g.clone();
-    seeded_dice sim(seed ^ (i * 0x9e3779b97f4a7c15ULL));
-    if (!trial->apply(seat, cmd, sim)) continue;
-    // Only the heuristic judges: result() of a trial could reveal hidden cards.
-    const double value = trial->heuristic(seat);
-    if (value > best_value + 1e-9) {
+    const double value = value_of(g, seat, cmd, seed ^ (i * 0x9e3779b97f4a7c15ULL), true);
+    if (value == no_value) continue;
+    if (value > best_value + epsilon) {
       best_value = value;
       best = cmd;
       ties = 1;
-    } else if (value > best_value - 1e-9 && tie_break.roll(static_cast<std::uint32_t>(++ties)) == 0) {
+    } else if (value > best_value - epsilon && tie_break.roll(static_cast<std::uint32_t>(++ties)) == 0) {
       best = cmd;  // reservoir sampling: each tied command is equally likely
     }
   }
