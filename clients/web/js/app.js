@@ -32,6 +32,9 @@ const store = {
   busy: false,
 };
 
+// States replayed into the log after a reload.
+const recentStates = 30;
+
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 const conn = new Connection(wsUrl, {
   status(status) {
@@ -83,7 +86,10 @@ async function onReady(welcome) {
 async function join(code, as, resuming = false) {
   const msg = { type: 'join_room', room: code, as };
   const last = settings.get('seqs', {})[code];
-  if (last !== undefined && (resuming || store.welcome?.resumed)) msg.last_seq = last;
+  if (last !== undefined && resuming) msg.last_seq = last;
+  // After a reload the log is empty: ask for the last states again to fill it (the server replays
+  // what it still has; replayed events carry their own `seq`).
+  else if (last !== undefined && store.welcome?.resumed) msg.last_seq = Math.max(0, last - recentStates);
   try {
     const ok = await conn.request(msg);
     store.joined = { code: ok.room, as: ok.spectator ? 'spectator' : 'player' };
@@ -104,6 +110,7 @@ async function join(code, as, resuming = false) {
 }
 
 function leftRoom(noticeKey) {
+  if (store.welcome) store.welcome.room = null; // no "back to your room" for a room we left
   store.joined = null;
   store.room = null;
   store.state = null;
@@ -122,7 +129,8 @@ function onPush(msg) {
   switch (msg.type) {
     case 'room':
       if (msg.room.status === 'closed') {
-        leftRoom('notice.closed');
+        leftRoom(store.closedByMe ? 'notice.closed_by_me' : 'notice.closed');
+        store.closedByMe = false;
         return;
       }
       store.room = msg.room;
@@ -157,16 +165,14 @@ function onState(msg) {
   const codes = Object.keys(seqs);
   if (codes.length > 10) delete seqs[codes[0]];
   settings.set('seqs', seqs);
-  if (msg.resync && !first) addLog(t('game.caught_up'));
-  for (const ev of msg.events) {
-    const text = eventText(ev, game);
-    if (text) addLog(text);
-  }
+  if (msg.resync && !first) addLog({ kind: 'caught_up' });
+  for (const ev of msg.events) addLog(ev);
   game?.onState?.(msg, context(game));
   render();
 }
 
 function eventText(ev, game) {
+  if (ev.kind === 'caught_up') return t('game.caught_up');
   if (ev.kind === 'game_started') return t('game.started', { names: list(ev.players) });
   if (ev.kind === 'timed_out') {
     const names = ev.seats.map((s) => seatName(s));
@@ -175,8 +181,9 @@ function eventText(ev, game) {
   return game?.eventText(ev, context(game)) ?? null;
 }
 
-function addLog(text) {
-  store.log.push(text);
+// The log keeps events, not text: lines are written when shown, in the current language.
+function addLog(ev) {
+  store.log.push(ev);
   if (store.log.length > 200) store.log.shift();
 }
 
@@ -195,9 +202,7 @@ async function send(msg) {
   try {
     return await conn.request(msg);
   } catch (err) {
-    const key = `error.${err.code}`;
-    const text = t(key) !== key ? t(key) : err.message || err.code;
-    flash(text, 'error');
+    flash(errorText(err), 'error');
     throw err;
   }
 }
@@ -230,6 +235,7 @@ const $ = (sel) => document.querySelector(sel);
 function renderHeader() {
   const status = $('#conn');
   status.className = `conn conn-${store.conn}`;
+  status.hidden = store.conn === 'idle'; // nothing to say before the first connection
   status.textContent = t(`conn.${store.conn}`);
   status.title = t(`conn.${store.conn}`);
   $('#lang').textContent = t('lang.switch');
@@ -332,6 +338,7 @@ function inviteHtml(r) {
   </section>`;
 }
 
+// A refusal in the player's language when we have a text for its code, else the server's message.
 function errorText(err) {
   const key = `error.${err.code}`;
   return t(key) !== key ? t(key) : err.message || err.code;
@@ -424,8 +431,8 @@ function seatsHtml(room, controls) {
         if (s.status === 'connected') buttons.push(`<button class="small" data-act="make-host" data-player="${esc(s.player)}">${esc(t('lobby.make_host'))}</button>`);
       }
     }
-    return `<li class="seat status-${esc(s.status)}"><span class="dot" style="--c:${colour}"></span>
-      <strong>${esc(s.name)}</strong> ${tags.length ? `<span class="tag">${esc(tags.join(', '))}</span>` : ''}
+    return `<li class="seat status-${esc(s.status)}"><span class="who"><span class="dot" style="--c:${colour}"></span><strong>${esc(s.name)}</strong></span>
+      ${tags.length ? `<span class="tag">${esc(tags.join(', '))}</span>` : ''}
       <span class="status">${esc(t(`status.${s.status}`))}</span> ${buttons.join(' ')}</li>`;
   });
   const watching = room.spectators ? `<p class="muted">${esc(t('lobby.spectators', { n: room.spectators }))}</p>` : '';
@@ -477,6 +484,7 @@ function lobbyHtml(room, g) {
       <p class="muted">${esc(t('lobby.watch_link'))}: <a href="${esc(watch)}" target="_blank" rel="noopener">${esc(watch)}</a></p>
     </div>
     ${room.game === 'unterm_baum' ? `<p class="notice">${esc(t('honesty'))}</p>` : ''}
+    ${store.seat === null ? `<p class="notice">${esc(t('game.spectating'))}</p>` : ''}
     <h3>${esc(t('lobby.seats'))}</h3>
     ${seatsHtml(room, true)}
     ${controls}
@@ -497,7 +505,7 @@ function gameHtml(room, g) {
   else if (prompt && prompt.seats.length === 1) turnLine = t('game.turn_of', { name: seatName(prompt.seats[0]) });
   else if (prompt && prompt.seats.length > 1) turnLine = t('game.waiting_for', { names: list(prompt.seats.map(seatName)) });
   else turnLine = '';
-  const what = state.over ? '' : g.promptText(ctx) || '';
+  const what = mine ? g.promptText(ctx) || '' : '';
   // A tab in the background still tells its player when it is their turn.
   document.title = mine ? `▶ ${t('game.your_turn')} · Tinsel` : `${t(`${room.game}.title`)} · Tinsel`;
   const timer = prompt && !state.over
@@ -511,11 +519,13 @@ function gameHtml(room, g) {
   const rest = state.legal.map((e, i) => [e, i]).filter(([e, i]) => concrete(e) && !handled.has(i));
   const buttons = rest.map(([e, i]) =>
     `<button class="action ${g.primary?.(e) ? 'primary' : ''}" data-act="legal" data-i="${i}">${esc(g.actionLabel(e, ctx))}</button>`);
-  const actions = store.seat === null || state.over
+  const extra = g.actionsExtra ? g.actionsExtra(ctx) : '';
+  const boardOnly = !buttons.length && !extra && handled.size > 0;
+  const actions = store.seat === null || state.over || boardOnly
     ? ''
     : `<section class="actions" aria-label="${esc(t('game.you_may'))}">
         ${buttons.length || handled.size ? `<h3>${esc(t('game.you_may'))}</h3>` : `<p class="muted">${esc(t('game.nothing_to_do'))}</p>`}
-        ${g.actionsExtra ? g.actionsExtra(ctx) : ''}
+        ${extra}
         <div class="buttons">${buttons.join('')}</div></section>`;
   return `<section class="game game-${esc(room.game)}">
     <div class="turn-bar ${mine ? 'mine' : ''}" role="status">
@@ -526,7 +536,9 @@ function gameHtml(room, g) {
     ${state.over ? resultHtml(g, ctx) : ''}
     ${actions}
     <div class="board-wrap">${board}</div>
-    <details class="table-seats"><summary>${esc(t('lobby.seats'))}</summary>${seatsHtml(room, false)}</details>
+    <details class="table-seats"><summary>${esc(t('lobby.seats'))}</summary>${seatsHtml(room, false)}
+      ${state.over ? '' : `<p class="row"><button data-act="leave-game">${esc(t(store.seat === null ? 'lobby.leave' : 'game.leave'))}</button></p>`}
+    </details>
   </section>`;
 }
 
@@ -539,7 +551,7 @@ function resultHtml(g, ctx) {
     ? (host
       ? `${firstSeatSelect(store.room)}<div class="row"><button class="big primary" data-act="start">${esc(t('game.play_again'))}</button>
           <button data-act="show-lobby">${esc(t('game.back_to_lobby'))}</button></div>`
-      : `<p class="muted">${esc(t('game.waiting_again'))}</p>`)
+      : `<p class="muted">${esc(t('game.waiting_again'))}</p><div class="row"><button data-act="leave">${esc(t('lobby.leave'))}</button></div>`)
     : '';
   return `<section class="card results" data-testid="results">
     <h2>🏆 ${esc(t('game.over'))}</h2>
@@ -557,7 +569,9 @@ function renderSide() {
   const log = $('#log');
   if (inRoom && store.state) {
     log.hidden = false;
-    const items = store.log.slice(-40).reverse().map((line) => `<li>${esc(line)}</li>`);
+    const game = games[store.room.game];
+    const lines = store.log.map((ev) => eventText(ev, game)).filter(Boolean);
+    const items = lines.slice(-40).reverse().map((line) => `<li>${esc(line)}</li>`);
     log.innerHTML = `<h3>${esc(t('game.log'))}</h3><ol class="log-list" data-testid="log">${items.join('')}</ol>`;
   } else {
     log.hidden = true;
@@ -746,7 +760,14 @@ const actions = {
     leftRoom('notice.left');
   },
   async 'close-room'() {
+    if (!window.confirm(t('lobby.close_confirm'))) return;
+    store.closedByMe = true;
     await send({ type: 'close_room' }).catch(() => {});
+  },
+  async 'leave-game'() {
+    if (store.seat !== null && !window.confirm(t('game.leave_confirm'))) return;
+    await send({ type: 'leave_room' }).catch(() => {});
+    leftRoom('notice.left');
   },
   async 'show-lobby'() {
     store.showLobby = true;

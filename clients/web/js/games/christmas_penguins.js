@@ -25,10 +25,50 @@ const texts = {
     'christmas_penguins.opt.reactionWindowMs': 'Time to shout "Stop!" after a roll (ms)',
     'christmas_penguins.opt.presentsPerColour': 'Presents of each colour',
     'christmas_penguins.opt.channelsPerPlayer': 'Water channels per player',
+    'christmas_penguins.opt.boardRadius': 'Size of the ice',
+    'christmas_penguins.opt.boardRadius.auto': 'by number of players',
+    'christmas_penguins.opt.boardRadius.3': 'small (37 floes)',
+    'christmas_penguins.opt.boardRadius.4': 'large (61 floes)',
+    'christmas_penguins.opt.poolColours': 'Presents under the tree',
+    'christmas_penguins.opt.poolColours.all6': 'all six colours',
+    'christmas_penguins.opt.poolColours.seatedOnly': "only the players' colours",
+    'christmas_penguins.opt.stones': 'Event stones red/blue/green (e.g. 2/2/2)',
+    'christmas_penguins.opt.channelsPerTurn': 'Channels per turn',
+    'christmas_penguins.opt.channelsPerTurn.unlimited': 'as many as you have',
+    'christmas_penguins.opt.backtrackRule': 'Moving',
+    'christmas_penguins.opt.backtrackRule.simplePath': 'never onto the same floe twice',
+    'christmas_penguins.opt.backtrackRule.noImmediateReverse': 'just no step straight back',
+    'christmas_penguins.opt.pushMode': 'Pushing penguins',
+    'christmas_penguins.opt.pushMode.anyAdjacent': 'onto any neighbouring floe',
+    'christmas_penguins.opt.pushMode.freeFirst': 'onto a free floe if there is one',
+    'christmas_penguins.opt.treeMinDistance': 'Tree at least this far from Santa',
+    'christmas_penguins.opt.bearMode': 'On a 1',
+    'christmas_penguins.opt.bearMode.additional': 'move, then the bear moves too',
+    'christmas_penguins.opt.bearMode.instead': 'only the bear moves',
+    'christmas_penguins.opt.fleeRange': 'Fleeing from the bear',
+    'christmas_penguins.opt.fleeRange.adjacent': 'to a neighbouring floe',
+    'christmas_penguins.opt.fleeRange.anyRefuge': 'to any free floe',
+    'christmas_penguins.opt.bearDropTo': 'A present dropped for the bear goes',
+    'christmas_penguins.opt.bearDropTo.floe': 'onto the floe',
+    'christmas_penguins.opt.bearDropTo.pool': 'back under the tree',
+    'christmas_penguins.opt.confiscatedTo': "Santa's catch goes",
+    'christmas_penguins.opt.confiscatedTo.pool': 'back under the tree',
+    'christmas_penguins.opt.confiscatedTo.santaPlayer': 'to the Santa player',
+    'christmas_penguins.opt.confiscatedTo.removed': 'out of the game',
+    'christmas_penguins.opt.stoneRecycle': 'A played stone',
+    'christmas_penguins.opt.stoneRecycle.santaReplaces': 'goes back on the ice through Santa',
+    'christmas_penguins.opt.stoneRecycle.discard': 'leaves the game',
+    'christmas_penguins.opt.connectivityGuard': 'Channels may not split the ice',
+    'christmas_penguins.opt.bonusMode': 'Bonus points',
+    'christmas_penguins.opt.bonusMode.either': 'one bonus at most',
+    'christmas_penguins.opt.bonusMode.twoAwards': 'up to two bonuses',
+    'christmas_penguins.opt.tieBreak': 'On a tie',
+    'christmas_penguins.opt.tieBreak.shared': 'share the win',
+    'christmas_penguins.opt.tieBreak.presentsThenDistinct': 'more presents, then more colours',
     'cp.red': 'red', 'cp.blue': 'blue', 'cp.green': 'green', 'cp.yellow': 'yellow', 'cp.purple': 'purple', 'cp.orange': 'orange',
     'cp.santa': 'Santa', 'cp.penguin': 'Penguin', 'cp.bear': 'polar bear', 'cp.tree': 'tree', 'cp.hut': 'hut',
     'cp.die': 'Die', 'cp.round': 'Round {n} of {max}', 'cp.pool': 'Presents under the tree', 'cp.supply': "Santa's stones",
-    'cp.presents': 'Presents', 'cp.stones': 'stones', 'cp.channels_left': '{n} channels left',
+    'cp.presents': 'Presents', 'cp.stones': 'stones', 'cp.channels_left': 'channels left: {n}',
     'cp.at_hut': 'waiting at the hut', 'cp.edge': 'beside the board (plays Santa)',
     'cp.stop': 'Stop!',
     'cp.stop_sent': 'Stop! sent…',
@@ -43,7 +83,7 @@ const texts = {
     'cp.green_hint': 'Click the floe to move, then a free water place next to the ice.',
     'cp.cancel': 'Cancel',
     'cp.a.roll': 'Roll the die', 'cp.a.pass': 'No stop, go on', 'cp.a.end_turn': 'End my turn',
-    'cp.a.push': 'Push the penguins: {chain}', 'cp.a.confiscate': 'Take a {colour} present',
+    'cp.a.push': 'Push over floes {chain}', 'cp.a.confiscate': 'Take a {colour} present',
     'cp.a.steal': 'Steal a {colour} present', 'cp.a.pickup_yes': 'Take the stone', 'cp.a.pickup_no': 'Leave the stone',
     'cp.a.place_channel': 'Channel between floes {a} and {b}', 'cp.a.withdraw_stop': 'Take back my "Stop!"',
     'cp.a.cancel_stop': 'Do not play a stone', 'cp.a.use_red': 'Red stone: swap with the figure on floe {target}',
@@ -52,7 +92,7 @@ const texts = {
     'cp.p.place_penguin': 'Place your penguin on a floe', 'cp.p.place_tree': 'Santa places the tree',
     'cp.p.place_bear': 'Santa places the polar bear', 'cp.p.place_stone': 'Santa puts a stone back on the ice',
     'cp.p.roll': 'Roll the die (you may build channels first)', 'cp.p.reaction': 'Anyone with a stone may shout "Stop!" now',
-    'cp.p.move': 'Move your figure exactly {n} floes', 'cp.p.push_chain': 'Choose how the penguins are pushed',
+    'cp.p.move': 'Move your figure exactly {n} floes', 'cp.p.push_chain': 'Click where the pushed penguin should go',
     'cp.p.confiscate': 'Santa takes a present', 'cp.p.steal_colour': 'Steal a present from under the tree',
     'cp.p.relocate_tree': 'Santa moves the tree', 'cp.p.pickup_stone': 'Take the stone or leave it',
     'cp.p.bear_move': 'Move the polar bear one floe', 'cp.p.flee': 'Flee from the polar bear',
@@ -91,10 +131,50 @@ const texts = {
     'christmas_penguins.opt.reactionWindowMs': 'Zeit für „Stopp!“ nach dem Würfeln (ms)',
     'christmas_penguins.opt.presentsPerColour': 'Geschenke pro Farbe',
     'christmas_penguins.opt.channelsPerPlayer': 'Wasserrinnen pro Spieler',
-    'cp.red': 'rot', 'cp.blue': 'blau', 'cp.green': 'grün', 'cp.yellow': 'gelb', 'cp.purple': 'lila', 'cp.orange': 'orange',
+    'christmas_penguins.opt.boardRadius': 'Größe des Eises',
+    'christmas_penguins.opt.boardRadius.auto': 'nach Spielerzahl',
+    'christmas_penguins.opt.boardRadius.3': 'klein (37 Schollen)',
+    'christmas_penguins.opt.boardRadius.4': 'groß (61 Schollen)',
+    'christmas_penguins.opt.poolColours': 'Geschenke unterm Baum',
+    'christmas_penguins.opt.poolColours.all6': 'alle sechs Farben',
+    'christmas_penguins.opt.poolColours.seatedOnly': 'nur die Farben der Spieler',
+    'christmas_penguins.opt.stones': 'Ereignissteine rot/blau/grün (z. B. 2/2/2)',
+    'christmas_penguins.opt.channelsPerTurn': 'Rinnen pro Zug',
+    'christmas_penguins.opt.channelsPerTurn.unlimited': 'so viele du hast',
+    'christmas_penguins.opt.backtrackRule': 'Ziehen',
+    'christmas_penguins.opt.backtrackRule.simplePath': 'nie zweimal auf dieselbe Scholle',
+    'christmas_penguins.opt.backtrackRule.noImmediateReverse': 'nur nicht direkt zurück',
+    'christmas_penguins.opt.pushMode': 'Pinguine schieben',
+    'christmas_penguins.opt.pushMode.anyAdjacent': 'auf jede Nachbarscholle',
+    'christmas_penguins.opt.pushMode.freeFirst': 'auf eine freie Scholle, wenn es eine gibt',
+    'christmas_penguins.opt.treeMinDistance': 'Baum mindestens so weit vom Weihnachtsmann',
+    'christmas_penguins.opt.bearMode': 'Bei einer 1',
+    'christmas_penguins.opt.bearMode.additional': 'ziehen, dann zieht auch der Eisbär',
+    'christmas_penguins.opt.bearMode.instead': 'nur der Eisbär zieht',
+    'christmas_penguins.opt.fleeRange': 'Flucht vor dem Eisbären',
+    'christmas_penguins.opt.fleeRange.adjacent': 'auf eine Nachbarscholle',
+    'christmas_penguins.opt.fleeRange.anyRefuge': 'auf jede freie Scholle',
+    'christmas_penguins.opt.bearDropTo': 'Ein Geschenk für den Eisbären kommt',
+    'christmas_penguins.opt.bearDropTo.floe': 'auf die Scholle',
+    'christmas_penguins.opt.bearDropTo.pool': 'zurück unter den Baum',
+    'christmas_penguins.opt.confiscatedTo': 'Was der Weihnachtsmann abnimmt, kommt',
+    'christmas_penguins.opt.confiscatedTo.pool': 'zurück unter den Baum',
+    'christmas_penguins.opt.confiscatedTo.santaPlayer': 'zum Weihnachtsmann-Spieler',
+    'christmas_penguins.opt.confiscatedTo.removed': 'aus dem Spiel',
+    'christmas_penguins.opt.stoneRecycle': 'Ein gespielter Stein',
+    'christmas_penguins.opt.stoneRecycle.santaReplaces': 'kommt über den Weihnachtsmann zurück aufs Eis',
+    'christmas_penguins.opt.stoneRecycle.discard': 'verlässt das Spiel',
+    'christmas_penguins.opt.connectivityGuard': 'Rinnen dürfen das Eis nicht teilen',
+    'christmas_penguins.opt.bonusMode': 'Bonuspunkte',
+    'christmas_penguins.opt.bonusMode.either': 'höchstens ein Bonus',
+    'christmas_penguins.opt.bonusMode.twoAwards': 'bis zu zwei Boni',
+    'christmas_penguins.opt.tieBreak': 'Bei Gleichstand',
+    'christmas_penguins.opt.tieBreak.shared': 'gemeinsamer Sieg',
+    'christmas_penguins.opt.tieBreak.presentsThenDistinct': 'mehr Geschenke, dann mehr Farben',
+    'cp.red': 'Rot', 'cp.blue': 'Blau', 'cp.green': 'Grün', 'cp.yellow': 'Gelb', 'cp.purple': 'Lila', 'cp.orange': 'Orange',
     'cp.santa': 'Weihnachtsmann', 'cp.penguin': 'Pinguin', 'cp.bear': 'Eisbär', 'cp.tree': 'Baum', 'cp.hut': 'Hütte',
     'cp.die': 'Würfel', 'cp.round': 'Runde {n} von {max}', 'cp.pool': 'Geschenke unterm Baum', 'cp.supply': 'Steine des Weihnachtsmanns',
-    'cp.presents': 'Geschenke', 'cp.stones': 'Steine', 'cp.channels_left': 'noch {n} Rinnen',
+    'cp.presents': 'Geschenke', 'cp.stones': 'Steine', 'cp.channels_left': 'Rinnen übrig: {n}',
     'cp.at_hut': 'wartet an der Hütte', 'cp.edge': 'neben dem Brett (spielt den Weihnachtsmann)',
     'cp.stop': 'Stopp!',
     'cp.stop_sent': '„Stopp!“ gesendet…',
@@ -109,8 +189,8 @@ const texts = {
     'cp.green_hint': 'Klick die Scholle an, dann einen freien Wasserplatz neben dem Eis.',
     'cp.cancel': 'Abbrechen',
     'cp.a.roll': 'Würfeln', 'cp.a.pass': 'Kein Stopp, weiter', 'cp.a.end_turn': 'Zug beenden',
-    'cp.a.push': 'Pinguine schieben: {chain}', 'cp.a.confiscate': 'Ein {colour}es Geschenk nehmen',
-    'cp.a.steal': 'Ein {colour}es Geschenk stibitzen', 'cp.a.pickup_yes': 'Stein nehmen', 'cp.a.pickup_no': 'Stein liegen lassen',
+    'cp.a.push': 'Schieben über Schollen {chain}', 'cp.a.confiscate': 'Ein Geschenk in {colour} nehmen',
+    'cp.a.steal': 'Ein Geschenk in {colour} stibitzen', 'cp.a.pickup_yes': 'Stein nehmen', 'cp.a.pickup_no': 'Stein liegen lassen',
     'cp.a.place_channel': 'Rinne zwischen Scholle {a} und {b}', 'cp.a.withdraw_stop': '„Stopp!“ zurücknehmen',
     'cp.a.cancel_stop': 'Keinen Stein spielen', 'cp.a.use_red': 'Roter Stein: Platz tauschen mit der Figur auf Scholle {target}',
     'cp.a.use_blue': 'Blauer Stein: Platz tauschen mit der Figur auf Scholle {target}', 'cp.a.use_green': 'Grüner Stein: Scholle {floe} nach ({q}, {r})',
@@ -118,28 +198,28 @@ const texts = {
     'cp.p.place_penguin': 'Setz deinen Pinguin auf eine Scholle', 'cp.p.place_tree': 'Der Weihnachtsmann stellt den Baum auf',
     'cp.p.place_bear': 'Der Weihnachtsmann setzt den Eisbären', 'cp.p.place_stone': 'Der Weihnachtsmann legt einen Stein aufs Eis',
     'cp.p.roll': 'Würfeln (vorher darfst du Rinnen bauen)', 'cp.p.reaction': 'Wer einen Stein hat, darf jetzt „Stopp!“ rufen',
-    'cp.p.move': 'Zieh deine Figur genau {n} Schollen weit', 'cp.p.push_chain': 'Wähle, wie die Pinguine geschoben werden',
+    'cp.p.move': 'Zieh deine Figur genau {n} Schollen weit', 'cp.p.push_chain': 'Klick an, wohin der geschobene Pinguin soll',
     'cp.p.confiscate': 'Der Weihnachtsmann nimmt ein Geschenk', 'cp.p.steal_colour': 'Stibitz ein Geschenk unterm Baum',
     'cp.p.relocate_tree': 'Der Weihnachtsmann stellt den Baum um', 'cp.p.pickup_stone': 'Stein nehmen oder liegen lassen',
     'cp.p.bear_move': 'Zieh den Eisbären eine Scholle weit', 'cp.p.flee': 'Flieh vor dem Eisbären',
     'cp.p.post_move': 'Rinnen bauen oder den Zug beenden', 'cp.p.stopped': '„Stopp!“: spiel einen Stein',
-    'cp.e.turn_started': '{name} ist dran', 'cp.e.stone_placed': 'Ein {stone}er Stein liegt auf Scholle {floe}',
-    'cp.e.stone_discarded': 'Ein {stone}er Stein verlässt das Spiel', 'cp.e.penguin_placed': 'Der Pinguin von {name} steht auf Scholle {floe}',
+    'cp.e.turn_started': '{name} ist dran', 'cp.e.stone_placed': 'Ein Stein in {stone} liegt auf Scholle {floe}',
+    'cp.e.stone_discarded': 'Ein Stein in {stone} verlässt das Spiel', 'cp.e.penguin_placed': 'Der Pinguin von {name} steht auf Scholle {floe}',
     'cp.e.tree_placed': 'Der Baum steht auf Scholle {floe}', 'cp.e.bear_placed': 'Der Eisbär steht auf Scholle {floe}',
     'cp.e.rolled': '{name} würfelt eine {value}', 'cp.e.passed': '{name} ruft nicht „Stopp!“', 'cp.e.reaction_closed': 'Es geht weiter',
     'cp.e.moved': '{name} zieht von Scholle {from} nach Scholle {to}', 'cp.e.no_move': '{name} kann nicht ziehen',
     'cp.e.entered_hut_floe': '{name} kommt aus der Hütte', 'cp.e.pushed': '{name} schiebt Pinguine weg',
-    'cp.e.santa_met': 'Der Weihnachtsmann hat einen Pinguin erwischt!', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein {colour}es Geschenk ab',
-    'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.present_stolen': '{name} stibitzt ein {colour}es Geschenk!',
+    'cp.e.santa_met': 'Der Weihnachtsmann hat einen Pinguin erwischt!', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein Geschenk in {colour} ab',
+    'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.present_stolen': '{name} stibitzt ein Geschenk in {colour}!',
     'cp.e.tree_relocated': 'Der Baum zieht auf Scholle {to}', 'cp.e.tree_stays': 'Der Baum bleibt stehen',
-    'cp.e.stone_taken': '{name} nimmt einen {stone}en Stein', 'cp.e.stone_left': '{name} lässt den Stein liegen',
+    'cp.e.stone_taken': '{name} nimmt einen Stein in {stone}', 'cp.e.stone_left': '{name} lässt den Stein liegen',
     'cp.e.loose_presents_collected': '{name} sammelt lose Geschenke ein', 'cp.e.bear_moved': 'Der Eisbär zieht auf Scholle {to}',
     'cp.e.bear_stays': 'Der Eisbär bleibt stehen', 'cp.e.present_dropped': '{name} lässt ein Geschenk fallen',
     'cp.e.fled': '{name} flieht auf Scholle {to}', 'cp.e.channel_placed': '{name} baut eine Wasserrinne',
     'cp.e.turn_ended': '{name} beendet den Zug', 'cp.e.stop_claimed': '{name} ruft „Stopp!“',
     'cp.e.stop_queued': '{name} ruft „Stopp!“ (wartet, Platz {position})', 'cp.e.stop_granted': '{name} darf jetzt einen Stein spielen',
     'cp.e.stop_dropped': 'Das „Stopp!“ von {name} entfällt', 'cp.e.stop_withdrawn': '{name} nimmt das „Stopp!“ zurück',
-    'cp.e.stop_ended': 'Das „Stopp!“ ist vorbei', 'cp.e.stone_used': '{name} spielt einen {stone}en Stein', 'cp.e.game_over': 'Spielende',
+    'cp.e.stop_ended': 'Das „Stopp!“ ist vorbei', 'cp.e.stone_used': '{name} spielt einen Stein in {stone}', 'cp.e.game_over': 'Spielende',
     'cp.bonus': 'Bonus',
   },
 };
@@ -154,6 +234,7 @@ const floeParam = {
 function boardFloe(entry) {
   if (entry.domain) return null;
   if (entry.kind in floeParam) return entry[floeParam[entry.kind]];
+  if (entry.kind === 'push') return entry.chain[entry.chain.length - 1]; // where the last penguin lands
   if (entry.kind === 'use_stone' && entry.stone !== 'green') return entry.target;
   return null;
 }
@@ -217,10 +298,18 @@ function boardSvg(ctx) {
   const stones = new Map((v.stones_on_board || []).map(([f, c]) => [f, c]));
   const loose = new Map((v.loose_presents || []).map((l) => [l.floe, Object.values(l.presents).reduce((a, b) => a + b, 0)]));
   const parts = [];
+  const at = new Map(v.cells.map(([q, r], id) => [`${q},${r}`, id]));
+  const channel = new Set((v.channels || []).map((ch) => `${Math.min(ch.a, ch.b)}-${Math.max(ch.a, ch.b)}`));
+  // In channel mode, after the first floe only its neighbours across an open edge can be clicked.
+  const channelPartner = (id) => {
+    if (ui.first === null || id === ui.first) return true;
+    const isNeighbour = neighbours(v.cells[ui.first]).some(([q, r]) => at.get(`${q},${r}`) === id);
+    return isNeighbour && !channel.has(`${Math.min(id, ui.first)}-${Math.max(id, ui.first)}`);
+  };
   v.cells.forEach((cell, id) => {
     const c = centres[id];
     const isTarget = targets.has(id);
-    const modeTarget = (ui.mode === 'channel' || ui.mode === 'green') && ctx.seat !== null;
+    const modeTarget = ctx.seat !== null && (ui.mode === 'green' || (ui.mode === 'channel' && channelPartner(id)));
     const chosen = ui.first === id;
     const cls = ['floe', id === v.hut ? 'hut' : '', isTarget ? 'target' : '', modeTarget ? 'mode' : '', chosen ? 'chosen' : ''].join(' ');
     const clickable = isTarget || modeTarget;
@@ -231,16 +320,18 @@ function boardSvg(ctx) {
     if (id === v.hut) parts.push(`<text class="icon" x="${c[0] + size * 0.42}" y="${c[1] - size * 0.18}" font-size="${size * 0.5}">🛖</text>`);
     if (stones.has(id)) parts.push(`<circle class="stone" cx="${c[0] + size * 0.45}" cy="${c[1] + size * 0.3}" r="${size * 0.17}" fill="${paint[stones.get(id)]}"></circle>`);
     if (loose.has(id)) parts.push(`<text class="icon" x="${c[0] - size * 0.45}" y="${c[1] + size * 0.45}" font-size="${size * 0.4}">🎁${loose.get(id)}</text>`);
-    for (const fig of figures.get(id) || []) {
+    const here = figures.get(id) || [];
+    here.forEach((fig, i) => {
+      // Figures sharing a floe (a penguin and the bear it meets) stand side by side, smaller.
+      const k = here.length > 1 ? 0.7 : 1;
+      const x = c[0] + (i - (here.length - 1) / 2) * size * 0.62;
       if (fig.kind === 'penguin') {
-        parts.push(`<circle class="penguin" cx="${c[0]}" cy="${c[1]}" r="${size * 0.42}" fill="${ctx.colour(fig.seat)}"></circle>
-          <text class="icon" x="${c[0]}" y="${c[1] + size * 0.2}" font-size="${size * 0.55}">🐧</text>`);
-      } else if (fig.kind === 'santa') {
-        parts.push(`<text class="icon" x="${c[0]}" y="${c[1] + size * 0.22}" font-size="${size * 0.75}">🎅</text>`);
+        parts.push(`<circle class="penguin" cx="${x}" cy="${c[1]}" r="${size * 0.42 * k}" fill="${ctx.colour(fig.seat)}"></circle>
+          <text class="icon" x="${x}" y="${c[1] + size * 0.2 * k}" font-size="${size * 0.55 * k}">🐧</text>`);
       } else {
-        parts.push(`<text class="icon" x="${c[0]}" y="${c[1] + size * 0.22}" font-size="${size * 0.75}">🐻‍❄️</text>`);
+        parts.push(`<text class="icon" x="${x}" y="${c[1] + size * 0.22 * k}" font-size="${size * 0.75 * k}">${fig.kind === 'santa' ? '🎅' : '🐻‍❄️'}</text>`);
       }
-    }
+    });
     parts.push('</g>');
   });
   for (const cell of extra) {
@@ -367,7 +458,10 @@ export default {
   },
 
   boardEntries(ctx) {
-    return ctx.legal.map((e, i) => [e, i]).filter(([e]) => boardFloe(e) !== null || e.kind === 'stop').map(([, i]) => i);
+    const greenMode = ctx.legal.some((e) => e.kind === 'use_stone' && e.stone === 'green' && e.domain);
+    return ctx.legal.map((e, i) => [e, i])
+      .filter(([e]) => boardFloe(e) !== null || e.kind === 'stop' || (greenMode && e.kind === 'use_stone' && e.stone === 'green'))
+      .map(([, i]) => i);
   },
 
   actionLabel,

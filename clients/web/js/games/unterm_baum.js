@@ -36,6 +36,7 @@ const texts = {
     'unterm_baum.opt.mainTimeoutSec': 'Time for a turn (seconds)',
     'ub.tree': 'Under the tree',
     'ub.field': "{name}'s table",
+    'ub.field_mine': 'Your table',
     'ub.wish_list': 'Your secret wish list',
     'ub.folded': 'Your wish list is folded shut. Do you still remember it?',
     'ub.memorize': 'Memorise your wish list! It disappears in',
@@ -105,6 +106,7 @@ const texts = {
     'unterm_baum.opt.mainTimeoutSec': 'Zeit für einen Zug (Sekunden)',
     'ub.tree': 'Unterm Baum',
     'ub.field': 'Tisch von {name}',
+    'ub.field_mine': 'Dein Tisch',
     'ub.wish_list': 'Deine geheime Wunschliste',
     'ub.folded': 'Deine Wunschliste ist zugeklappt. Weißt du sie noch?',
     'ub.memorize': 'Präg dir deine Wunschliste ein! Sie verschwindet in',
@@ -168,8 +170,19 @@ const pictures = {
   train_ticket: '🎫', theatre_tickets: '🎟️', photo_album: '📔', picture_frame: '🖼️',
   wall_calendar: '📅', gift_voucher: '🎁', jumper: '👕', pyjamas: '🩳', perfume: '🧴', soap_set: '🧼',
 };
-const families = { mueller: 'Müller', schmidt: 'Schmidt', schneider: 'Schneider', fischer: 'Fischer',
-  weber: 'Weber', meyer: 'Meyer', wagner: 'Wagner', becker: 'Becker' };
+// The family sheets (public, rulebook A2): names and members, so the wish-list grid can name its
+// rows before the list is submitted; afterwards the view's own `members` are shown.
+const families = {
+  mueller: { name: 'Müller', members: ['Oma Erna', 'Opa Karl', 'Anna', 'Jonas', 'Mia'] },
+  schmidt: { name: 'Schmidt', members: ['Grandma Rose', 'Grandpa Bill', 'Sarah', 'Tom', 'Lily'] },
+  schneider: { name: 'Schneider', members: ['Nonna Lucia', 'Marco', 'Giulia', 'Luca', 'Sofia'] },
+  fischer: { name: 'Fischer', members: ['Mormor Ingrid', 'Lars', 'Karin', 'Erik', 'Elsa'] },
+  weber: { name: 'Weber', members: ['Mamie Jeanne', 'Pierre', 'Claire', 'Hugo', 'Chloe'] },
+  meyer: { name: 'Meyer', members: ['Babcia Zofia', 'Piotr', 'Ewa', 'Kuba', 'Ola'] },
+  wagner: { name: 'Wagner', members: ['Abuela Carmen', 'Javier', 'Lucia', 'Pablo', 'Ines'] },
+  becker: { name: 'Becker', members: ['Oma Trudi', 'Vati Horst', 'Mutti Gabi', 'Tim', 'Lea'] },
+};
+const familyName = (id) => families[id]?.name || id;
 
 export function motifName(motif) {
   if (lang() === 'de' && motifsDe[motif]) return motifsDe[motif];
@@ -255,12 +268,12 @@ function fieldHtml(p, ctx) {
   const rows = p.field.map((row, r) => {
     const member = p.members?.[r] || t('ub.row', { n: r + 1 });
     const cells = row.map((occ, s) => cardHtml({ seat: p.seat, row: r, slot: s }, occ, p.field_faces?.[r]?.[s] || null, ctx));
-    return `<div class="ub-row"><span class="member">${esc(member)}</span><div class="cells">${cells.join('')}</div></div>`;
+    return `<div class="ub-row"><span class="member">${esc(member)}</span><div class="cells" style="--cols:${row.length}">${cells.join('')}</div></div>`;
   });
-  const fam = p.family ? ` · ${families[p.family] || p.family}` : '';
+  const fam = p.family ? ` · ${familyName(p.family)}` : '';
   const active = ctx.view.active === p.seat && ctx.view.phase === 'play';
   return `<section class="ub-field ${active ? 'active' : ''} ${p.seat === ctx.seat ? 'mine' : ''}" style="--c:${ctx.colour(p.seat)}">
-    <h3><span class="dot" style="--c:${ctx.colour(p.seat)}"></span>${esc(t('ub.field', { name: ctx.who(p.seat) }))}${esc(fam)}
+    <h3><span class="dot" style="--c:${ctx.colour(p.seat)}"></span>${esc(p.seat === ctx.seat ? t('ub.field_mine') : t('ub.field', { name: ctx.name(p.seat) }))}${esc(fam)}
     <span class="muted">(${p.card_count}/${ctx.view.cards_to_remember})</span></h3>${rows.join('')}</section>`;
 }
 
@@ -275,7 +288,7 @@ function wishGrid(wishes, rows, slots, members, editable) {
       const attrs = editable ? `data-act="ub-wish" data-row="${r}" data-slot="${s}" role="button" tabindex="0"` : '';
       cells.push(`<div class="ub-card wish ${motif ? 'open' : 'free'} ${editable ? 'can' : ''} ${sel ? 'selected' : ''}" ${attrs}>${motif ? motifHtml(motif) : ''}</div>`);
     }
-    lines.push(`<div class="ub-row"><span class="member">${esc(members?.[r] || t('ub.row', { n: r + 1 }))}</span><div class="cells">${cells.join('')}</div></div>`);
+    lines.push(`<div class="ub-row"><span class="member">${esc(members?.[r] || t('ub.row', { n: r + 1 }))}</span><div class="cells" style="--cols:${slots}">${cells.join('')}</div></div>`);
   }
   return lines.join('');
 }
@@ -297,12 +310,12 @@ function assignHtml(ctx) {
   }
   const used = new Set(ui.draft.wishes.map((w) => w.row));
   const allRows = used.size === domain.rows;
-  const fams = domain.families.map((f) => `<option value="${esc(f)}" ${f === ui.draft.family ? 'selected' : ''}>${esc(families[f] || f)}</option>`);
+  const fams = domain.families.map((f) => `<option value="${esc(f)}" ${f === ui.draft.family ? 'selected' : ''}>${esc(familyName(f))}</option>`);
   return `<section class="ub-assign card">
     <h3>📝 ${esc(t('ub.wish_list'))}</h3>
     <p>${esc(t('ub.assign_help'))}</p>
     <label class="field"><span>${esc(t('ub.assign_family'))}</span><select id="ub-family" data-fresh>${fams.join('')}</select></label>
-    <div class="ub-wishes" data-testid="ub-assign-grid">${wishGrid(ui.draft.wishes, domain.rows, domain.slots, null, true)}</div>
+    <div class="ub-wishes" data-testid="ub-assign-grid">${wishGrid(ui.draft.wishes, domain.rows, domain.slots, families[ui.draft.family]?.members, true)}</div>
     ${allRows ? '' : `<p class="error">${esc(t('ub.assign_rows'))}</p>`}
     <div class="row"><button class="big primary" data-act="ub-assign" ${allRows ? '' : 'disabled'}>${esc(t('ub.assign_submit'))}</button>
       <button data-act="ub-assign-reset">${esc(t('ub.assign_reset'))}</button></div>
@@ -334,10 +347,12 @@ function revealBanner(ctx) {
     ${motifHtml(r.motif)}</div>`;
 }
 
+let rerender = null;
 document.addEventListener('change', (ev) => {
   if (ev.target.id === 'ub-family' && ui.draft) {
     ui.draft.family = ev.target.value;
     ui.draft.chosen = true;
+    rerender?.();
   }
 });
 
@@ -369,8 +384,10 @@ export default {
 
   // Remembers revealed motifs for their display time (and follows a revealed card that moves).
   onState(msg, ctx) {
+    rerender = ctx.render;
     for (const ev of msg.events) {
-      if (ev.kind === 'revealed') {
+      // A replayed event (after a reconnect) is history: its card is not shown again.
+      if (ev.kind === 'revealed' && ev.seq === undefined) {
         ui.reveals.set(locKey(ev.location), { motif: ev.motif, seat: ev.seat, until: Date.now() + ev.display_ms });
         setTimeout(() => ctx.render(), ev.display_ms + 50);
       } else if (ev.kind === 'moved') {
@@ -433,6 +450,7 @@ export default {
     const v = ctx.view;
     const mine = ctx.seat !== null && !ctx.state.over;
     const top = [];
+    if (ctx.state.over) ui.reveals.clear();
     if (mine && v.phase === 'assign') top.push(assignHtml(ctx));
     if (mine) top.push(wishListHtml(ctx));
     const fields = v.players.map((p) => fieldHtml(p, ctx));
