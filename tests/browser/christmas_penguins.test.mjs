@@ -24,6 +24,10 @@ async function step(page, state) {
       const what = await page.locator('.turn-bar .what').textContent();
       const floe = targets.nth(pick(n));
       const id = Number((await floe.getAttribute('data-testid')).replace('floe-', ''));
+      if (what.startsWith('Move your figure') && !state.shotMove) {
+        await screenshot(page, 'christmas-penguins.png'); // the destinations, highlighted
+        state.shotMove = true;
+      }
       await floe.click({ timeout: 1000 });
       return what.startsWith('Move your figure') ? { move: id } : 'floe';
     }
@@ -80,7 +84,6 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
         state.stopped = true;
       } else if (did.move !== undefined && !state.moved) {
         await page.getByTestId('log').getByText(new RegExp(`to floe ${did.move}$`)).first().waitFor({ timeout: 5000 });
-        await screenshot(page, 'christmas-penguins.png');
         state.moved = true;
       }
     }
