@@ -108,7 +108,7 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.empty_room_grace); }},
       {"reconnect-grace-sec", "TINSEL_RECONNECT_GRACE_SEC", "seconds a disconnected player keeps a seat in a running game before its prompts resolve by default (default 600)",
        [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.reconnect_grace); }},
-      {"lobby-seat-grace-sec", "TINSEL_LOBBY_SEAT_GRACE_SEC", "seconds a disconnected player keeps a seat (and the host role) outside a game (default 60)",
+      {"lobby-seat-grace-sec", "TINSEL_LOBBY_SEAT_GRACE_SEC", "seconds a disconnected player keeps a seat outside a game, and a disconnected host the host role (default 60)",
        [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.lobby_seat_grace); }},
   };
 }

@@ -301,6 +301,7 @@ void room::do_leave(std::uint64_t connection, participant* p, const json& id) {
       st.disconnected_at = clock::now();
       arm_prompt_timer();  // a seat nobody plays resolves sooner
       arm_bot_timer();
+      arm_seat_timer();    // the host role passes on if the host does not come back soon
     } else if (disconnected) {
       st.connection = 0;  // kept for the lobby grace: a reload comes back to the same seat
       st.disconnected_at = clock::now();
@@ -315,10 +316,13 @@ void room::do_leave(std::uint64_t connection, participant* p, const json& id) {
 }
 
 void room::pass_host_if_needed() {
-  // The host keeps the role while holding a seat, connected or within a grace; it passes when
-  // the seat is freed or given up (left, kicked, or not back in time).
+  // The host keeps the role while seated and connected, or disconnected for less than the lobby
+  // seat grace (a reload, a locked phone); then, or when the seat is given up, it passes on.
+  const auto now = clock::now();
   for (const auto& st : seats_)
-    if (!host_.empty() && st.player_id == host_ && !st.bot && !st.gone) return;
+    if (!host_.empty() && st.player_id == host_ && !st.bot && !st.gone &&
+        (st.connection != 0 || now < st.disconnected_at + cfg_.lobby_seat_grace))
+      return;
   for (const auto& st : seats_) {
     if (st.connection != 0) {
       if (!host_.empty()) spdlog::info("host passed room={} from={} to={}", code_, host_, st.player_id);
@@ -329,10 +333,12 @@ void room::pass_host_if_needed() {
 }
 
 void room::arm_seat_timer() {
-  if (status_ == status::playing) return;  // in a game the reconnection grace applies instead
+  // Outside a game every disconnected seat has a lobby grace; in a game only the host's role does
+  // (the seat itself follows the reconnection grace there).
+  const bool playing = status_ == status::playing;
   std::optional<clock::time_point> due;
   for (const auto& st : seats_)
-    if (!st.player_id.empty() && !st.bot && st.connection == 0) {
+    if (!st.player_id.empty() && !st.bot && !st.gone && st.connection == 0 && (!playing || st.player_id == host_)) {
       const auto t = st.disconnected_at + cfg_.lobby_seat_grace;
       if (!due || t < *due) due = t;
     }
@@ -344,19 +350,20 @@ void room::arm_seat_timer() {
 }
 
 void room::free_expired_seats() {
-  if (status_ == status::playing || closed_) return;
+  if (closed_) return;
   const auto now = clock::now();
-  bool freed = false;
-  for (auto& st : seats_)
-    if (!st.player_id.empty() && !st.bot && st.connection == 0 && now >= st.disconnected_at + cfg_.lobby_seat_grace) {
-      spdlog::info("seat freed room={} player={} after the lobby grace", code_, st.player_id);
-      st = seat{};
-      freed = true;
-    }
-  if (freed) {
-    pass_host_if_needed();
-    broadcast_room();
+  bool changed = false;
+  if (status_ != status::playing) {
+    for (auto& st : seats_)
+      if (!st.player_id.empty() && !st.bot && st.connection == 0 && now >= st.disconnected_at + cfg_.lobby_seat_grace) {
+        spdlog::info("seat freed room={} player={} after the lobby grace", code_, st.player_id);
+        st = seat{};
+        changed = true;
+      }
   }
+  const auto host = host_;
+  pass_host_if_needed();
+  if (changed || host != host_) broadcast_room();
   arm_seat_timer();
 }
 

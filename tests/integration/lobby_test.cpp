@@ -147,6 +147,21 @@ TEST_CASE("a host who disconnects in the lobby keeps seat and host role and come
   CHECK(host->request({{"type", "start_game"}})["type"] == "ok");
 }
 
+TEST_CASE("a host disconnected during a game past the lobby grace hands the host role on, the seat stays", "[lobby]") {
+  test_server s([](tinsel::server::config& c) { c.lobby_seat_grace = std::chrono::milliseconds(300); });
+  ws_client host(s.port), guest(s.port);
+  say_hello(host, "Oma");
+  const auto guest_id = say_hello(guest, "Ben")["player"];
+  const std::string code = host.request({{"type", "create_room"}, {"game", "happy_holidays"}})["room"];
+  REQUIRE(guest.request({{"type", "join_room"}, {"room", code}})["type"] == "ok");
+  REQUIRE(host.request({{"type", "start_game"}})["type"] == "ok");
+  host.close();
+  auto r = guest.expect([&](const json& j) { return j.value("type", "") == "room" && j["room"]["host"] == guest_id; },
+                        "the guest becoming host after the grace");
+  CHECK(r["room"]["status"] == "playing");
+  CHECK(r["room"]["seats"][0]["status"] == "disconnected");
+}
+
 TEST_CASE("a seat disconnected past the lobby grace is freed and the host role passes on", "[lobby]") {
   test_server s([](tinsel::server::config& c) { c.lobby_seat_grace = std::chrono::milliseconds(300); });
   ws_client host(s.port), guest(s.port);

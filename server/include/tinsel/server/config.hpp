@@ -47,8 +47,9 @@ struct config {
   int max_bots_per_room = 5;
   // A disconnected seat keeps its place this long; its prompts then resolve by default.
   std::chrono::milliseconds reconnect_grace{10 * 60 * 1000};
-  // Outside a game (lobby, results) a disconnected player keeps the seat, and a host the host
-  // role, this long, so a reload or a locked phone does not cost the place at the table.
+  // Outside a game (lobby, results) a disconnected player keeps the seat this long, and a
+  // disconnected host (in a game too) the host role, so a reload or a locked phone does not cost
+  // the place at the table.
   std::chrono::milliseconds lobby_seat_grace{60 * 1000};
   std::chrono::milliseconds shutdown_grace{3000};
   bool handle_signals = true;
