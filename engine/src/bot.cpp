@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace tinsel::engine {
 
@@ -10,9 +11,12 @@ namespace {
 
 constexpr double no_value = -std::numeric_limits<double>::infinity();
 constexpr double epsilon = 1e-9;
-// A step that only pays off through a follow-up is worth a hair less than that follow-up, so that
-// a claim with nothing to gain (a "Stop!" followed by cancelling it) loses to simply going on.
-constexpr double follow_up_discount = 1e-6;
+// A step that leads nowhere (a "Stop!" claim that could only be cancelled) is worth a hair less
+// than not taking it, so that simply going on wins the tie.
+constexpr double detour_discount = 1e-6;
+// Look-ahead only where the follow-ups are few (a claim and its stones, a reindeer and the roll):
+// it stays cheap, and wide choices (every card of a board) keep the plain heuristic.
+constexpr std::size_t max_follow_ups = 12;
 
 bool prompts(const game& g, int seat) {
   const auto pr = g.current_prompt();
@@ -29,14 +33,15 @@ double value_of(const game& g, int seat, const json& cmd, std::uint64_t seed, bo
   const double value = trial->heuristic(seat);
   if (!look_ahead || trial->is_over() || std::abs(value - g.heuristic(seat)) > epsilon || !prompts(*trial, seat))
     return value;
+  std::vector<json> follow_ups;
+  for (const auto& next : trial->legal(seat))
+    if (next.is_object() && !next.contains("domain")) follow_ups.push_back(next);
+  if (follow_ups.empty() || follow_ups.size() > max_follow_ups) return value;
   double best = no_value;
   std::uint64_t i = 0;
-  for (const auto& next : trial->legal(seat)) {
-    ++i;
-    if (!next.is_object() || next.contains("domain")) continue;
-    best = std::max(best, value_of(*trial, seat, next, seed ^ (i * 0xbf58476d1ce4e5b9ULL), false));
-  }
-  return best == no_value ? value : best - follow_up_discount;
+  for (const auto& next : follow_ups)
+    best = std::max(best, value_of(*trial, seat, next, seed ^ (++i * 0xbf58476d1ce4e5b9ULL), false));
+  return best > value + epsilon ? best : value - detour_discount;
 }
 
 }  // namespace
