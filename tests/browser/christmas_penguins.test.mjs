@@ -12,8 +12,9 @@ async function step(page, state) {
   if (!state.stopped && (await stop.count())) {
     const meActive = await page.locator('.cp-player.me.active').count();
     if (!meActive) {
-      await stop.click({ timeout: 1000 }).catch(() => {});
-      return 'stop';
+      // The reaction window may close between seeing the button and clicking it.
+      const clicked = await stop.click({ timeout: 1000 }).then(() => true, () => false);
+      if (clicked) return 'stop';
     }
   }
   if (!(await page.locator('.turn-bar.mine').count())) return null;
@@ -24,12 +25,13 @@ async function step(page, state) {
       const what = await page.locator('.turn-bar .what').textContent();
       const floe = targets.nth(pick(n));
       const id = Number((await floe.getAttribute('data-testid')).replace('floe-', ''));
+      const movesBefore = await page.getByTestId('log').getByText(new RegExp(`to floe ${id}$`)).count();
       if (what.startsWith('Move your figure') && !state.shotMove) {
         await screenshot(page, 'christmas-penguins.png'); // the destinations, highlighted
         state.shotMove = true;
       }
       await floe.click({ timeout: 1000 });
-      return what.startsWith('Move your figure') ? { move: id } : 'floe';
+      return what.startsWith('Move your figure') ? { move: id, movesBefore } : 'floe';
     }
     const take = page.getByRole('button', { name: 'Take the stone' });
     if (await take.count()) {
@@ -58,7 +60,7 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
   await oma.page.locator('.cp-board').waitFor();
 
   const state = { stopped: false, moved: false };
-  const deadline = Date.now() + 240000;
+  const deadline = Date.now() + 200000;
   while (Date.now() < deadline) {
     if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) {
       if (state.moved && state.stopped) break;
@@ -83,7 +85,11 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
         await screenshot(page, 'christmas-penguins-stop.png');
         state.stopped = true;
       } else if (did.move !== undefined && !state.moved) {
-        await page.getByTestId('log').getByText(new RegExp(`to floe ${did.move}$`)).first().waitFor({ timeout: 5000 });
+        // One more log line than before the click says the figure went to exactly that floe.
+        const lines = page.getByTestId('log').getByText(new RegExp(`to floe ${did.move}$`));
+        const deadline = Date.now() + 5000;
+        while ((await lines.count()) <= did.movesBefore && Date.now() < deadline) await sleep(50);
+        assert.ok((await lines.count()) > did.movesBefore, `the log shows the move to floe ${did.move}`);
         state.moved = true;
       }
     }

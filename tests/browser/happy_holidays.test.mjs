@@ -40,6 +40,10 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   await joinByInvite(ben.page, benNet.url, code, 'Ben');
   await oma.page.getByText('Ben', { exact: true }).waitFor();
   await ben.page.getByText('Schick diesen Link an deine Familie:').waitFor();
+  // The host reloads the lobby: same seat, still the host, Ben still seated.
+  await oma.page.reload();
+  await oma.page.getByRole('button', { name: 'Start the game' }).waitFor();
+  await oma.page.getByText('Ben', { exact: true }).waitFor();
   await screenshot(oma.page, 'lobby.png');
 
   // Chat reaches the other browser.
@@ -64,7 +68,7 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   let reloaded = false;
   let dropped = false;
   let shot = false;
-  const deadline = Date.now() + 240000;
+  const deadline = Date.now() + 200000;
   while (Date.now() < deadline) {
     if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) break;
     const clicked = (await playOneStep(oma.page)) || (await playOneStep(ben.page));
@@ -80,6 +84,8 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
       await ben.page.reload();
       await ben.page.getByTestId('turn').waitFor();
       assert.equal(await ben.page.locator('#conn').textContent(), 'Verbunden');
+      await ben.page.locator('.hh-player strong', { hasText: 'Ben (du)' }).waitFor(); // seated, not watching
+      assert.ok((await ben.page.getByTestId('log').locator('li').count()) > 3, 'the log is filled again after the reload');
       reloaded = true;
     }
     if (!dropped && steps === 30) {
@@ -87,6 +93,7 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
       benNet.dropAll();
       await ben.page.locator('#conn.conn-reconnecting').waitFor({ timeout: 5000 });
       await ben.page.locator('#conn.conn-online').waitFor({ timeout: 10000 });
+      await ben.page.locator('.hh-player strong', { hasText: 'Ben (du)' }).waitFor();
       dropped = true;
     }
   }

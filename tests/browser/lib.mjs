@@ -14,7 +14,10 @@ export function startServer(extraArgs = []) {
   return new Promise((resolve, reject) => {
     const proc = spawn(serverBinary, ['--port', '0', '--log-level', 'info', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 10000);
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${out}`));
+    }, 10000);
     const onData = (chunk) => {
       out += chunk;
       const m = /url=(http:\/\/[^\s]+)/.exec(out);
@@ -99,6 +102,8 @@ export async function joinByInvite(page, baseUrl, code, name) {
   await page.getByTestId('room-code').waitFor();
 }
 
+const watchdogMs = 270000; // CTest's TIMEOUT is 300 s
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Runs `body` with a server and a browser, always cleaning up; exits non-zero on failure.
@@ -106,6 +111,13 @@ export async function run(name, body) {
   const started = Date.now();
   let server;
   let browser;
+  // Fail (and clean up) well before CTest's own timeout would kill the test without a word.
+  const watchdog = setTimeout(() => {
+    console.error(`FAILED ${name}: no result after ${watchdogMs / 1000} s`);
+    server?.proc.kill('SIGKILL');
+    process.exit(1);
+  }, watchdogMs);
+  watchdog.unref();
   try {
     server = await startServer();
     browser = await launchBrowser();
@@ -115,6 +127,7 @@ export async function run(name, body) {
     console.error(`FAILED ${name}: ${err.stack || err}`);
     process.exitCode = 1;
   } finally {
+    clearTimeout(watchdog);
     await browser?.close().catch(() => {});
     await server?.stop();
   }

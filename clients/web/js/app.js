@@ -37,10 +37,11 @@ const recentStates = 30;
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 const conn = new Connection(wsUrl, {
-  status(status) {
+  status(status, detail) {
     store.conn = status;
+    store.connError = status === 'failed' ? detail : null;
     renderHeader();
-    if (status === 'replaced') render();
+    if (status === 'replaced' || status === 'failed') render();
   },
   welcome(msg) {
     store.welcome = msg;
@@ -117,6 +118,7 @@ function leftRoom(noticeKey) {
   store.seat = null;
   store.log = [];
   store.chat = [];
+  store.gameNames = null;
   store.showLobby = false;
   store.editingOptions = false;
   store.notice = noticeKey ? t(noticeKey) : null;
@@ -134,7 +136,10 @@ function onPush(msg) {
         return;
       }
       store.room = msg.room;
-      if (msg.room.status === 'playing') store.showLobby = false;
+      if (msg.room.status === 'playing') {
+        store.showLobby = false;
+        store.gameNames = msg.room.seats.filter((s) => s.status !== 'empty').map((s) => s.name);
+      }
       render();
       break;
     case 'state':
@@ -156,7 +161,11 @@ function onPush(msg) {
 function onState(msg) {
   const game = games[msg.view?.game] || games[store.room?.game];
   const first = !store.state;
-  if (msg.events.some((e) => e.kind === 'game_started')) store.log = [];
+  const started = msg.events.find((e) => e.kind === 'game_started');
+  if (started) {
+    store.log = [];
+    store.gameNames = started.players;
+  }
   store.state = msg;
   store.seat = msg.seat;
   const seqs = settings.get('seqs', {});
@@ -187,9 +196,11 @@ function addLog(ev) {
   if (store.log.length > 200) store.log.shift();
 }
 
+// Names by game seat. Seats move when a game ends (freed seats, a new game), so the names of a
+// game's players are taken when it starts and used for its events and results.
 function seatName(seat) {
   if (seat === null || seat === undefined) return '';
-  return store.room?.seats?.[seat]?.name || t('seat', { n: seat + 1 });
+  return store.gameNames?.[seat] || store.room?.seats?.[seat]?.name || t('seat', { n: seat + 1 });
 }
 
 // A seat's name with "(you)" for this player's own seat, for labels on the board.
@@ -264,6 +275,10 @@ export function render() {
 }
 
 function screenHtml() {
+  if (store.conn === 'failed') {
+    return `<section class="card"><p class="error">${esc(t('conn.failed'))} ${esc(store.connError?.message || '')}</p>
+      <button class="big" data-act="not-me">${esc(t('home.not_me', { name: settings.get('name', '') }))}</button></section>`;
+  }
   if (store.conn === 'replaced') {
     return `<section class="card"><p>${esc(t('conn.replaced'))}</p>
       <button class="big" data-act="use-here">${esc(t('conn.use_here'))}</button></section>`;
@@ -360,7 +375,8 @@ function optionsForm(gameId, current) {
 function optionField(g, name, value) {
   const meta = g.options?.[name] || {};
   const label = t(`${g.id}.opt.${name}`) !== `${g.id}.opt.${name}` ? t(`${g.id}.opt.${name}`) : name;
-  const id = `opt-${name}`;
+  const id = `opt-${esc(name)}`;
+  name = esc(name);
   let input;
   if (typeof value === 'boolean') {
     input = `<input type="checkbox" id="${id}" data-opt="${name}" data-kind="bool" data-fresh ${value ? 'checked' : ''}>`;
@@ -467,6 +483,7 @@ function lobbyHtml(room, g) {
         ${store.editingOptions ? '' : `<button data-act="edit-options">${esc(t('lobby.change_options'))}</button>`}
       </div>
       ${enough ? '' : `<p class="muted">${esc(t('lobby.need_players', { n: room.min_players }))}</p>`}
+      ${room.seats.filter((s) => s.status === 'disconnected').map((s) => `<p class="notice">${esc(t('lobby.disconnected_warning', { name: s.name }))}</p>`).join('')}
     </div>`;
   } else {
     controls = `<p class="waiting">${esc(t('lobby.waiting_host', { name: hostName }))}</p>`;
@@ -756,8 +773,12 @@ const actions = {
     }
   },
   async leave() {
-    await send({ type: 'leave_room' }).catch(() => {});
-    leftRoom('notice.left');
+    try {
+      await send({ type: 'leave_room' });
+      leftRoom('notice.left');
+    } catch {
+      /* flashed; still in the room */
+    }
   },
   async 'close-room'() {
     if (!window.confirm(t('lobby.close_confirm'))) return;
@@ -766,8 +787,12 @@ const actions = {
   },
   async 'leave-game'() {
     if (store.seat !== null && !window.confirm(t('game.leave_confirm'))) return;
-    await send({ type: 'leave_room' }).catch(() => {});
-    leftRoom('notice.left');
+    try {
+      await send({ type: 'leave_room' });
+      leftRoom('notice.left');
+    } catch {
+      /* flashed; still in the room */
+    }
   },
   async 'show-lobby'() {
     store.showLobby = true;
@@ -785,6 +810,14 @@ const actions = {
   },
   async 'use-here'() {
     conn.reconnect();
+  },
+  async 'not-me'() {
+    // Start over: no saved name or token; the home page asks for a name again.
+    settings.set('name', null);
+    settings.set('token', null);
+    store.conn = 'idle';
+    store.welcome = null;
+    render();
   },
   async noop() {},
 };
@@ -848,6 +881,10 @@ conn.handlers.ready = async (welcome) => {
   store.pendingThen = null;
   if (then) await then();
 };
+
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible' && conn.status === 'reconnecting') conn.reconnect();
+});
 
 // Start: a returning visitor (saved name) connects at once; a new one after typing a name.
 const savedName = settings.get('name');

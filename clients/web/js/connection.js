@@ -26,7 +26,8 @@ export class Connection {
     this.name = name;
     this.token = token;
     this.stopped = false;
-    if (this.socket && this.socket.readyState <= WebSocket.OPEN) return;
+    if (this.socket && this.socket.readyState <= WebSocket.OPEN && this.status !== 'failed') return;
+    this.retries = 0;
     this.open();
   }
 
@@ -61,7 +62,11 @@ export class Connection {
       this.setStatus('online');
       this.handlers.ready(this.welcome);
     } catch (err) {
+      if (err.code === 'disconnected') return; // the close handler already reconnects
+      // The server refused the session (e.g. a name it does not accept): stop and say why.
+      this.stopped = true;
       this.setStatus('failed', err);
+      this.socket?.close(1000);
     }
   }
 

@@ -435,6 +435,7 @@ export default {
   },
 
   onState(msg, ctx) {
+    if (msg.events.some((e) => e.kind === 'game_started')) Object.assign(ui, { mode: null, first: null, choice: null, stop: null });
     for (const ev of msg.events) {
       if (ev.seat !== ctx.seat) continue;
       if (ev.kind === 'stop_claimed' || ev.kind === 'stop_granted') ui.stop = { status: 'granted' };

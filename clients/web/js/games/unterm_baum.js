@@ -330,7 +330,7 @@ function wishListHtml(ctx) {
     const deadline = ctx.state.prompt?.deadline;
     return `<section class="ub-wishlist card" data-testid="ub-wishlist">
       <h3>📝 ${esc(t('ub.wish_list'))}</h3>
-      <p class="big-timer">${esc(t('ub.memorize'))} <span class="countdown" data-deadline="${deadline}"></span> s</p>
+      ${deadline ? `<p class="big-timer">${esc(t('ub.memorize'))} <span class="countdown" data-deadline="${deadline}"></span> s</p>` : ''}
       <div class="ub-wishes">${wishGrid(v.wish_list.wishes, v.family_size, v.slots_per_row, me?.members, false)}</div></section>`;
   }
   if (v.phase === 'assign' && me?.assigned) return `<p class="waiting">${esc(t('ub.assign_waiting'))}</p>`;
@@ -385,6 +385,10 @@ export default {
   // Remembers revealed motifs for their display time (and follows a revealed card that moves).
   onState(msg, ctx) {
     rerender = ctx.render;
+    if (msg.events.some((e) => e.kind === 'game_started')) {
+      Object.assign(ui, { mode: null, selected: null, draft: null, draftFor: null, pick: null });
+      ui.reveals.clear();
+    }
     for (const ev of msg.events) {
       // A replayed event (after a reconnect) is history: its card is not shown again.
       if (ev.kind === 'revealed' && ev.seq === undefined) {
