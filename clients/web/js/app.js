@@ -537,11 +537,12 @@ function gameHtml(room, g) {
   const buttons = rest.map(([e, i]) =>
     `<button class="action ${g.primary?.(e) ? 'primary' : ''}" data-act="legal" data-i="${i}">${esc(g.actionLabel(e, ctx))}</button>`);
   const extra = g.actionsExtra ? g.actionsExtra(ctx) : '';
-  const boardOnly = !buttons.length && !extra && handled.size > 0;
+  // Nothing to offer outside the board (or nothing at all): the turn bar says whose turn it is.
+  const boardOnly = !buttons.length && !extra;
   const actions = store.seat === null || state.over || boardOnly
     ? ''
     : `<section class="actions" aria-label="${esc(t('game.you_may'))}">
-        ${buttons.length || handled.size ? `<h3>${esc(t('game.you_may'))}</h3>` : `<p class="muted">${esc(t('game.nothing_to_do'))}</p>`}
+        <h3>${esc(t('game.you_may'))}</h3>
         ${extra}
         <div class="buttons">${buttons.join('')}</div></section>`;
   return `<section class="game game-${esc(room.game)}">
