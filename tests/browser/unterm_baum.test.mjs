@@ -1,4 +1,5 @@
-// Unterm Baum in two browsers: both write their wish list (one rearranges the suggestion first),
+// Unterm Baum in two browsers: both write their wish list (one rearranges the suggestion first and
+// reloads the page, which keeps the edit),
 // the list is on screen during MEMORIZE and gone afterwards, a looked-at card appears for everyone
 // and disappears again, a card is moved by clicking, and the game ends on the results screen.
 import assert from 'node:assert/strict';
@@ -21,8 +22,16 @@ await run('browser: Unterm Baum wish list, reveal, play to the end', async ({ br
   // ASSIGN: Oma moves one gift to another place before folding the list; Ben takes the suggestion.
   const grid = oma.page.getByTestId('ub-assign-grid');
   await grid.waitFor();
+  const cards = () => grid.locator('.ub-card').evaluateAll((els) => els.map((e) => e.textContent).join('|'));
+  const suggested = await cards();
   await grid.locator('.ub-card.open').first().click();
   await grid.locator('.ub-card.free').first().click();
+  const edited = await cards();
+  assert.notEqual(edited, suggested, 'clicking a gift and a free place moves it');
+  // A reload while writing keeps the list as edited.
+  await oma.page.reload();
+  await grid.waitFor();
+  assert.equal(await cards(), edited, 'the edited list survives a reload');
   await oma.page.getByRole('button', { name: 'Done: fold my wish list' }).click();
   await ben.page.getByRole('button', { name: 'Done: fold my wish list' }).click();
 

@@ -299,7 +299,8 @@ function assignHtml(ctx) {
   if (!domain || !suggestion) return '';
   const key = JSON.stringify(domain.motifs);
   if (ui.draftFor !== key) {
-    ui.draft = { family: suggestion.family, wishes: suggestion.wishes.map((w) => ({ ...w })) };
+    // A list being written survives a reload of this tab (sessionStorage, this hand only).
+    ui.draft = loadDraft(key) || { family: suggestion.family, wishes: suggestion.wishes.map((w) => ({ ...w })) };
     ui.draftFor = key;
     ui.pick = null;
   }
@@ -321,6 +322,23 @@ function assignHtml(ctx) {
       <button data-act="ub-assign-reset">${esc(t('ub.assign_reset'))}</button></div>
     <p class="notice small">${esc(t('honesty'))}</p>
   </section>`;
+}
+
+const draftKey = 'tinsel.ub.draft';
+function loadDraft(key) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(draftKey) || 'null');
+    return saved && saved.key === key ? saved.draft : null;
+  } catch {
+    return null;
+  }
+}
+function saveDraft() {
+  try {
+    sessionStorage.setItem(draftKey, JSON.stringify({ key: ui.draftFor, draft: ui.draft }));
+  } catch {
+    /* storage unavailable: the draft just does not survive a reload */
+  }
 }
 
 function wishListHtml(ctx) {
@@ -352,6 +370,7 @@ document.addEventListener('change', (ev) => {
   if (ev.target.id === 'ub-family' && ui.draft) {
     ui.draft.family = ev.target.value;
     ui.draft.chosen = true;
+    saveDraft();
     rerender?.();
   }
 });
@@ -511,6 +530,7 @@ export default {
         if (a) Object.assign(a, cell);
         if (b) Object.assign(b, ui.pick);
         ui.pick = null;
+        saveDraft();
       }
       ctx.render();
     } else if (act === 'ub-assign') {
@@ -518,9 +538,11 @@ export default {
       // when the list arrives, so two players folding their lists at once cannot collide.
       const cmd = { kind: 'assign', wishes: ui.draft.wishes };
       if (ui.draft.chosen) cmd.family = ui.draft.family;
-      await ctx.act(cmd).catch(() => {});
+      // Once submitted, the list lives only in the player's memory: nothing of it stays stored.
+      await ctx.act(cmd).then(() => sessionStorage.removeItem(draftKey), () => {});
     } else if (act === 'ub-assign-reset') {
       ui.draftFor = null;
+      sessionStorage.removeItem(draftKey);
       ctx.render();
     }
   },
