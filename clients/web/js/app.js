@@ -1,36 +1,16 @@
-// The Tinsel browser client: screens for the name, creating and joining a room, the lobby, the game
-// and its results. It is a thin client: every game screen is drawn from the server's `view` and
-// every action the player can take is an entry of the server's `legal` list (see docs/protocol.md).
+// The Tinsel browser client's flow: the session, joining and resuming rooms, the pushes, what each
+// click does, and drawing the page (the screens themselves are in screens.js). It is a thin client:
+// every game screen is drawn from the server's `view` and every action the player can take is an
+// entry of the server's `legal` list (see docs/protocol.md).
 import { Connection } from './connection.js';
 import { addTexts, lang, list, setLang, t } from './i18n.js';
-import { concrete, esc, formatSeconds, secondsLeft, settings } from './util.js';
-import happyHolidays from './games/happy_holidays.js';
-import untermBaum from './games/unterm_baum.js';
-import christmasPenguins from './games/christmas_penguins.js';
+import { readOptions, screenHtml } from './screens.js';
+import { errorText, games, parseRoute, seatColours, seatLabel, seatName, store } from './state.js';
+import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
-const games = Object.fromEntries([happyHolidays, untermBaum, christmasPenguins].map((g) => [g.id, g]));
 for (const g of Object.values(games)) addTexts(g.texts);
 
-// Colours of seats 0..5, used for names, pieces and the score table.
-export const seatColours = ['#d62828', '#1d6fd6', '#2a9d3f', '#e0a100', '#8e44ad', '#e06c00'];
 
-const store = {
-  conn: 'idle',
-  welcome: null,
-  route: parseRoute(location.pathname),
-  joined: null, // {code, as} of the room this browser is in
-  room: null, // the latest `room` push
-  seat: null,
-  state: null, // the latest `state` push
-  log: [],
-  chat: [],
-  notice: null,
-  error: null,
-  createGame: null,
-  editingOptions: false,
-  showLobby: false,
-  busy: false,
-};
 
 // States replayed into the log after a reload.
 const recentStates = 30;
@@ -54,13 +34,6 @@ const conn = new Connection(wsUrl, {
     flash(msg.message || msg.code, 'error');
   },
 });
-
-function parseRoute(path) {
-  const m = /^\/(r|watch)\/([^/]+)\/?$/.exec(path);
-  if (!m) return { kind: 'home' };
-  const code = decodeURIComponent(m[2]).toUpperCase().replace(/[\s-]/g, '');
-  return { kind: m[1] === 'r' ? 'invite' : 'watch', code };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Session and room flow
@@ -196,18 +169,6 @@ function addLog(ev) {
   if (store.log.length > 200) store.log.shift();
 }
 
-// Names by game seat. Seats move when a game ends (freed seats, a new game), so the names of a
-// game's players are taken when it starts and used for its events and results.
-function seatName(seat) {
-  if (seat === null || seat === undefined) return '';
-  return store.gameNames?.[seat] || store.room?.seats?.[seat]?.name || t('seat', { n: seat + 1 });
-}
-
-// A seat's name with "(you)" for this player's own seat, for labels on the board.
-function seatLabel(seat) {
-  const name = seatName(seat);
-  return seat === store.seat && seat !== null ? `${name} (${t('you')})` : name;
-}
 
 async function send(msg) {
   try {
@@ -219,7 +180,7 @@ async function send(msg) {
 }
 
 // The context a game module draws with.
-function context(game) {
+export function context(game) {
   const state = store.state;
   return {
     state,
@@ -274,311 +235,6 @@ export function render() {
   tick();
 }
 
-function screenHtml() {
-  if (store.conn === 'failed') {
-    return `<section class="card"><p class="error">${esc(t('conn.failed'))} ${esc(store.connError?.message || '')}</p>
-      <button class="big" data-act="not-me">${esc(t('home.not_me', { name: settings.get('name', '') }))}</button></section>`;
-  }
-  if (store.conn === 'replaced') {
-    return `<section class="card"><p>${esc(t('conn.replaced'))}</p>
-      <button class="big" data-act="use-here">${esc(t('conn.use_here'))}</button></section>`;
-  }
-  const banners = [];
-  if (store.notice) banners.push(`<p class="notice">${esc(store.notice)}</p>`);
-  if (store.room && store.joined) return banners.join('') + roomHtml();
-  const r = store.route;
-  if (r.kind === 'invite' || r.kind === 'watch') return banners.join('') + inviteHtml(r);
-  return banners.join('') + homeHtml();
-}
-
-function nameField() {
-  const name = settings.get('name', '');
-  return `<label class="field"><span>${esc(t('home.name'))}</span>
-    <input id="name" maxlength="32" autocomplete="nickname" value="${esc(name)}" required>
-    <small>${esc(t('home.name_hint'))}</small></label>`;
-}
-
-function homeHtml() {
-  const w = store.welcome;
-  const back = w?.resumed && w.room
-    ? `<p><button class="big" data-act="rejoin" data-code="${esc(w.room)}">${esc(t('home.back_to_room', { code: w.room }))}</button></p>`
-    : '';
-  const gameList = store.welcome?.games || [];
-  const picked = store.createGame;
-  const cards = Object.values(games).map((g) => {
-    const info = gameList.find((x) => x.id === g.id);
-    const range = info ? t('home.players', { min: info.min_players, max: info.max_players }) : '';
-    return `<button class="game-card ${picked === g.id ? 'picked' : ''}" data-act="pick-game" data-game="${g.id}">
-      <span class="game-icon" aria-hidden="true">${g.icon}</span>
-      <strong>${esc(t(`${g.id}.title`))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>`;
-  });
-  const options = picked ? optionsForm(picked, null) : '';
-  const err = store.error ? `<p class="error">${esc(errorText(store.error))}</p>` : '';
-  return `${back}
-  <section class="card">
-    <form id="name-form" data-act-submit="noop">${nameField()}</form>
-  </section>
-  <section class="card">
-    <h2>${esc(t('home.create'))}</h2>
-    <p>${esc(t('home.pick_game'))}</p>
-    <div class="game-cards">${cards.join('')}</div>
-    ${picked ? `<form id="create-form" data-act-submit="create">${options}
-      <button class="big primary" type="submit">${esc(t('home.create_button'))}</button></form>` : ''}
-  </section>
-  <section class="card">
-    <h2>${esc(t('home.join'))}</h2>
-    <form id="join-form" data-act-submit="join-code" class="row">
-      <label class="field"><span>${esc(t('home.code'))}</span>
-      <input id="code" maxlength="12" autocapitalize="characters" autocomplete="off" placeholder="K7M2QX"></label>
-      <button type="submit" class="big">${esc(t('home.join_button'))}</button>
-      <button type="button" data-act="watch-code">${esc(t('home.watch_button'))}</button>
-    </form>${err}
-  </section>`;
-}
-
-function inviteHtml(r) {
-  const err = store.error ? `<p class="error">${esc(errorText(store.error))}</p>` : '';
-  const canWatch = store.error && ['room_full', 'game_in_progress'].includes(store.error.code);
-  const title = r.kind === 'watch' ? t('watch.title') : t('invite.title');
-  const buttons = r.kind === 'watch'
-    ? `<button class="big primary" type="submit" data-as="spectator">${esc(t('invite.watch'))}</button>`
-    : `<button class="big primary" type="submit" data-as="player">${esc(t('invite.sit'))}</button>
-       <button type="button" data-act="invite-watch" class="${canWatch ? 'primary big' : ''}">${esc(t('invite.watch'))}</button>`;
-  return `<section class="card">
-    <h2>${esc(title)}</h2>
-    <p class="room-code">${esc(t('lobby.code'))}: <strong>${esc(r.code)}</strong></p>
-    <form id="invite-form" data-act-submit="invite-join">${nameField()}<div class="row">${buttons}</div></form>
-    ${err}
-    <p><a href="/" data-act="home">${esc(t('home.create'))}</a></p>
-  </section>`;
-}
-
-// A refusal in the player's language when we have a text for its code, else the server's message.
-function errorText(err) {
-  const key = `error.${err.code}`;
-  return t(key) !== key ? t(key) : err.message || err.code;
-}
-
-// The options form of a game: the main options first, the rest folded under "More settings".
-function optionsForm(gameId, current) {
-  const g = games[gameId];
-  const info = store.welcome?.games?.find((x) => x.id === gameId);
-  const defaults = info?.default_options || {};
-  const values = { ...defaults, ...(current || {}) };
-  const fields = (names) => names.filter((n) => n in defaults).map((n) => optionField(g, n, values[n])).join('');
-  const main = g.mainOptions || [];
-  const rest = Object.keys(defaults).filter((n) => !main.includes(n));
-  return `<fieldset class="options"><legend>${esc(t('home.options'))}</legend>${fields(main)}
-    <details><summary>${esc(t('home.more_options'))}</summary>${fields(rest)}</details></fieldset>`;
-}
-
-function optionField(g, name, value) {
-  const meta = g.options?.[name] || {};
-  const label = t(`${g.id}.opt.${name}`) !== `${g.id}.opt.${name}` ? t(`${g.id}.opt.${name}`) : name;
-  const id = `opt-${esc(name)}`;
-  name = esc(name);
-  let input;
-  if (typeof value === 'boolean') {
-    input = `<input type="checkbox" id="${id}" data-opt="${name}" data-kind="bool" data-fresh ${value ? 'checked' : ''}>`;
-  } else if (meta.choices) {
-    const choices = meta.choices.includes(value) ? meta.choices : [value, ...meta.choices];
-    const opts = choices.map((c) => {
-      const key = `${g.id}.opt.${name}.${c}`;
-      const text = t(key) !== key ? t(key) : c === 'off' ? t('opt.off') : String(c);
-      return `<option value="${esc(JSON.stringify(c))}" ${c === value ? 'selected' : ''}>${esc(text)}</option>`;
-    });
-    input = `<select id="${id}" data-opt="${name}" data-kind="json" data-fresh>${opts.join('')}</select>`;
-  } else if (typeof value === 'number') {
-    input = `<input type="number" id="${id}" data-opt="${name}" data-kind="number" data-fresh value="${value}"
-      ${meta.min !== undefined ? `min="${meta.min}"` : ''} ${meta.max !== undefined ? `max="${meta.max}"` : ''}>`;
-  } else {
-    input = `<input id="${id}" data-opt="${name}" data-kind="text" data-fresh value="${esc(value)}">`;
-  }
-  return `<label class="field option ${typeof value === 'boolean' ? 'check' : ''}"><span>${esc(label)}</span>${input}</label>`;
-}
-
-function readOptions(form) {
-  const options = {};
-  for (const input of form.querySelectorAll('[data-opt]')) {
-    const name = input.dataset.opt;
-    switch (input.dataset.kind) {
-      case 'bool':
-        options[name] = input.checked;
-        break;
-      case 'json':
-        options[name] = JSON.parse(input.value);
-        break;
-      case 'number':
-        options[name] = Number(input.value);
-        break;
-      default:
-        options[name] = /^-?\d+$/.test(input.value) ? Number(input.value) : input.value;
-    }
-  }
-  return options;
-}
-
-function roomHtml() {
-  const room = store.room;
-  const g = games[room.game];
-  if (room.status === 'lobby' || store.showLobby || !store.state) return lobbyHtml(room, g);
-  return gameHtml(room, g);
-}
-
-function isHost() {
-  return store.room && store.welcome && store.room.host === store.welcome.player;
-}
-
-function seatsHtml(room, controls) {
-  const me = store.welcome?.player;
-  const rows = room.seats.map((s) => {
-    const colour = seatColours[s.seat % seatColours.length];
-    if (s.status === 'empty') {
-      return `<li class="seat empty"><span class="dot" style="--c:${colour}"></span><em>${esc(t('lobby.empty_seat'))}</em></li>`;
-    }
-    const tags = [];
-    if (s.player === room.host) tags.push(t('lobby.host'));
-    if (s.player === me) tags.push(t('lobby.you'));
-    const buttons = [];
-    if (controls && isHost() && s.player !== me) {
-      if (s.status === 'bot') buttons.push(`<button class="small" data-act="remove-bot" data-seat="${s.seat}">${esc(t('lobby.remove'))}</button>`);
-      else {
-        buttons.push(`<button class="small" data-act="kick" data-player="${esc(s.player)}">${esc(t('lobby.kick'))}</button>`);
-        if (s.status === 'connected') buttons.push(`<button class="small" data-act="make-host" data-player="${esc(s.player)}">${esc(t('lobby.make_host'))}</button>`);
-      }
-    }
-    return `<li class="seat status-${esc(s.status)}"><span class="who"><span class="dot" style="--c:${colour}"></span><strong>${esc(s.name)}</strong></span>
-      ${tags.length ? `<span class="tag">${esc(tags.join(', '))}</span>` : ''}
-      <span class="status">${esc(t(`status.${s.status}`))}</span> ${buttons.join(' ')}</li>`;
-  });
-  const watching = room.spectators ? `<p class="muted">${esc(t('lobby.spectators', { n: room.spectators }))}</p>` : '';
-  return `<ul class="seats">${rows.join('')}</ul>${watching}`;
-}
-
-function firstSeatSelect(room) {
-  if (room.options?.startPlayer !== 'host-picks') return '';
-  const taken = room.seats.filter((s) => s.status !== 'empty');
-  return `<label class="field"><span>${esc(t('lobby.first_seat'))}</span><select id="first-seat">
-    ${taken.map((s, i) => `<option value="${i}">${esc(s.name)}</option>`).join('')}</select></label>`;
-}
-
-function lobbyHtml(room, g) {
-  document.title = `${room.code} · ${room.title} · Tinsel`;
-  const invite = `${location.origin}/r/${room.code}`;
-  const watch = `${location.origin}/watch/${room.code}`;
-  const seated = room.seats.filter((s) => s.status !== 'empty').length;
-  const host = isHost();
-  const hostName = room.seats.find((s) => s.player === room.host)?.name || '';
-  let controls = '';
-  if (host) {
-    const enough = seated >= room.min_players;
-    const free = room.seats.some((s) => s.status === 'empty');
-    controls = `<div class="host-controls">
-      ${store.editingOptions ? `<form id="options-form" data-act-submit="save-options">${optionsForm(room.game, room.options)}
-        <button class="big" type="submit">${esc(t('lobby.save_options'))}</button></form>` : ''}
-      ${firstSeatSelect(room)}
-      <div class="row">
-        <button class="big primary" data-act="start" ${enough ? '' : 'disabled'}>${esc(room.status === 'finished' ? t('game.play_again') : t('lobby.start'))}</button>
-        ${free ? `<button data-act="add-bot">${esc(t('lobby.add_bot'))}</button>` : ''}
-        ${store.editingOptions ? '' : `<button data-act="edit-options">${esc(t('lobby.change_options'))}</button>`}
-      </div>
-      ${enough ? '' : `<p class="muted">${esc(t('lobby.need_players', { n: room.min_players }))}</p>`}
-      ${room.seats.filter((s) => s.status === 'disconnected').map((s) => `<p class="notice">${esc(t('lobby.disconnected_warning', { name: s.name }))}</p>`).join('')}
-    </div>`;
-  } else {
-    controls = `<p class="waiting">${esc(t('lobby.waiting_host', { name: hostName }))}</p>`;
-  }
-  const back = room.status === 'finished' && store.state
-    ? `<button data-act="show-game">${esc(t('game.over'))}</button>` : '';
-  return `<section class="card lobby">
-    <h2><span aria-hidden="true">${g?.icon || ''}</span> ${esc(room.title)}</h2>
-    <p class="room-code">${esc(t('lobby.code'))}: <strong data-testid="room-code">${esc(room.code)}</strong></p>
-    <div class="invite">
-      <p>${esc(t('lobby.invite'))}</p>
-      <div class="row"><input id="invite-link" readonly value="${esc(invite)}" data-fresh>
-        <button data-act="copy" data-text="${esc(invite)}">${esc(t('lobby.copy'))}</button>
-        ${navigator.share ? `<button data-act="share" data-text="${esc(invite)}">${esc(t('lobby.share'))}</button>` : ''}</div>
-      <p class="muted">${esc(t('lobby.watch_link'))}: <a href="${esc(watch)}" target="_blank" rel="noopener">${esc(watch)}</a></p>
-    </div>
-    ${room.game === 'unterm_baum' ? `<p class="notice">${esc(t('honesty'))}</p>` : ''}
-    ${store.seat === null ? `<p class="notice">${esc(t('game.spectating'))}</p>` : ''}
-    <h3>${esc(t('lobby.seats'))}</h3>
-    ${seatsHtml(room, true)}
-    ${controls}
-    <div class="row">${back}
-      <button data-act="leave">${esc(t('lobby.leave'))}</button>
-      ${host ? `<button data-act="close-room">${esc(t('lobby.close'))}</button>` : ''}</div>
-  </section>`;
-}
-
-function gameHtml(room, g) {
-  const state = store.state;
-  const ctx = context(g);
-  const prompt = state.prompt;
-  const mine = store.seat !== null && prompt?.seats?.includes(store.seat) && state.legal.length > 0;
-  let turnLine;
-  if (state.over) turnLine = t('game.over');
-  else if (mine) turnLine = t('game.your_turn');
-  else if (prompt && prompt.seats.length === 1) turnLine = t('game.turn_of', { name: seatName(prompt.seats[0]) });
-  else if (prompt && prompt.seats.length > 1) turnLine = t('game.waiting_for', { names: list(prompt.seats.map(seatName)) });
-  else turnLine = '';
-  const what = mine ? g.promptText(ctx) || '' : '';
-  // A tab in the background still tells its player when it is their turn.
-  document.title = mine ? `▶ ${t('game.your_turn')} · Tinsel` : `${t(`${room.game}.title`)} · Tinsel`;
-  const timer = prompt && !state.over
-    ? (prompt.deadline
-      ? `<span class="timer" title="${esc(t('game.time_left'))}">⏱ <span class="countdown" data-deadline="${prompt.deadline}">${formatSeconds(secondsLeft(prompt.deadline))}</span></span>`
-      : `<span class="timer muted">${esc(t('game.no_timer'))}</span>`)
-    : '';
-  const spectator = store.seat === null ? `<p class="muted">${esc(t('game.spectating'))}</p>` : '';
-  const board = g.render(ctx);
-  const handled = new Set(g.boardEntries ? g.boardEntries(ctx) : []);
-  const rest = state.legal.map((e, i) => [e, i]).filter(([e, i]) => concrete(e) && !handled.has(i));
-  const buttons = rest.map(([e, i]) =>
-    `<button class="action ${g.primary?.(e) ? 'primary' : ''}" data-act="legal" data-i="${i}">${esc(g.actionLabel(e, ctx))}</button>`);
-  const extra = g.actionsExtra ? g.actionsExtra(ctx) : '';
-  // Nothing to offer outside the board (or nothing at all): the turn bar says whose turn it is.
-  const boardOnly = !buttons.length && !extra;
-  const actions = store.seat === null || state.over || boardOnly
-    ? ''
-    : `<section class="actions" aria-label="${esc(t('game.you_may'))}">
-        <h3>${esc(t('game.you_may'))}</h3>
-        ${extra}
-        <div class="buttons">${buttons.join('')}</div></section>`;
-  return `<section class="game game-${esc(room.game)}">
-    <div class="turn-bar ${mine ? 'mine' : ''}" role="status">
-      <strong class="turn" data-testid="turn">${esc(turnLine)}</strong>
-      <span class="what">${esc(what)}</span> ${timer}
-    </div>
-    ${spectator}
-    ${state.over ? resultHtml(g, ctx) : ''}
-    ${actions}
-    <div class="board-wrap">${board}</div>
-    <details class="table-seats"><summary>${esc(t('lobby.seats'))}</summary>${seatsHtml(room, false)}
-      ${state.over ? '' : `<p class="row"><button data-act="leave-game">${esc(t(store.seat === null ? 'lobby.leave' : 'game.leave'))}</button></p>`}
-    </details>
-  </section>`;
-}
-
-function resultHtml(g, ctx) {
-  const result = store.state.result || {};
-  const winners = (result.winners || []).map(seatName);
-  const headline = winners.length > 1 ? t('game.winners', { names: list(winners) }) : t('game.winner', { names: list(winners) });
-  const host = isHost();
-  const again = store.room.status === 'finished'
-    ? (host
-      ? `${firstSeatSelect(store.room)}<div class="row"><button class="big primary" data-act="start">${esc(t('game.play_again'))}</button>
-          <button data-act="show-lobby">${esc(t('game.back_to_lobby'))}</button></div>`
-      : `<p class="muted">${esc(t('game.waiting_again'))}</p><div class="row"><button data-act="leave">${esc(t('lobby.leave'))}</button></div>`)
-    : '';
-  return `<section class="card results" data-testid="results">
-    <h2>🏆 ${esc(t('game.over'))}</h2>
-    <p class="headline">${esc(headline)}</p>
-    ${g.resultHtml(ctx)}
-    ${again}
-    ${result.seed ? `<p class="muted small">${esc(t('game.seed', { seed: result.seed }))}</p>` : ''}
-  </section>`;
-}
 
 function renderSide() {
   const side = $('#side');
