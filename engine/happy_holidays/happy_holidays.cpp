@@ -378,13 +378,6 @@ game_info info() {
   return g;
 }
 
-outcome<std::unique_ptr<game>> restore(const json& full_state) {
-  // Shape errors in trusted-but-edited input surface as a rule_error, not as an exception.
-  try {
-    return restore_impl(full_state);
-  } catch (const std::exception& e) {
-    return make_error("invalid_state", e.what());
-  }
-}
+outcome<std::unique_ptr<game>> restore(const json& full_state) { return guarded_restore(restore_impl, full_state); }
 
 }  // namespace tinsel::engine::happy_holidays

@@ -1,6 +1,7 @@
 #include "tinsel/engine/game.hpp"
 
 #include <algorithm>
+#include <exception>
 
 namespace tinsel::engine {
 
@@ -84,6 +85,14 @@ std::optional<rule_error> timer_option(const json& options, json& out, const std
 int clamped_int_option(const json& options, const std::string& key, int fallback, int min, int max) {
   if (!options.is_object() || !options.contains(key) || !options.at(key).is_number_integer()) return fallback;
   return std::clamp(options.at(key).get<int>(), min, max);
+}
+
+outcome<std::unique_ptr<game>> guarded_restore(const restore_fn& restore, const json& full_state) {
+  try {
+    return restore(full_state);
+  } catch (const std::exception& e) {
+    return make_error("invalid_state", e.what());
+  }
 }
 
 std::optional<rule_error> no_unknown_options(const json& options, const std::vector<std::string>& known) {

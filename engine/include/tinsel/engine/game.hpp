@@ -149,4 +149,9 @@ int clamped_int_option(const json& options, const std::string& key, int fallback
 // Rejects keys not in `known` (a typo must not be silently ignored).
 std::optional<rule_error> no_unknown_options(const json& options, const std::vector<std::string>& known);
 
+using restore_fn = std::function<outcome<std::unique_ptr<game>>(const json& full_state)>;
+// Runs a game's restore: shape errors of trusted-but-edited input (json exceptions) come back as an
+// `invalid_state` rule_error rather than as an exception.
+outcome<std::unique_ptr<game>> guarded_restore(const restore_fn& restore, const json& full_state);
+
 }  // namespace tinsel::engine
