@@ -249,12 +249,6 @@ outcome<json> normalize_options(const json& in) {
   return out;
 }
 
-std::optional<int> timer_ms(const json& v) {
-  // "off" (and 0, which the option helper's contract also allows for "off") means no timer.
-  if (!v.is_number_integer() || v.get<int>() <= 0) return std::nullopt;
-  return v.get<int>() * 1000;
-}
-
 // Decodes normalized options for `players` seated players; rejects a reindeer count that cannot be
 // dealt.
 outcome<config> make_config(const json& options, int players) {

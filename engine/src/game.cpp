@@ -82,6 +82,11 @@ std::optional<rule_error> timer_option(const json& options, json& out, const std
   return int_option(options, out, key, fallback, min, max);
 }
 
+std::optional<int> timer_ms(const json& value) {
+  if (!value.is_number_integer() || value.get<int>() <= 0) return std::nullopt;
+  return value.get<int>() * 1000;
+}
+
 int clamped_int_option(const json& options, const std::string& key, int fallback, int min, int max) {
   if (!options.is_object() || !options.contains(key) || !options.at(key).is_number_integer()) return fallback;
   return std::clamp(options.at(key).get<int>(), min, max);

@@ -164,12 +164,6 @@ outcome<json> normalize_options(const json& in) {
   return out;
 }
 
-std::optional<int> timer_ms(const json& v) {
-  // "off" (and 0, which the option helper's contract also allows for "off") means no timer.
-  if (!v.is_number_integer() || v.get<int>() <= 0) return std::nullopt;
-  return v.get<int>() * 1000;
-}
-
 outcome<config> make_config(const json& options, int players) {
   auto norm = normalize_options(options);
   if (!norm) return norm.error();

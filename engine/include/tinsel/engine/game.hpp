@@ -143,6 +143,8 @@ std::optional<rule_error> bool_option(const json& options, json& out, const std:
 // Timers (rulebook C4): a number of seconds within [min, max], or the string "off" (stored as is).
 std::optional<rule_error> timer_option(const json& options, json& out, const std::string& key,
                                        int fallback, int min, int max);
+// A normalized timer option in milliseconds; nullopt for "off" (or 0, which also means off).
+std::optional<int> timer_ms(const json& value);
 // Reads an already-normalized integer option for seat_range: `fallback` if absent or malformed,
 // clamped to [min, max] so a malformed value can never widen the range.
 int clamped_int_option(const json& options, const std::string& key, int fallback, int min, int max);
