@@ -197,10 +197,13 @@ void player::on_error(const json& m, const std::string& purpose) {
       });
       return;
     }
-    if (!benign_refusal(code)) log("the server refused " + acted_.dump() + ": " + text);
+    // A refusal that follows a newer state lost a race (e.g. another seat's "Stop!" moved the
+    // board first): the command was legal when chosen. Other refusals deserve a log line.
+    const bool overtaken = state_.is_object() && state_.value("seq", std::uint64_t{0}) != acted_seq_;
+    if (!overtaken && !benign_refusal(code)) log("the server refused " + acted_.dump() + ": " + text);
     // A refusal changes nothing. If no newer state has come, choose again without that entry;
     // if one has, it has not been answered yet (the action was in flight).
-    if (state_.is_object() && state_.value("seq", std::uint64_t{0}) == acted_seq_) {
+    if (!overtaken) {
       if (refused_.size() >= 8) return;  // something is off; wait for the next state
       refused_.push_back(acted_);
     }
