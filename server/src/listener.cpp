@@ -1,5 +1,7 @@
 #include "listener.hpp"
 
+#include <algorithm>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
 #include <spdlog/spdlog.h>
@@ -12,7 +14,7 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
 listener::listener(net::io_context& ioc, tcp::endpoint endpoint, std::shared_ptr<server_state> state)
-    : ioc_(ioc), acceptor_(net::make_strand(ioc)), state_(std::move(state)) {
+    : ioc_(ioc), acceptor_(net::make_strand(ioc)), retry_timer_(acceptor_.get_executor()), state_(std::move(state)) {
   acceptor_.open(endpoint.protocol());
   acceptor_.set_option(net::socket_base::reuse_address(true));
   acceptor_.bind(endpoint);
@@ -27,18 +29,37 @@ void listener::stop() {
   net::post(acceptor_.get_executor(), [self = shared_from_this()] {
     boost::system::error_code ec;
     self->acceptor_.close(ec);
+    self->retry_timer_.cancel();
   });
 }
 
 void listener::do_accept() {
   acceptor_.async_accept(net::make_strand(ioc_), [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {
     if (ec == net::error::operation_aborted || !self->acceptor_.is_open()) return;
-    if (ec) {
-      spdlog::warn("accept failed error={}", ec.message());
-    } else {
-      std::make_shared<http_session>(std::move(socket), self->state_)->run();
-    }
+    if (ec) return self->back_off(ec);
+    self->retry_delay_ = std::chrono::milliseconds(0);
+    // Small frames go out at once: without this, a state that follows an `ok` waits for the
+    // client's delayed ACK (40 ms on Linux, up to 200 ms on Windows).
+    boost::system::error_code opt_ec;
+    socket.set_option(tcp::no_delay(true), opt_ec);
+    std::make_shared<http_session>(std::move(socket), self->state_)->run();
     self->do_accept();
+  });
+}
+
+void listener::back_off(const boost::system::error_code& ec) {
+  using namespace std::chrono_literals;
+  retry_delay_ = std::clamp(retry_delay_ * 2, 10ms, 1000ms);
+  ++failures_unlogged_;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_failure_log_ >= 1s) {
+    spdlog::warn("accept failed error={} failures={} retry_in_ms={}", ec.message(), failures_unlogged_, retry_delay_.count());
+    failures_unlogged_ = 0;
+    last_failure_log_ = now;
+  }
+  retry_timer_.expires_after(retry_delay_);
+  retry_timer_.async_wait([self = shared_from_this()](boost::system::error_code wait_ec) {
+    if (!wait_ec && self->acceptor_.is_open()) self->do_accept();
   });
 }
 

@@ -1,8 +1,11 @@
 #pragma once
 // Accepts TCP connections and hands each, on its own strand, to an http_session.
+#include <chrono>
+#include <cstdint>
 #include <memory>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "server_state.hpp"
 
@@ -17,9 +20,16 @@ class listener : public std::enable_shared_from_this<listener> {
 
  private:
   void do_accept();
+  // A failed accept (out of descriptors, out of memory) would fail again at once: wait before
+  // the next try, longer each time in a row, and log at most once a second.
+  void back_off(const boost::system::error_code& ec);
 
   boost::asio::io_context& ioc_;
   boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::steady_timer retry_timer_;
+  std::chrono::milliseconds retry_delay_{0};
+  std::uint64_t failures_unlogged_ = 0;
+  std::chrono::steady_clock::time_point last_failure_log_{};
   std::shared_ptr<server_state> state_;
 };
 

@@ -335,11 +335,15 @@ void room::pass_host_if_needed() {
 void room::arm_seat_timer() {
   // Outside a game every disconnected seat has a lobby grace; in a game only the host's role does
   // (the seat itself follows the reconnection grace there).
+  // In a game, a host whose grace is over keeps the role until a player connects (do_join passes
+  // it on then): nothing is due until that happens, so no timer, or it would fire again at once.
   const bool playing = status_ == status::playing;
+  const auto now = clock::now();
   std::optional<clock::time_point> due;
   for (const auto& st : seats_)
     if (!st.player_id.empty() && !st.bot && !st.gone && st.connection == 0 && (!playing || st.player_id == host_)) {
       const auto t = st.disconnected_at + cfg_.lobby_seat_grace;
+      if (playing && t <= now) continue;
       if (!due || t < *due) due = t;
     }
   if (!due) return;
