@@ -1,0 +1,60 @@
+// A player's own move must come back at once: the `state` that follows the `ok` of a command may
+// not wait for the client's delayed ACK (Nagle's algorithm without TCP_NODELAY stalls it 40 ms on
+// Linux, up to 200 ms on Windows). This is the one test with a time bound, and the bound is wide:
+// the faster quarter of the moves of one room on an otherwise idle server must come back within
+// 5 ms; with the stall every single move takes 40 ms or more.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "test_server.hpp"
+#include "ws_client.hpp"
+
+using namespace tinsel::test;
+
+TEST_CASE("a player's own move comes back without a delayed-ACK stall", "[latency]") {
+  test_server s([](tinsel::server::config& c) { c.rate_per_sec = c.rate_burst = 1000; });
+  ws_client a(s.port), b(s.port);
+  say_hello(a, "Oma");
+  say_hello(b, "Ben");
+  const json options = {{"mainTimeoutSec", "off"}, {"subPromptTimeoutSec", "off"}};
+  const std::string code = a.request({{"type", "create_room"}, {"game", "happy_holidays"}, {"options", options}})["room"];
+  REQUIRE(b.request({{"type", "join_room"}, {"room", code}})["type"] == "ok");
+  REQUIRE(a.request({{"type", "start_game"}, {"first_seat", 0}})["type"] == "ok");
+
+  ws_client* clients[] = {&a, &b};
+  json last[2];
+  auto latest_state = [&](int i, std::chrono::milliseconds timeout) {
+    while (auto m = clients[i]->recv(timeout)) {
+      if ((*m)["type"] == "state") last[i] = *m;
+      timeout = 0ms;
+    }
+  };
+  latest_state(0, 2s);
+  latest_state(1, 2s);
+  REQUIRE(last[0].is_object());
+
+  std::vector<double> own_move_ms;
+  for (int moves = 0; moves < 60 && !last[0].value("over", false); ++moves) {
+    const int i = !last[0]["legal"].empty() ? 0 : !last[1]["legal"].empty() ? 1 : -1;
+    REQUIRE(i >= 0);
+    json command;
+    for (const auto& e : last[i]["legal"])
+      if (!e.contains("domain")) command = e;
+    REQUIRE_FALSE(command.is_null());
+    const auto sent = std::chrono::steady_clock::now();
+    clients[i]->send({{"type", "action"}, {"id", moves}, {"action", command}});
+    const auto st = clients[i]->expect([](const json& j) { return j["type"] == "state" || j["type"] == "error"; }, "a state");
+    REQUIRE(st["type"] == "state");
+    own_move_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sent).count());
+    last[i] = st;
+    latest_state(i, 0ms);
+    latest_state(1 - i, 200ms);
+  }
+  REQUIRE(own_move_ms.size() >= 20);
+  std::sort(own_move_ms.begin(), own_move_ms.end());
+  const double p25 = own_move_ms[own_move_ms.size() / 4];
+  const double p50 = own_move_ms[own_move_ms.size() / 2];
+  INFO("own-move latency over " << own_move_ms.size() << " moves: p25 " << p25 << " ms, p50 " << p50 << " ms");
+  CHECK(p25 < 5.0);
+}
