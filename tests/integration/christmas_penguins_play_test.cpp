@@ -54,7 +54,7 @@ json pick_move(const json& st, std::mt19937& rng) {
 }  // namespace
 
 TEST_CASE("Christmas Penguins: players play complete games through the server", "[christmas_penguins][play]") {
-  test_server s;
+  test_server s(lift_rate_limit);
   auto t = seat_players(s, 3, cp_options(), "christmas_penguins");
   std::mt19937 rng(11);
   std::set<std::string> kinds;
@@ -81,7 +81,7 @@ TEST_CASE("Christmas Penguins: players play complete games through the server", 
 
 TEST_CASE("Christmas Penguins: near-simultaneous Stop! claims, every time exactly one is granted and every claimant answered",
           "[christmas_penguins][stop]") {
-  test_server s;
+  test_server s(lift_rate_limit);
   auto t = seat_players(s, 4, cp_options(), "christmas_penguins");
   std::mt19937 rng(17);
   int rounds = 0;

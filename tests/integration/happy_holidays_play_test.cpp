@@ -11,7 +11,7 @@ using namespace tinsel::test;
 
 
 TEST_CASE("three players play complete games of Happy Holidays, then play again in the same room", "[happy_holidays][play]") {
-  test_server s;
+  test_server s(lift_rate_limit);
   auto t = seat_players(s, 3, {{"maxPlayers", 3}});
   std::mt19937 rng(12345);
   std::uint64_t seq = 0;
@@ -29,7 +29,7 @@ TEST_CASE("three players play complete games of Happy Holidays, then play again 
 }
 
 TEST_CASE("a spectator sees every state of a game, with no legal commands", "[happy_holidays][play]") {
-  test_server s;
+  test_server s(lift_rate_limit);
   auto t = seat_players(s, 2, {{"maxPlayers", 2}});
   ws_client watcher(s.port);
   say_hello(watcher, "Enkel");
@@ -54,7 +54,7 @@ TEST_CASE("a spectator sees every state of a game, with no legal commands", "[ha
 }
 
 TEST_CASE("a prompt nobody answers is resolved by its timeout default", "[happy_holidays][timeout]") {
-  test_server s;
+  test_server s(lift_rate_limit);
   auto t = seat_players(s, 2, {{"maxPlayers", 2}, {"mainTimeoutSec", 1}, {"subPromptTimeoutSec", 1}, {"startPlayer", "host-picks"}});
   REQUIRE(t.clients[0]->request({{"type", "start_game"}, {"first_seat", 1}})["type"] == "ok");
   auto first = t.clients[0]->expect_type("state");
@@ -76,7 +76,10 @@ TEST_CASE("a prompt nobody answers is resolved by its timeout default", "[happy_
 }
 
 TEST_CASE("when a player leaves mid-game their seat is played by defaults so the game finishes", "[happy_holidays][play]") {
-  test_server s([](tinsel::server::config& c) { c.auto_play_delay = std::chrono::milliseconds(20); });
+  test_server s([](tinsel::server::config& c) {
+    lift_rate_limit(c);
+    c.auto_play_delay = std::chrono::milliseconds(20);
+  });
   auto t = seat_players(s, 3, {{"maxPlayers", 3}});
   REQUIRE(t.clients[0]->request({{"type", "start_game"}})["type"] == "ok");
   REQUIRE(t.clients[2]->request({{"type", "leave_room"}})["type"] == "ok");

@@ -12,6 +12,14 @@
 namespace tinsel::test {
 
 
+// Test players answer every state at once, far faster than people: the per-connection rate limit
+// (tested on its own in room_lifecycle_test.cpp) is lifted so that a busy machine, which delivers
+// states in bursts, cannot turn a play test into a rate-limit test.
+inline void lift_rate_limit(server::config& c) {
+  c.rate_per_sec = 1e6;
+  c.rate_burst = 1e6;
+}
+
 struct table {
   std::vector<std::unique_ptr<ws_client>> clients;
   std::string code;

@@ -68,7 +68,7 @@ int check_no_leaks(const std::vector<json>& frames, const std::set<std::string>&
 }  // namespace
 
 TEST_CASE("Unterm Baum: three players play complete games through the server and no frame leaks a secret", "[unterm_baum][play][leak]") {
-  test_server s;
+  test_server s(lift_rate_limit);
   auto t = seat_players(s, 3, fast_options(3), "unterm_baum");
   ws_client watcher(s.port);
   say_hello(watcher, "Enkel");
@@ -114,7 +114,7 @@ TEST_CASE("Unterm Baum: three players play complete games through the server and
 }
 
 TEST_CASE("Unterm Baum: a player who resumes after memorize does not get the wish list back", "[unterm_baum][resume][leak]") {
-  test_server s;
+  test_server s(lift_rate_limit);
   auto t = seat_players(s, 2, fast_options(2), "unterm_baum");
   const std::string token = t.clients[1]->transcript().front()["token"];
   REQUIRE(t.clients[0]->request({{"type", "start_game"}})["type"] == "ok");
