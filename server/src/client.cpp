@@ -30,6 +30,20 @@ json games_json() {
   }
   return games;
 }
+
+// An error that says when to try again (protocol/schema/server/error.json: retry_after_ms).
+std::string refusal(const json& id, std::string_view code, std::string_view message,
+                    std::optional<std::chrono::milliseconds> retry_after) {
+  json j = {{"type", "error"}, {"code", code}, {"message", message}};
+  if (!id.is_null()) j["id"] = id;
+  if (retry_after) j["retry_after_ms"] = retry_after->count();
+  return protocol::dump(j);
+}
+
+std::string seconds_text(std::chrono::milliseconds ms) {
+  const auto s = (ms.count() + 999) / 1000;
+  return s == 1 ? "1 second" : std::to_string(s) + " seconds";
+}
 }  // namespace
 
 void client::reply(const std::shared_ptr<participant>& self, std::string frame) {
@@ -67,7 +81,12 @@ void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_
     if (replaced && replaced != self) replaced->close_with(close_code::replaced, "this player connected again elsewhere");
   }
   const bool resumed = who.has_value();
-  if (!who) who = ids_.issue(std::move(m.name), self);
+  if (!who) who = ids_.issue(std::move(m.name), self, address_);
+  if (!who) {
+    spdlog::debug("hello refused: too many identities conn={} client={}", self->connection_id(), address_);
+    return reply(self, make_error(id, errc::too_many_identities,
+                                  "too many players from your address; resume with your token, or try again in a few minutes"));
+  }
   hello_ = true;
   player_id_ = who->player_id;
   name_ = who->name;
@@ -86,6 +105,25 @@ void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_
   reply(self, protocol::dump(welcome));
   // Like every request, hello is answered with exactly one ok or error.
   if (!id.is_null()) reply(self, make_ok(id));
+}
+
+// Codes are guessed by trying them: every miss counts against the address, and past the free
+// ones each attempt waits longer (address_limits::join_wait), whether or not the code is right.
+void client::on_join(protocol::join_room_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before joining another"));
+  if (auto wait = limits_.join_wait(address_)) {
+    spdlog::debug("join refused: back-off after failed joins conn={} client={}", self->connection_id(), address_);
+    return reply(self, refusal(id, errc::too_many_attempts,
+                               "too many tries with unknown room codes; try again in " + seconds_text(*wait), wait));
+  }
+  auto r = lobby_.find(m.room);
+  if (!r) {
+    limits_.join_missed(address_);
+    return reply(self, make_error(id, errc::unknown_room, "there is no room with the code " + m.room));
+  }
+  room_ = r;
+  ids_.set_room(token_, room_->code());
+  room_->join(self, identity{player_id_, name_}, m.spectator, m.last_seq, id);
 }
 
 void client::on_text(std::string_view frame, const std::shared_ptr<participant>& self) {
@@ -109,18 +147,13 @@ void client::on_text(std::string_view frame, const std::shared_ptr<participant>&
             if (!game) return reply(self, make_error(id, errc::unknown_game, "there is no game called '" + m.game.substr(0, 40) + "'"));
             auto options = game->normalize_options(m.options);
             if (!options) return reply(self, make_error(id, options.error().code, options.error().message));
-            room_ = lobby_.create(*game, std::move(options.value()));
+            auto made = lobby_.create(*game, std::move(options.value()), address_);
+            if (!made.r) return reply(self, refusal(id, errc::too_many_rooms, made.refused->message, made.refused->retry_after));
+            room_ = std::move(made.r);
             ids_.set_room(token_, room_->code());
             room_->join(self, identity{player_id_, name_}, false, std::nullopt, id);
           },
-          [&](protocol::join_room_msg& m) {
-            if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before joining another"));
-            auto r = lobby_.find(m.room);
-            if (!r) return reply(self, make_error(id, errc::unknown_room, "there is no room with the code " + m.room));
-            room_ = r;
-            ids_.set_room(token_, room_->code());
-            room_->join(self, identity{player_id_, name_}, m.spectator, m.last_seq, id);
-          },
+          [&](protocol::join_room_msg& m) { on_join(m, id, self); },
           [&](protocol::leave_room_msg&) {
             if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
             room_->leave(self, id);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "tinsel/server/config.hpp"
+#include "address_limits.hpp"
 #include "identities.hpp"
 #include "lobby.hpp"
 #include "participant.hpp"
@@ -15,7 +16,9 @@ namespace tinsel::server {
 
 class client {
  public:
-  client(lobby& l, identities& ids, const config& cfg) : lobby_(l), ids_(ids), cfg_(cfg) {}
+  // `address`: the client's address key, which per-address limits count against.
+  client(lobby& l, identities& ids, const config& cfg, address_limits& limits, std::string address)
+      : lobby_(l), ids_(ids), cfg_(cfg), limits_(limits), address_(std::move(address)) {}
 
   void on_text(std::string_view frame, const std::shared_ptr<participant>& self);
   void on_binary(const std::shared_ptr<participant>& self);
@@ -28,10 +31,13 @@ class client {
   void reply(const std::shared_ptr<participant>& self, std::string frame);
 
   void on_hello(protocol::hello_msg& m, const json& id, const std::shared_ptr<participant>& self);
+  void on_join(protocol::join_room_msg& m, const json& id, const std::shared_ptr<participant>& self);
 
   lobby& lobby_;
   identities& ids_;
   const config& cfg_;
+  address_limits& limits_;
+  const std::string address_;
   bool hello_ = false;
   std::string player_id_;
   std::string name_;

@@ -1,10 +1,13 @@
 #include "tinsel/server/config.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
+
+#include "address_limits.hpp"
 
 #ifndef TINSEL_VERSION
 #define TINSEL_VERSION "0.0.0"
@@ -53,6 +56,44 @@ bool parse_double(const std::string& s, double& out, double min, double max) {
   } catch (const std::exception&) {
     return false;
   }
+}
+
+// "a, b,c" -> {"a", "b", "c"}; empty items are dropped.
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(s);
+  while (std::getline(in, item, ',')) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+bool parse_addresses(const std::string& s, std::vector<std::string>& out) {
+  out.clear();
+  for (const auto& item : split_list(s)) {
+    auto a = canonical_address(item);
+    if (!a) return false;
+    out.push_back(*a);
+  }
+  return true;
+}
+
+// Exact origins: a scheme, a host and an optional port, nothing else ("https://example.org").
+bool parse_origins(const std::string& s, std::vector<std::string>& out) {
+  out.clear();
+  for (auto item : split_list(s)) {
+    std::transform(item.begin(), item.end(), item.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (item.ends_with('/')) item.pop_back();
+    const auto scheme_end = item.find("://");
+    if (!(item.starts_with("http://") || item.starts_with("https://")) || item.size() == scheme_end + 3 ||
+        item.find_first_of("/?#@ ", scheme_end + 3) != std::string::npos)
+      return false;
+    out.push_back(item);
+  }
+  return true;
 }
 
 struct flag {
@@ -110,6 +151,25 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.reconnect_grace); }},
       {"lobby-seat-grace-sec", "TINSEL_LOBBY_SEAT_GRACE_SEC", "seconds a disconnected player keeps a seat outside a game, and a disconnected host the host role (default 60)",
        [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.lobby_seat_grace); }},
+      // Limits per client address: each at least 1 (set one high to lift it, e.g. for benchmarks).
+      {"max-connections", "TINSEL_MAX_CONNECTIONS", "WebSocket connections in total; beyond, the upgrade gets HTTP 503 (default 20000; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.max_connections, 1, 10'000'000); }},
+      {"max-connections-per-address", "TINSEL_MAX_CONNECTIONS_PER_ADDRESS", "WebSocket connections per client address; beyond, the upgrade gets HTTP 503 (default 64; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.max_connections_per_address, 1, 10'000'000); }},
+      {"rooms-per-address-per-minute", "TINSEL_ROOMS_PER_ADDRESS_PER_MINUTE", "rooms one address may create per minute; beyond, too_many_rooms (default 10; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<int>(v, c.rooms_per_address_per_minute, 1, 10'000'000); }},
+      {"live-rooms-per-address", "TINSEL_LIVE_ROOMS_PER_ADDRESS", "rooms created by one address that may be open at once; beyond, too_many_rooms (default 20; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<int>(v, c.live_rooms_per_address, 1, 10'000'000); }},
+      {"identities-per-address", "TINSEL_IDENTITIES_PER_ADDRESS", "players (hello without a valid token) one address may hold; beyond, too_many_identities (default 64; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<int>(v, c.identities_per_address, 1, 10'000'000); }},
+      {"free-failed-joins", "TINSEL_FREE_FAILED_JOINS", "join_room misses (unknown codes) per address before each attempt waits 1 s, 2 s, 4 s, ... up to 1 h (too_many_attempts) (default 3; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<int>(v, c.free_failed_joins, 1, 10'000'000); }},
+      {"max-spectators-per-room", "TINSEL_MAX_SPECTATORS_PER_ROOM", "spectators one room may have; beyond, too_many_spectators (default 20; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<int>(v, c.max_spectators_per_room, 1, 10'000'000); }},
+      {"trusted-proxy", "TINSEL_TRUSTED_PROXY", "comma-separated addresses of reverse proxies whose X-Forwarded-For names the client (default: none, the header is ignored)",
+       [](config& c, const std::string& v) { return parse_addresses(v, c.trusted_proxies); }},
+      {"allowed-origin", "TINSEL_ALLOWED_ORIGIN", "comma-separated web origins (like https://example.org) allowed to open a WebSocket besides the server's own (default: none)",
+       [](config& c, const std::string& v) { return parse_origins(v, c.allowed_origins); }},
   };
 }
 

@@ -1,11 +1,14 @@
 #pragma once
-// Plain HTTP on the WebSocket port: the browser client's static files, /healthz, and the upgrade of
-// GET /ws to a websocket session. One request at a time, keep-alive, with a read timeout.
+// Plain HTTP on the WebSocket port: reads one request at a time (keep-alive, with a read timeout),
+// asks http_routes what to answer, and writes it, or hands the socket to a websocket session
+// after the connection limits (address_limits) admit it. Only I/O happens here.
 #include <memory>
+#include <string>
 
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "http_routes.hpp"
 #include "server_state.hpp"
 
 namespace tinsel::server {
@@ -18,13 +21,21 @@ class http_session : public std::enable_shared_from_this<http_session> {
  private:
   void do_read();
   void on_read(boost::beast::error_code ec, std::size_t bytes);
+  void upgrade(http_request req, const std::string& client);
+  void respond(const http_answer& a, unsigned version);
   void on_write(bool keep_alive, boost::beast::error_code ec, std::size_t bytes);
+  // After an answer that closes: stop sending, then read and drop what the client still sends
+  // (the rest of a refused body), so that closing does not reset the connection before the
+  // client has read the answer.
+  void drain();
   template <class Response>
   void write(Response&& res);
 
   boost::beast::tcp_stream stream_;
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<server_state> state_;
+  std::string peer_;  // the TCP peer's address
+  std::size_t drained_ = 0;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
 };
 

@@ -1,16 +1,20 @@
 #include "identities.hpp"
 
+#include <algorithm>
+
 #include "random.hpp"
 
 namespace tinsel::server {
 
 using clock = std::chrono::steady_clock;
 
-identity_info identities::issue(std::string name, const std::shared_ptr<participant>& conn) {
+std::optional<identity_info> identities::issue(std::string name, const std::shared_ptr<participant>& conn,
+                                               const std::string& address) {
   identity_info info{"p_" + secure_hex(8), std::move(name), secure_hex(16), ""};
   std::lock_guard lock(mutex_);
-  if (++issued_since_purge_ >= 256) purge(clock::now());
-  by_token_[info.token] = record{info, conn, conn->connection_id(), std::nullopt};
+  purge(clock::now());
+  if (!limits_.add_identity(address)) return std::nullopt;
+  by_token_[info.token] = record{info, conn, conn->connection_id(), std::nullopt, address};
   return info;
 }
 
@@ -35,7 +39,10 @@ void identities::set_room(const std::string& token, const std::string& room) {
 void identities::released(const std::string& token, std::uint64_t connection) {
   std::lock_guard lock(mutex_);
   auto it = by_token_.find(token);
-  if (it != by_token_.end() && it->second.connection == connection) it->second.released_at = clock::now();
+  if (it != by_token_.end() && it->second.connection == connection) {
+    it->second.released_at = clock::now();
+    next_expiry_ = std::min(next_expiry_, *it->second.released_at + keep_);
+  }
 }
 
 std::size_t identities::size() const {
@@ -44,8 +51,19 @@ std::size_t identities::size() const {
 }
 
 void identities::purge(clock::time_point now) {
-  issued_since_purge_ = 0;
-  std::erase_if(by_token_, [&](const auto& kv) { return kv.second.released_at && *kv.second.released_at + keep_ < now; });
+  if (now < next_expiry_) return;
+  next_expiry_ = clock::time_point::max();
+  std::erase_if(by_token_, [&](const auto& kv) {
+    const auto& rec = kv.second;
+    if (!rec.released_at) return false;
+    const auto expiry = *rec.released_at + keep_;
+    if (expiry >= now) {
+      next_expiry_ = std::min(next_expiry_, expiry);
+      return false;
+    }
+    limits_.identity_released(rec.address);
+    return true;
+  });
 }
 
 }  // namespace tinsel::server

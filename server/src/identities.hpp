@@ -2,7 +2,8 @@
 // Who a connection is: a public player id and a secret token, issued at hello. A client that
 // reconnects says hello with its token and becomes the same player again; the previous connection
 // of that player, if still open, is closed (4001). Identities of players who have been gone longer
-// than the reconnection grace are forgotten.
+// than the reconnection grace are forgotten. Each identity counts against the address that said
+// hello (address_limits) until it is forgotten.
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -10,6 +11,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "address_limits.hpp"
 #include "participant.hpp"
 
 namespace tinsel::server {
@@ -23,9 +25,12 @@ struct identity_info {
 
 class identities {
  public:
-  explicit identities(std::chrono::milliseconds keep) : keep_(keep) {}
+  identities(std::chrono::milliseconds keep, address_limits& limits) : keep_(keep), limits_(limits) {}
 
-  identity_info issue(std::string name, const std::shared_ptr<participant>& conn);
+  // A new identity for a client at address key `address`; nullopt when that address holds as
+  // many as it may (too_many_identities).
+  std::optional<identity_info> issue(std::string name, const std::shared_ptr<participant>& conn,
+                                     const std::string& address);
   // The identity of `token`, now held by `conn`; `replaced` receives the connection it had.
   std::optional<identity_info> resume(const std::string& token, const std::shared_ptr<participant>& conn,
                                       std::shared_ptr<participant>& replaced);
@@ -40,13 +45,17 @@ class identities {
     std::weak_ptr<participant> conn;
     std::uint64_t connection = 0;
     std::optional<std::chrono::steady_clock::time_point> released_at;
+    std::string address;  // the address key it counts against
   };
+  // Forgets identities released longer than keep_ ago, when one may be due (next_expiry_), so
+  // the address counts stay exact without a timer or a scan per request.
   void purge(std::chrono::steady_clock::time_point now);
 
   std::chrono::milliseconds keep_;
+  address_limits& limits_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, record> by_token_;
-  std::size_t issued_since_purge_ = 0;
+  std::chrono::steady_clock::time_point next_expiry_ = std::chrono::steady_clock::time_point::max();
 };
 
 }  // namespace tinsel::server

@@ -1,6 +1,7 @@
 #pragma once
 // The registry of rooms by code. The map is the only shared structure between sessions, guarded by
 // a mutex held for a lookup or an insert only; everything inside a room lives on the room's strand.
+// A room counts against its creator's address (address_limits) until it closes or expires.
 #include <memory>
 #include <mutex>
 #include <string>
@@ -10,16 +11,22 @@
 #include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
+#include "address_limits.hpp"
 #include "room.hpp"
 
 namespace tinsel::server {
 
 class lobby {
  public:
-  lobby(boost::asio::any_io_executor ex, const config& cfg);
+  lobby(boost::asio::any_io_executor ex, const config& cfg, address_limits& limits);
 
-  // Creates a room with a fresh code; options are already normalized.
-  std::shared_ptr<room> create(const engine::game_info& game, nlohmann::json options);
+  struct created {
+    std::shared_ptr<room> r;                         // null when refused
+    std::optional<address_limits::refusal> refused;  // too_many_rooms
+  };
+  // Creates a room with a fresh code for a client at address key `creator`, if its limits allow;
+  // options are already normalized.
+  created create(const engine::game_info& game, nlohmann::json options, const std::string& creator);
   std::shared_ptr<room> find(const std::string& code) const;
   std::size_t size() const;
   // Server shutdown: close every room.
@@ -29,9 +36,15 @@ class lobby {
   void remove(const std::string& code);
 
   boost::asio::any_io_executor ex_;
+  struct entry {
+    std::shared_ptr<room> r;
+    std::string creator;  // address key
+  };
+
   const config& cfg_;
+  address_limits& limits_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, std::shared_ptr<room>> rooms_;
+  std::unordered_map<std::string, entry> rooms_;
 };
 
 }  // namespace tinsel::server

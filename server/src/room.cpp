@@ -262,6 +262,10 @@ void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spe
     free->connection = connection;
     m.seat = static_cast<int>(free - seats_.begin());
   }
+  if (m.seat < 0 && std::count_if(members_.begin(), members_.end(), [](const auto& kv) { return kv.second.seat < 0; }) >=
+                       cfg_.max_spectators_per_room)
+    return refuse(errc::too_many_spectators, "this room has as many spectators as it allows (" +
+                                                 std::to_string(cfg_.max_spectators_per_room) + ")");
   const int seat_index = m.seat;
   members_.emplace(connection, std::move(m));
   if (host_.empty() && !spectator) host_ = who.player_id;

@@ -1,6 +1,7 @@
 #pragma once
-// What every connection shares: configuration, the lobby, and the set of live websocket sessions
-// (for /healthz and for a graceful shutdown). Sessions are held weakly; they remove themselves.
+// What every connection shares: configuration, the limits per client address, the lobby, the
+// identities, and the set of live websocket sessions (for /healthz and for a graceful shutdown).
+// Sessions are held weakly; they remove themselves.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -9,6 +10,7 @@
 #include <unordered_map>
 
 #include "tinsel/server/config.hpp"
+#include "address_limits.hpp"
 #include "identities.hpp"
 #include "lobby.hpp"
 
@@ -18,9 +20,10 @@ class ws_session;
 
 struct server_state {
   server_state(boost::asio::any_io_executor ex, config c)
-      : cfg(std::move(c)), rooms(std::move(ex), cfg), players(cfg.reconnect_grace) {}
+      : cfg(std::move(c)), limits(cfg), rooms(std::move(ex), cfg, limits), players(cfg.reconnect_grace, limits) {}
 
   const config cfg;
+  address_limits limits;
   lobby rooms;
   identities players;
   std::atomic<bool> stopping{false};

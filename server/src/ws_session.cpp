@@ -32,10 +32,17 @@ void server_state::for_each_session(const std::function<void(const std::shared_p
   for (const auto& s : live) f(s);
 }
 
-ws_session::ws_session(net::ip::tcp::socket&& socket, std::shared_ptr<server_state> state)
-    : ws_(std::move(socket)), state_(std::move(state)), id_(state_->next_connection_id()), client_(state_->rooms, state_->players, state_->cfg) {}
+ws_session::ws_session(net::ip::tcp::socket&& socket, std::shared_ptr<server_state> state, std::string address)
+    : ws_(std::move(socket)),
+      state_(std::move(state)),
+      address_(std::move(address)),
+      id_(state_->next_connection_id()),
+      client_(state_->rooms, state_->players, state_->cfg, state_->limits, address_) {}
 
-ws_session::~ws_session() { state_->remove_session(id_); }
+ws_session::~ws_session() {
+  state_->remove_session(id_);
+  state_->limits.close_connection(address_);
+}
 
 void ws_session::run(beast::http::request<beast::http::string_body> upgrade) {
   beast::get_lowest_layer(ws_).expires_never();
@@ -61,7 +68,7 @@ void ws_session::on_accept(beast::error_code ec) {
   open_ = true;
   tokens_ = state_->cfg.rate_burst;
   refilled_ = std::chrono::steady_clock::now();
-  spdlog::info("connected conn={} connections={}", id_, state_->session_count());
+  spdlog::info("connected conn={} client={} connections={}", id_, address_, state_->session_count());
   if (state_->stopping) return do_close(close_code::going_away, "server shutting down");
   do_read();
 }
@@ -82,20 +89,25 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
   const std::shared_ptr<participant> self = shared_from_this();
   if (!open_) {
     // Closing: frames still arriving are dropped; the read continues until the close completes.
-  } else if (ws_.got_text()) {
+  } else {
+    // Binary frames are refused, but they cost a token like any request: otherwise they would be
+    // a free way to make the server answer.
     const auto data = buffer_.cdata();
-    const std::string_view text(static_cast<const char*>(data.data()), data.size());
+    const std::string_view text = ws_.got_text() ? std::string_view(static_cast<const char*>(data.data()), data.size())
+                                                 : std::string_view{};
     if (take_token()) {
       refused_in_row_ = 0;
-      client_.on_text(text, self);
+      if (ws_.got_text()) {
+        client_.on_text(text, self);
+      } else {
+        client_.on_binary(self);
+      }
     } else if (++refused_in_row_ >= state_->cfg.rate_close_after) {
       spdlog::warn("rate limit abuse, closing conn={} refused={}", id_, refused_in_row_);
       do_close(close_code::rate_limited, "rate limit exceeded");
     } else {
       client_.on_rate_limited(text, self);
     }
-  } else {
-    client_.on_binary(self);
   }
   buffer_.consume(buffer_.size());
   do_read();

@@ -18,7 +18,9 @@ namespace tinsel::server {
 
 class ws_session final : public participant, public std::enable_shared_from_this<ws_session> {
  public:
-  ws_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<server_state> state);
+  // `address`: the client's address key; its connection slot (address_limits::open_connection)
+  // is released when the session ends.
+  ws_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<server_state> state, std::string address);
   ~ws_session() override;
 
   void run(boost::beast::http::request<boost::beast::http::string_body> upgrade);
@@ -43,6 +45,7 @@ class ws_session final : public participant, public std::enable_shared_from_this
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<server_state> state_;
+  const std::string address_;
   std::uint64_t id_;
   client client_;
   std::deque<std::shared_ptr<const std::string>> queue_;

@@ -59,3 +59,36 @@ TEST_CASE("bad flags and values exit 2 with a message, help and version exit 0",
   CHECK(version.exit_code == 0);
   CHECK(version.output.find(version_string()) != std::string::npos);
 }
+
+TEST_CASE("limits per address: defaults, at least 1 each, address and origin lists checked", "[config]") {
+  env_vars.clear();
+  auto p = parse({});
+  REQUIRE(p.cfg);
+  CHECK(p.cfg->max_connections == 20000);
+  CHECK(p.cfg->max_connections_per_address == 64);
+  CHECK(p.cfg->rooms_per_address_per_minute == 10);
+  CHECK(p.cfg->live_rooms_per_address == 20);
+  CHECK(p.cfg->identities_per_address == 64);
+  CHECK(p.cfg->free_failed_joins == 3);
+  CHECK(p.cfg->max_spectators_per_room == 20);
+  CHECK(p.cfg->trusted_proxies.empty());
+  CHECK(p.cfg->allowed_origins.empty());
+  for (const char* f : {"--max-connections", "--max-connections-per-address", "--rooms-per-address-per-minute",
+                        "--live-rooms-per-address", "--identities-per-address", "--free-failed-joins",
+                        "--max-spectators-per-room"}) {
+    INFO(f);
+    CHECK(parse({f, "0"}).exit_code == 2);
+    auto one = parse({f, "1"});
+    CHECK(one.exit_code == 0);
+    CHECK(one.cfg);
+  }
+  auto lists = parse({"--trusted-proxy", "10.0.0.2, ::ffff:10.0.0.3,[2001:db8::1]", "--allowed-origin",
+                      "https://Friends.Example/, http://localhost:5173"});
+  REQUIRE(lists.cfg);
+  CHECK(lists.cfg->trusted_proxies == std::vector<std::string>{"10.0.0.2", "10.0.0.3", "2001:db8::1"});
+  CHECK(lists.cfg->allowed_origins == std::vector<std::string>{"https://friends.example", "http://localhost:5173"});
+  CHECK(parse({"--trusted-proxy", "proxy.local"}).exit_code == 2);
+  CHECK(parse({"--allowed-origin", "friends.example"}).exit_code == 2);
+  CHECK(parse({"--allowed-origin", "https://friends.example/path"}).exit_code == 2);
+  CHECK(parse({"--allowed-origin", "null"}).exit_code == 2);
+}

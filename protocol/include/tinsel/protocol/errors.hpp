@@ -33,12 +33,18 @@ inline constexpr std::string_view unknown_player = "unknown_player";  // kick / 
 inline constexpr std::string_view not_a_bot = "not_a_bot";            // remove_bot on a seat without a bot
 inline constexpr std::string_view too_many_bots = "too_many_bots";
 inline constexpr std::string_view rate_limited = "rate_limited";
+// Limits per client address and per room (docs/operations.md, "Limits per address")
+inline constexpr std::string_view too_many_rooms = "too_many_rooms";            // create_room; may carry retry_after_ms
+inline constexpr std::string_view too_many_attempts = "too_many_attempts";      // join_room after failed joins; carries retry_after_ms
+inline constexpr std::string_view too_many_identities = "too_many_identities";  // hello without a valid token
+inline constexpr std::string_view too_many_spectators = "too_many_spectators";  // join_room as a spectator
 
 // Every code above, for the documentation check.
 inline constexpr std::string_view all[] = {
     bad_json,     invalid_message, unknown_type,    invalid_field,  frame_too_large,  hello_required,
     already_hello, unsupported_protocol, internal_error, unknown_game, invalid_option,   unknown_room,
     room_full,    already_in_room, not_in_room,     not_host,       game_in_progress, game_not_started,
-    not_enough_players, not_a_player, unknown_player, not_a_bot, too_many_bots, rate_limited};
+    not_enough_players, not_a_player, unknown_player, not_a_bot, too_many_bots, rate_limited,
+    too_many_rooms, too_many_attempts, too_many_identities, too_many_spectators};
 
 }  // namespace tinsel::protocol::errc

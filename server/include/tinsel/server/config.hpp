@@ -51,6 +51,27 @@ struct config {
   // disconnected host (in a game too) the host role, so a reload or a locked phone does not cost
   // the place at the table.
   std::chrono::milliseconds lobby_seat_grace{60 * 1000};
+
+  // Limits per client address (the TCP peer, or X-Forwarded-For behind a trusted proxy; IPv6
+  // addresses count per /64 network, the share of one home). Each is at least 1.
+  // WebSocket sessions, in total and per address; beyond either the upgrade gets HTTP 503.
+  std::size_t max_connections = 20000;
+  std::size_t max_connections_per_address = 64;
+  // create_room beyond either gets too_many_rooms; a room counts as live until it closes or expires.
+  int rooms_per_address_per_minute = 10;
+  int live_rooms_per_address = 20;
+  // Identities (hello without a valid token) an address holds; beyond: too_many_identities.
+  int identities_per_address = 64;
+  // join_room with unknown codes: this many misses are free, then each attempt waits 2^(misses -
+  // free) seconds, up to an hour (too_many_attempts). docs/operations.md has the arithmetic.
+  int free_failed_joins = 3;
+  // Spectators one room may have; beyond: too_many_spectators.
+  int max_spectators_per_room = 20;
+  // TCP peers whose X-Forwarded-For names the client (canonical address text); empty: none.
+  std::vector<std::string> trusted_proxies;
+  // Web origins (lower case, like https://example.org) that may open a WebSocket besides the
+  // server's own origin and loopback development origins.
+  std::vector<std::string> allowed_origins;
   std::chrono::milliseconds shutdown_grace{3000};
   bool handle_signals = true;
 };

@@ -1,0 +1,96 @@
+#pragma once
+// Bookkeeping per client address: connections, live rooms and room creation rate, identities, and
+// the back-off after failed joins (docs/operations.md, "Limits per address"). Not game state, so a
+// mutex guards it. Costs nothing while idle: no timers; rates and forgiveness are computed from
+// timestamps when an address is next seen. An address with nothing live and no penalty left is
+// forgotten, so memory follows the addresses in use.
+//
+// Addresses are "keys" from client_key(): the canonical text of an IPv4 address, or of an IPv6
+// address's /64 network (one home gets a whole /64, like one IPv4 address behind its router).
+#include <chrono>
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tinsel/server/config.hpp"
+
+namespace tinsel::server {
+
+// "1.2.3.4", "::ffff:1.2.3.4" (as 1.2.3.4), "2001:db8::1", "[2001:db8::1]" or "1.2.3.4:5678" in
+// canonical text, or nullopt if it is not an IP address.
+std::optional<std::string> canonical_address(std::string_view text);
+// The key limits count against: an IPv4 address itself, an IPv6 address's /64 ("2001:db8::/64").
+std::string limit_key(const std::string& canonical);
+// Who the client is: the TCP peer, unless the peer is a trusted proxy; then the right-most
+// X-Forwarded-For hop that is not itself a trusted proxy (the hops left of it could be forged by
+// the client). `forwarded_for` holds the X-Forwarded-For header values in order. Returns a key.
+std::string client_key(std::string_view peer, const std::vector<std::string_view>& forwarded_for,
+                       const std::vector<std::string>& trusted_proxies);
+
+class address_limits {
+ public:
+  using clock = std::chrono::steady_clock;
+  // The longest back-off after failed joins, and how fast misses are forgiven once it has passed.
+  static constexpr std::chrono::seconds max_join_wait{3600};
+  static constexpr std::chrono::minutes miss_half_life{10};
+
+  explicit address_limits(const config& cfg) : cfg_(cfg) {}
+
+  enum class admission { ok, server_full, address_full };
+  // A new WebSocket session from `key`; counted when ok, until close_connection.
+  admission open_connection(const std::string& key);
+  void close_connection(const std::string& key);
+
+  struct refusal {
+    std::string message;
+    std::optional<std::chrono::milliseconds> retry_after;  // when known
+  };
+  // A room created by `key`: nullopt when allowed (the room then counts as live until
+  // room_closed), else why not.
+  std::optional<refusal> create_room(const std::string& key, clock::time_point now = clock::now());
+  void room_closed(const std::string& key);
+
+  // How long `key` must wait before its next join_room; nullopt: go ahead.
+  std::optional<std::chrono::milliseconds> join_wait(const std::string& key, clock::time_point now = clock::now());
+  // A join_room from `key` named no live room.
+  void join_missed(const std::string& key, clock::time_point now = clock::now());
+
+  // A new identity held by `key`: false (not counted) at the limit.
+  bool add_identity(const std::string& key);
+  void identity_released(const std::string& key);
+
+  std::size_t connections() const;
+  std::size_t tracked_addresses() const;  // for tests of the memory bound
+
+ private:
+  struct entry {
+    std::size_t connections = 0;
+    int live_rooms = 0;
+    int identities = 0;
+    double room_tokens = -1;  // token bucket of room creations; < 0: full, never used
+    clock::time_point room_tokens_at{};
+    int misses = 0;  // failed joins not yet forgiven
+    clock::time_point last_miss{};
+  };
+  using map = std::unordered_map<std::string, entry>;
+
+  entry& touch(const std::string& key, clock::time_point now);
+  // Erases the entry if nothing is live and no penalty is left.
+  void settle(map::iterator it, clock::time_point now);
+  bool idle(const entry& e, clock::time_point now) const;
+  double room_tokens(const entry& e, clock::time_point now) const;
+  clock::duration join_wait_for(int misses) const;
+  int misses_now(const entry& e, clock::time_point now) const;
+
+  const config& cfg_;
+  mutable std::mutex mutex_;
+  map entries_;
+  std::size_t connections_ = 0;
+  std::size_t sweep_at_ = 1024;  // entries_ size at which idle entries are swept out
+};
+
+}  // namespace tinsel::server

@@ -1,0 +1,192 @@
+#include "http_routes.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <iterator>
+
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <nlohmann/json.hpp>
+
+#include "address_limits.hpp"
+
+namespace tinsel::server {
+
+namespace http = boost::beast::http;
+
+namespace {
+
+std::string_view mime_type(std::string_view path) {
+  const auto dot = path.rfind('.');
+  const auto ext = dot == std::string_view::npos ? std::string_view{} : path.substr(dot);
+  if (ext == ".html") return "text/html; charset=utf-8";
+  if (ext == ".js" || ext == ".mjs") return "text/javascript; charset=utf-8";
+  if (ext == ".css") return "text/css; charset=utf-8";
+  if (ext == ".json" || ext == ".webmanifest") return "application/json";
+  if (ext == ".svg") return "image/svg+xml";
+  if (ext == ".png") return "image/png";
+  if (ext == ".ico") return "image/x-icon";
+  if (ext == ".woff2") return "font/woff2";
+  if (ext == ".txt" || ext == ".md") return "text/plain; charset=utf-8";
+  return "application/octet-stream";
+}
+
+// Maps a request target to a file under the web root, or "" if it must not be served.
+std::string static_path(std::string_view target) {
+  if (auto q = target.find('?'); q != std::string_view::npos) target = target.substr(0, q);
+  if (target.empty() || target[0] != '/') return {};
+  // The invite and watch links are routes of the single-page client.
+  if (target == "/" || target.starts_with("/r/") || target.starts_with("/watch/")) return "/index.html";
+  if (target.find("..") != std::string_view::npos || target.find('\\') != std::string_view::npos ||
+      target.find('\0') != std::string_view::npos || target.find("//") != std::string_view::npos)
+    return {};
+  return std::string(target);
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+struct host_port {
+  std::string host;  // "example.org", "127.0.0.1", "[::1]"
+  std::string port;  // "" when not given
+};
+
+host_port split_host(std::string_view hp) {
+  if (hp.starts_with('[')) {
+    const auto close = hp.find(']');
+    if (close == std::string_view::npos) return {std::string(hp), ""};
+    const auto rest = hp.substr(close + 1);
+    return {std::string(hp.substr(0, close + 1)), std::string(rest.starts_with(':') ? rest.substr(1) : rest)};
+  }
+  const auto colon = hp.rfind(':');
+  if (colon == std::string_view::npos) return {std::string(hp), ""};
+  return {std::string(hp.substr(0, colon)), std::string(hp.substr(colon + 1))};
+}
+
+bool loopback_host(std::string_view h) { return h == "localhost" || h == "127.0.0.1" || h == "[::1]"; }
+
+http_answer text(unsigned status, std::string body, bool keep_alive) {
+  http_answer a;
+  a.status = status;
+  a.body = std::move(body);
+  a.keep_alive = keep_alive;
+  return a;
+}
+
+}  // namespace
+
+bool origin_allowed(std::string_view origin, std::string_view host, const config& cfg) {
+  const auto o = lower(origin);
+  if (std::find(cfg.allowed_origins.begin(), cfg.allowed_origins.end(), o) != cfg.allowed_origins.end()) return true;
+  const bool http_scheme = o.starts_with("http://");
+  if (!http_scheme && !o.starts_with("https://")) return false;  // also "null"
+  const std::string_view rest = std::string_view(o).substr(http_scheme ? 7 : 8);
+  if (rest.empty() || rest.find_first_of("/?#@ \t") != std::string_view::npos) return false;
+  const auto from = split_host(rest);
+  const auto to = split_host(lower(host));
+  if (to.host.empty()) return false;
+  // Host carries no scheme: a port left out is the default of the Origin's scheme (behind a TLS
+  // proxy, Origin https://example.org arrives with Host example.org).
+  const std::string default_port = http_scheme ? "80" : "443";
+  auto port = [&](const host_port& x) { return x.port.empty() ? default_port : x.port; };
+  if (from.host == to.host && port(from) == port(to)) return true;
+  // Development: a page from another loopback port (a dev server) reaching this server on loopback.
+  return http_scheme && loopback_host(from.host) && loopback_host(to.host);
+}
+
+http_answer route_http(const http_request& req, const http_context& ctx) {
+  const bool keep_alive = req.keep_alive();
+  // RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without exactly one Host.
+  if (req.version() >= 11 && req.count(http::field::host) != 1)
+    return text(400, "bad request: exactly one Host header is required\n", false);
+  if (static_cast<std::size_t>(std::distance(req.begin(), req.end())) > http_max_fields)
+    return text(431, "request header fields too large: too many header fields\n", false);
+  const std::string_view target = req.target();
+
+  if (boost::beast::websocket::is_upgrade(req)) {
+    if (target != "/ws" && !target.starts_with("/ws?")) return text(404, "WebSocket endpoint is /ws\n", keep_alive);
+    if (req.count(http::field::origin) > 0) {
+      const std::string_view origin = req[http::field::origin];
+      if (req.count(http::field::origin) > 1 || !origin_allowed(origin, req[http::field::host], ctx.cfg)) {
+        auto a = text(403, "forbidden: this origin may not open a WebSocket here (see --allowed-origin)\n", false);
+        a.log = "websocket refused: origin not allowed origin=\"" + std::string(origin.substr(0, 200)) + "\"";
+        return a;
+      }
+    }
+    if (ctx.stopping) return text(503, "server shutting down\n", false);
+    std::vector<std::string_view> forwarded;
+    for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it) forwarded.push_back(it->value());
+    http_answer a;
+    a.what = http_answer::action::upgrade;
+    a.client = client_key(ctx.peer, forwarded, ctx.cfg.trusted_proxies);
+    return a;
+  }
+
+  const bool head = req.method() == http::verb::head;
+  if (req.method() != http::verb::get && !head) return text(405, "method not allowed\n", keep_alive);
+
+  if (target == "/healthz") {
+    nlohmann::json j = {{"status", ctx.stopping ? "stopping" : "ok"},
+                        {"rooms", ctx.rooms},
+                        {"connections", ctx.connections},
+                        {"version", version_string()}};
+    auto a = text(ctx.stopping ? 503 : 200, j.dump() + "\n", keep_alive);
+    a.content_type = "application/json";
+    a.head = head;
+    return a;
+  }
+
+  if (const auto rel = static_path(target); !rel.empty()) {
+    // Directories and anything else that is not a plain file (/js, /js/, /.) are not found.
+    std::error_code ec;
+    const std::filesystem::path path = ctx.cfg.web_root + rel;
+    if (std::filesystem::is_regular_file(path, ec)) {
+      const auto size = std::filesystem::file_size(path, ec);
+      if (!ec) {
+        http_answer a;
+        a.file = path.string();
+        a.file_size = size;
+        a.content_type = mime_type(rel);
+        a.cache_control = "no-cache";
+        a.keep_alive = keep_alive;
+        a.head = head;
+        return a;
+      }
+    }
+  }
+  auto a = text(404, "not found\n", keep_alive);
+  a.head = head;
+  return a;
+}
+
+http_answer parse_failure(boost::beast::error_code ec) {
+  http_answer none;
+  none.status = 0;
+  if (ec.category() != http::make_error_code(http::error::end_of_stream).category() ||
+      ec == http::error::end_of_stream || ec == http::error::partial_message)
+    return none;
+  if (ec == http::error::header_limit) return text(431, "request header fields too large\n", false);
+  if (ec == http::error::body_limit) return text(413, "content too large: this server accepts no uploads\n", false);
+  return text(400, "bad request\n", false);
+}
+
+http_answer answer_bytes(std::string_view bytes, const http_context& ctx) {
+  http::request_parser<http::string_body> parser;
+  parser.header_limit(http_header_limit);
+  parser.body_limit(http_body_limit);
+  parser.eager(true);
+  boost::beast::error_code ec;
+  parser.put(boost::asio::const_buffer(bytes.data(), bytes.size()), ec);
+  if (ec == http::error::need_more) parser.put_eof(ec);
+  if (ec) return parse_failure(ec);
+  if (!parser.is_done()) return parse_failure(http::error::partial_message);
+  return route_http(parser.get(), ctx);
+}
+
+}  // namespace tinsel::server

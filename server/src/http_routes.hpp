@@ -1,0 +1,59 @@
+#pragma once
+// What the server answers to one HTTP request, decided without sockets so that it can be tested
+// and fuzzed alone: routing, static files, /healthz, status codes, the Origin check and who the
+// client is. http_session only reads and writes.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include "tinsel/server/config.hpp"
+
+namespace tinsel::server {
+
+using http_request = boost::beast::http::request<boost::beast::http::string_body>;
+
+// Parser limits. Beast counts the request line in the header limit, so a long URL gets 431 too.
+inline constexpr std::uint32_t http_header_limit = 8 * 1024;
+inline constexpr std::uint64_t http_body_limit = 16 * 1024;  // we serve no uploads
+inline constexpr std::size_t http_max_fields = 100;
+
+struct http_context {
+  const config& cfg;
+  std::string_view peer;  // the TCP peer's address
+  bool stopping = false;
+  std::size_t rooms = 0;        // for /healthz
+  std::size_t connections = 0;  // for /healthz
+};
+
+struct http_answer {
+  enum class action { respond, upgrade };
+  action what = action::respond;
+  unsigned status = 200;
+  std::string content_type = "text/plain";
+  std::string body;
+  std::string file;  // when not empty: a regular file whose content is the body
+  std::uint64_t file_size = 0;
+  std::string cache_control = "no-store";
+  bool keep_alive = true;
+  bool head = false;  // HEAD: headers only
+  std::string client;  // the client's address key (address_limits.hpp)
+  std::string log;     // when not empty: a line for the info log (a refused Origin)
+};
+
+// The answer to a parsed request: a response, or the go-ahead for a WebSocket upgrade.
+http_answer route_http(const http_request& req, const http_context& ctx);
+// The answer to a request the parser refused with `ec` (400, 413, 431, closing the connection),
+// or `status == 0` when the connection just ends without one (end of stream, timeouts, resets).
+http_answer parse_failure(boost::beast::error_code ec);
+// Both from raw bytes, parsed with the same limits as a connection does: for the fuzzer.
+http_answer answer_bytes(std::string_view bytes, const http_context& ctx);
+
+// The Origin rule (docs/protocol.md, "Origin"): `origin` as sent, `host` the Host header.
+bool origin_allowed(std::string_view origin, std::string_view host, const config& cfg);
+
+}  // namespace tinsel::server
