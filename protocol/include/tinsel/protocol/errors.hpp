@@ -33,12 +33,13 @@ inline constexpr std::string_view unknown_player = "unknown_player";  // kick / 
 inline constexpr std::string_view not_a_bot = "not_a_bot";            // remove_bot on a seat without a bot
 inline constexpr std::string_view too_many_bots = "too_many_bots";
 inline constexpr std::string_view rate_limited = "rate_limited";
+inline constexpr std::string_view kicked = "kicked";                  // join_room as a player after the host removed you
 
 // Every code above, for the documentation check.
 inline constexpr std::string_view all[] = {
     bad_json,     invalid_message, unknown_type,    invalid_field,  frame_too_large,  hello_required,
     already_hello, unsupported_protocol, internal_error, unknown_game, invalid_option,   unknown_room,
     room_full,    already_in_room, not_in_room,     not_host,       game_in_progress, game_not_started,
-    not_enough_players, not_a_player, unknown_player, not_a_bot, too_many_bots, rate_limited};
+    not_enough_players, not_a_player, unknown_player, not_a_bot, too_many_bots, rate_limited, kicked};
 
 }  // namespace tinsel::protocol::errc
