@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 #include "tinsel/protocol/errors.hpp"
 
@@ -37,6 +38,30 @@ std::variant<json, protocol_error> opt_object(const json& obj, const char* name)
   return *v;
 }
 
+// An integer in [lo, hi], or nullopt. nlohmann keeps a non-negative integer as unsigned and a
+// negative one as signed; comparing in the value's own type means a huge number is never
+// truncated into range (4294967297 is not 1). Floats (1.0, 1e3) are not integers.
+std::optional<long long> int_in_range(const json& v, long long lo, long long hi) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (hi < 0 || u > static_cast<std::uint64_t>(hi) || static_cast<long long>(u) < lo) return std::nullopt;
+    return static_cast<long long>(u);
+  }
+  if (!v.is_number_integer()) return std::nullopt;
+  const auto i = v.get<std::int64_t>();
+  if (i < lo || i > hi) return std::nullopt;
+  return i;
+}
+
+// Reads the `player` of kick / transfer_host: a non-empty string of at most 64 characters, as the
+// schema says (player ids are far shorter).
+std::variant<std::string, protocol_error> req_player(const json& obj) {
+  auto player = req_string(obj, "player");
+  if (auto* s = std::get_if<std::string>(&player); s && (s->empty() || utf8_length(*s) > 64))
+    return field_error("player", "must be a player id");
+  return player;
+}
+
 template <class T>
 bool failed(const T& v, parse_result& out) {
   if (auto* e = std::get_if<protocol_error>(&v)) {
@@ -53,15 +78,59 @@ std::size_t utf8_length(std::string_view s) {
       std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
+namespace {
+
+// Decodes one code point of valid UTF-8 (nlohmann has validated the encoding) at `i`, advancing it.
+char32_t next_code_point(std::string_view s, std::size_t& i) {
+  const auto b = static_cast<unsigned char>(s[i++]);
+  const int extra = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : b >= 0xC0 ? 1 : 0;
+  char32_t cp = extra == 0 ? b : extra == 1 ? (b & 0x1F) : extra == 2 ? (b & 0x0F) : (b & 0x07);
+  for (int k = 0; k < extra && i < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i++]) & 0x3F);
+  return cp;
+}
+
+bool in(char32_t c, char32_t lo, char32_t hi) { return c >= lo && c <= hi; }
+
+bool is_bidi_control(char32_t c) {
+  return c == 0x061C || c == 0x200E || c == 0x200F || in(c, 0x202A, 0x202E) || in(c, 0x2066, 0x2069);
+}
+
+bool is_invisible(char32_t c) {
+  // White space (Unicode White_Space, minus the control characters refused anyway).
+  if (c == ' ' || c == '\n' || c == 0x00A0 || c == 0x1680 || in(c, 0x2000, 0x200A) || c == 0x2028 || c == 0x2029 ||
+      c == 0x202F || c == 0x205F || c == 0x3000)
+    return true;
+  // C1 controls, invisible and format characters, fillers that render blank, variation selectors and tags.
+  if (in(c, 0x80, 0x9F) || c == 0x00AD || c == 0x034F || c == 0x061C || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5 ||
+      in(c, 0x180B, 0x180F) || in(c, 0x200B, 0x200F) || in(c, 0x202A, 0x202E) || in(c, 0x2060, 0x206F) ||
+      c == 0x2800 || c == 0x3164 || in(c, 0xFE00, 0xFE0F) || c == 0xFEFF || c == 0xFFA0 || in(c, 0xFFF9, 0xFFFB) ||
+      in(c, 0x1D173, 0x1D17A) || in(c, 0xE0000, 0xE0FFF))
+    return true;
+  // Combining marks (the general combining blocks): they only decorate the character before them.
+  return in(c, 0x0300, 0x036F) || in(c, 0x0483, 0x0489) || in(c, 0x1AB0, 0x1AFF) || in(c, 0x1DC0, 0x1DFF) ||
+         in(c, 0x20D0, 0x20FF) || in(c, 0xFE20, 0xFE2F);
+}
+
+}  // namespace
+
 std::optional<std::string> clean_display_text(std::string_view s, std::size_t max_chars, bool allow_newlines) {
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u == 0x7F || (u < 0x20 && !(allow_newlines && c == '\n'))) return std::nullopt;
+  // C0 control characters and DEL are refused; bidirectional controls are dropped, so that no name
+  // or message can reorder the text shown around it (a "Trojan Source" name in a chat line).
+  std::string kept;
+  kept.reserve(s.size());
+  bool visible = false;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t start = i;
+    const char32_t c = next_code_point(s, i);
+    if (c == 0x7F || (c < 0x20 && !(allow_newlines && c == '\n'))) return std::nullopt;
+    if (is_bidi_control(c)) continue;
+    visible = visible || !is_invisible(c);
+    kept.append(s.substr(start, i - start));
   }
-  const auto first = s.find_first_not_of(" \n");
-  if (first == std::string_view::npos) return std::nullopt;
-  const auto last = s.find_last_not_of(" \n");
-  std::string out(s.substr(first, last - first + 1));
+  if (!visible) return std::nullopt;
+  const auto first = kept.find_first_not_of(" \n");
+  const auto last = kept.find_last_not_of(" \n");
+  std::string out = kept.substr(first, last - first + 1);
   if (utf8_length(out) > max_chars) return std::nullopt;
   return out;
 }
@@ -95,7 +164,8 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
     return out;
   }
   if (const json* id = field(j, "id")) {
-    const bool good = id->is_number_integer() || (id->is_string() && id->get_ref<const std::string&>().size() <= lim.max_id_chars);
+    // Characters, not bytes, as the schema's maxLength counts them.
+    const bool good = id->is_number_integer() || (id->is_string() && utf8_length(id->get_ref<const std::string&>()) <= lim.max_id_chars);
     if (!good) {
       out.error = field_error("id", "must be an integer or a string of at most " + std::to_string(lim.max_id_chars) + " characters");
       return out;
@@ -112,11 +182,12 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
   if (t == "hello") {
     hello_msg m;
     const json* p = field(j, "protocol");
-    if (!p || !p->is_number_integer()) {
-      out.error = field_error("protocol", "is required and must be an integer (this server speaks 1)");
+    const auto version = p ? int_in_range(*p, 1, std::numeric_limits<int>::max()) : std::nullopt;
+    if (!version) {
+      out.error = field_error("protocol", "is required and must be a positive integer (this server speaks 1)");
       return out;
     }
-    m.protocol = p->get<int>();
+    m.protocol = static_cast<int>(*version);
     auto name = req_string(j, "name");
     if (failed(name, out)) return out;
     auto clean = clean_display_text(std::get<std::string>(name), lim.max_name_chars, false);
@@ -163,6 +234,7 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
       }
     }
     if (const json* ls = field(j, "last_seq"); ls && !ls->is_null()) {
+      // Unsigned means 0 to 2^64-1 exactly: negative numbers are signed, larger ones floats.
       if (!ls->is_number_unsigned()) {
         out.error = field_error("last_seq", "must be a non-negative integer");
         return out;
@@ -193,11 +265,12 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
   } else if (t == "start_game") {
     start_game_msg m;
     if (const json* s = field(j, "first_seat"); s && !s->is_null()) {
-      if (!s->is_number_integer() || s->get<long long>() < 0 || s->get<long long>() > 64) {
+      const auto seat = int_in_range(*s, 0, 64);
+      if (!seat) {
         out.error = field_error("first_seat", "must be a seat index");
         return out;
       }
-      m.first_seat = s->get<int>();
+      m.first_seat = static_cast<int>(*seat);
     }
     out.ok = request{out.id, std::move(m)};
   } else if (t == "action") {
@@ -208,7 +281,7 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
     }
     out.ok = request{out.id, action_msg{*a}};
   } else if (t == "kick" || t == "transfer_host") {
-    auto player = req_string(j, "player");
+    auto player = req_player(j);
     if (failed(player, out)) return out;
     if (t == "kick")
       out.ok = request{out.id, kick_msg{std::get<std::string>(player)}};
@@ -218,11 +291,12 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
     out.ok = request{out.id, add_bot_msg{}};
   } else if (t == "remove_bot") {
     const json* s = field(j, "seat");
-    if (!s || !s->is_number_integer() || s->get<long long>() < 0 || s->get<long long>() > 64) {
+    const auto seat = s ? int_in_range(*s, 0, 64) : std::nullopt;
+    if (!seat) {
       out.error = field_error("seat", "is required and must be a seat index");
       return out;
     }
-    out.ok = request{out.id, remove_bot_msg{s->get<int>()}};
+    out.ok = request{out.id, remove_bot_msg{static_cast<int>(*seat)}};
   } else if (t == "close_room") {
     out.ok = request{out.id, close_room_msg{}};
   } else {

@@ -120,13 +120,15 @@ void room::do_kick(participant& p, const std::string& player, const json& id) {
   if (!check_host(p, id, "remove players")) return;
   const auto me = find_member(p.connection_id());
   if (me && me->who.player_id == player) return reply_error(p, id, errc::unknown_player, "the host cannot remove themself; leave instead");
-  auto seat_it = std::find_if(seats_.begin(), seats_.end(), [&](const seat& s) { return !s.bot && s.player_id == player; });
+  auto seat_it = std::find_if(seats_.begin(), seats_.end(),
+                              [&](const seat& s) { return !s.bot && !s.player_id.empty() && s.player_id == player; });
   std::vector<std::uint64_t> connections;
   for (const auto& [c, m] : members_)
     if (m.who.player_id == player) connections.push_back(c);
   if (seat_it == seats_.end() && connections.empty())
     return reply_error(p, id, errc::unknown_player, "no such player or spectator in this room");
   spdlog::info("kicked room={} player={}", code_, player);
+  kicked_.insert(player);
   for (auto c : connections) {
     if (auto target = members_[c].p.lock()) {
       target->send(share(protocol::dump({{"type", "kicked"}, {"room", code_}})));
@@ -234,9 +236,14 @@ void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spe
   if (closed_) return refuse(errc::unknown_room, "there is no room with this code");
   if (members_.count(connection)) return refuse(errc::already_in_room, "you are already in this room");
 
+  if (!spectator && kicked_.count(who.player_id))
+    return refuse(errc::kicked, "the host removed you from this room; you may still watch");
+
   member m{p, who, -1};
   bool resumed = false;
   auto mine = std::find_if(seats_.begin(), seats_.end(), [&](const seat& s) { return !s.bot && s.player_id == who.player_id; });
+  // Only someone who was in this game (seated, or watching it) is caught up with what they missed.
+  const bool in_this_game = mine != seats_.end() || watchers_.count(who.player_id);
   if (!spectator && mine != seats_.end()) {
     // The same player again (a resumed connection): take the seat back; a connection still
     // attached to it has been replaced.
@@ -268,6 +275,7 @@ void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spe
                                                  std::to_string(cfg_.max_spectators_per_room) + ")");
   const int seat_index = m.seat;
   members_.emplace(connection, std::move(m));
+  if (spectator) watchers_.insert(who.player_id);
   if (host_.empty() && !spectator) host_ = who.player_id;
   pass_host_if_needed();
   spdlog::info("room joined room={} player={} seat={} resumed={} members={}", code_, who.player_id, seat_index, resumed,
@@ -278,7 +286,7 @@ void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spe
   p->send(share(protocol::make_ok(id, ok)));
   update_empty_timer();
   broadcast_room();
-  if (game_state_) send_catch_up(*p, engine::viewer{seat_index}, last_seq);
+  if (game_state_) send_catch_up(*p, engine::viewer{seat_index}, in_this_game ? last_seq : std::nullopt);
   if (resumed && status_ == status::playing) {
     arm_prompt_timer();  // a returning player gets the normal timers again
     arm_bot_timer();

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -146,6 +147,12 @@ class room : public std::enable_shared_from_this<room> {
   std::chrono::steady_clock::time_point prompt_opened_{};
   json last_result_;
   std::deque<history_entry> history_;
+  // Spectators of the current game (player ids): only they and seated players are caught up with
+  // missed events; a new spectator gets the current state alone.
+  std::set<std::string> watchers_;
+  // Player ids the host removed, for the room's lifetime: they may watch but never sit again
+  // (a player kicked mid-game would otherwise take the seat back from the bot).
+  std::set<std::string> kicked_;
   int bots_added_ = 0;
 
   boost::asio::steady_timer prompt_timer_;

@@ -49,6 +49,9 @@ void room::do_start(participant& p, std::optional<int> first_seat, const json& i
   status_ = status::playing;
   last_result_ = nullptr;
   history_.clear();
+  watchers_.clear();
+  for (const auto& [c, m] : members_)
+    if (m.seat < 0) watchers_.insert(m.who.player_id);
   prompt_serial_ = ~std::uint64_t{0};
   for (auto& st : seats_) {
     st.away = false;

@@ -160,6 +160,47 @@ TEST_CASE("A2/A3/A6 setup: board size, hut and stones by the dice, penguins plac
   CHECK(cp::detail::hex_dist(s, s.tree, s.santa) >= 3);
 }
 
+TEST_CASE("A7 the bear never starts on the tree floe: not legal, refused, not the default, over many seeds",
+          "[christmas_penguins][setup]") {
+  const auto norm = cp::info().normalize_options(json::object()).value();
+  int default_met_tree_floe = 0;  // seeds where D3's scan reaches the tree floe first
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    INFO("seed " << seed);
+    seeded_dice d(seed);
+    const int players = 2 + static_cast<int>(seed % 5);
+    auto g = std::move(cp::info().create({norm, players, std::nullopt}, d).value());
+    const auto& s = dynamic_cast<const cp::detail::cp_game&>(*g).raw();
+    // Penguins by their default (D1); the tree on the lowest-numbered floe it may take, so that
+    // D3 (the lowest-numbered free floe) meets the tree floe first in many seeds.
+    while (g->current_prompt()->kind != "place_bear") {
+      const auto pr = *g->current_prompt();
+      if (pr.kind == "place_tree") {
+        REQUIRE(g->apply(pr.seats.front(), g->legal(pr.seats.front()).front(), d).ok());
+      } else {
+        REQUIRE_FALSE(g->on_timeout(pr.serial, d).empty());
+      }
+    }
+    const int santa = g->current_prompt()->seats.front();
+    REQUIRE(s.tree >= 0);
+    REQUIRE(s.bear < 0);
+    const json legal = g->legal(santa);
+    CHECK_FALSE(legal.empty());
+    for (const auto& e : legal) CHECK(e["floe"] != s.tree);
+    int first_free = 0;
+    while (cp::detail::has_figure(s, first_free)) ++first_free;
+    default_met_tree_floe += first_free == s.tree;
+
+    const json before = g->full_state();
+    CHECK_FALSE(g->apply(santa, {{"kind", "place_bear"}, {"floe", s.tree}}, d).ok());
+    CHECK(g->full_state() == before);
+    REQUIRE_FALSE(g->on_timeout(g->current_prompt()->serial, d).empty());  // D3
+    CHECK(s.bear >= 0);
+    CHECK(s.bear != s.tree);
+    CHECK_FALSE(cp::detail::has_figure(s, s.tree));
+  }
+  CHECK(default_met_tree_floe >= 10);  // the default was really put to the test
+}
+
 // ---- CP-T1 .. CP-T6 -------------------------------------------------------------------------
 
 TEST_CASE("CP-T1a R11/R14 blocked by figures and channels: no path, the penguin stays", "[christmas_penguins][T1]") {

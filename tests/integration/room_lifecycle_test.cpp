@@ -143,7 +143,13 @@ TEST_CASE("the host closes the room: everyone is told and the code stops working
 }
 
 TEST_CASE("a bot fills an empty seat and plays a whole game with a human", "[lifecycle][bot]") {
-  test_server s([](tinsel::server::config& c) { c.auto_play_delay = std::chrono::milliseconds(5); });
+  test_server s([](tinsel::server::config& c) {
+    c.auto_play_delay = std::chrono::milliseconds(5);
+    // The test player answers every state at once and a busy machine delivers them in bursts:
+    // no rate limit here (it has its own tests), as in the other play tests.
+    c.rate_per_sec = 1e6;
+    c.rate_burst = 1e6;
+  });
   auto t = seat_players(s, 1, {{"maxPlayers", 2}});
   auto added = t.clients[0]->request({{"type", "add_bot"}});
   REQUIRE(added["type"] == "ok");
@@ -227,16 +233,33 @@ TEST_CASE("a client too slow to read is closed with 4008 while the others play o
   REQUIRE(slow.request({{"type", "join_room"}, {"room", t.code}, {"as", "spectator"}})["type"] == "ok");
   slow.pause_reading();
   t.clients[0]->expect([](const json& j) { return j.value("type", "") == "room" && j["room"]["spectators"] == 1; }, "the spectator");
-  // Steady chat traffic that readers keep up with easily, but the paused spectator cannot.
+  // Chat traffic paced by the readers: a chat goes out only when both players have received all
+  // but the last `window` ones, so each of their outgoing queues holds at most `window` chats (and
+  // a room push) of the 32 allowed, however slowly this machine schedules their threads. (Paced by
+  // a fixed sleep instead, a busy machine let the players fall 32 messages behind too.) The paused
+  // spectator falls behind without bound and must be dropped.
+  constexpr int window = 8;
   std::string text;
   for (int i = 0; i < 500; ++i) text += "\U0001F384";  // 500 characters, 2000 bytes
-  for (int i = 0; i < 4000; ++i) {
+  int sent = 0;
+  int received[2] = {0, 0};
+  bool dropped = false;
+  auto is_drop = [](const json& j) { return j.value("type", "") == "room" && j["room"]["spectators"] == 0; };
+  while (!dropped && sent < 20000) {
+    for (int i = 0; i < 2; ++i)
+      while (sent - received[i] >= window) {
+        auto m = t.clients[static_cast<std::size_t>(i)]->recv(std::chrono::milliseconds(15000));
+        REQUIRE(m);
+        if ((*m)["type"] == "chat") ++received[i];
+        if (i == 0 && is_drop(*m)) dropped = true;
+      }
+    if (dropped) break;
     t.clients[1]->send({{"type", "chat"}, {"text", text}});
-    std::this_thread::sleep_for(std::chrono::microseconds(250));
+    ++sent;
   }
   // The server dropped the spectator (it cannot see the close frame: it is not reading).
-  t.clients[0]->expect([](const json& j) { return j.value("type", "") == "room" && j["room"]["spectators"] == 0; },
-                       "the slow spectator removed", std::chrono::milliseconds(15000));
+  if (!dropped) t.clients[0]->expect(is_drop, "the slow spectator removed", std::chrono::milliseconds(15000));
+  INFO("chats sent before the spectator was dropped: " << sent);
   CHECK_FALSE(t.clients[0]->closed());
   CHECK_FALSE(t.clients[1]->closed());
   REQUIRE(t.clients[0]->request({{"type", "start_game"}}, std::chrono::milliseconds(15000))["type"] == "ok");

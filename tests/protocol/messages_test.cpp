@@ -91,6 +91,123 @@ TEST_CASE("join_room, action and start_game validate their fields", "[protocol]"
   CHECK(code_of(R"({"type":"create_room","game":"happy_holidays","options":[]})") == "invalid_field");
 }
 
+TEST_CASE("integers out of their field's range are invalid_field, never truncated", "[protocol][limits]") {
+  // 4294967297 = 2^32 + 1 would become 1 in a 32-bit int.
+  CHECK(code_of(R"({"type":"hello","protocol":4294967297,"name":"x"})") == "invalid_field");
+  CHECK(code_of(R"({"type":"hello","protocol":2147483648,"name":"x"})") == "invalid_field");
+  CHECK(code_of(R"({"type":"hello","protocol":18446744073709551617,"name":"x"})") == "invalid_field");
+  CHECK(code_of(R"({"type":"hello","protocol":0,"name":"x"})") == "invalid_field");
+  CHECK(code_of(R"({"type":"hello","protocol":-1,"name":"x"})") == "invalid_field");
+  CHECK(code_of(R"({"type":"hello","protocol":1.0,"name":"x"})") == "invalid_field");
+  auto two = parse(R"({"type":"hello","protocol":2,"name":"x"})");  // a version, refused later as unsupported
+  REQUIRE(two.ok);
+  CHECK(std::get<hello_msg>(two.ok->message).protocol == 2);
+  auto big = parse(R"({"type":"hello","protocol":2147483647,"name":"x"})");
+  REQUIRE(big.ok);
+  CHECK(std::get<hello_msg>(big.ok->message).protocol == 2147483647);
+
+  for (const char* field : {"first_seat", "seat"}) {
+    INFO(field);
+    const std::string type = std::string(field) == "seat" ? "remove_bot" : "start_game";
+    auto msg = [&](const std::string& v) { return R"({"type":")" + type + R"(",")" + field + "\":" + v + "}"; };
+    CHECK(code_of(msg("4294967296")) == "invalid_field");
+    CHECK(code_of(msg("4294967298")) == "invalid_field");
+    CHECK(code_of(msg("18446744073709551615")) == "invalid_field");
+    CHECK(code_of(msg("18446744073709551616")) == "invalid_field");
+    CHECK(code_of(msg("-9223372036854775808")) == "invalid_field");
+    CHECK(code_of(msg("-1")) == "invalid_field");
+    CHECK(code_of(msg("65")) == "invalid_field");
+    CHECK(code_of(msg("1.5")) == "invalid_field");
+    CHECK(parse(msg("64")).ok);
+    CHECK(parse(msg("0")).ok);
+  }
+  auto seat = parse(R"({"type":"remove_bot","seat":3})");
+  REQUIRE(seat.ok);
+  CHECK(std::get<remove_bot_msg>(seat.ok->message).seat == 3);
+
+  auto join = [](const std::string& v) { return R"({"type":"join_room","room":"ABCDEF","last_seq":)" + v + "}"; };
+  CHECK(code_of(join("-1")) == "invalid_field");
+  CHECK(code_of(join("18446744073709551616")) == "invalid_field");
+  CHECK(code_of(join("2.5")) == "invalid_field");
+  auto max = parse(join("18446744073709551615"));
+  REQUIRE(max.ok);
+  CHECK(std::get<join_room_msg>(max.ok->message).last_seq == std::optional<std::uint64_t>(18446744073709551615ULL));
+  CHECK(code_of(R"({"type":"hello","protocol":1,"name":"x","id":1e3})") == "invalid_field");
+}
+
+TEST_CASE("a string id is limited in characters like the schema's maxLength: 64 accepted, 65 refused", "[protocol][limits]") {
+  auto with_id = [](const std::string& id) { return R"({"type":"leave_room","id":")" + id + "\"}"; };
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  for (const std::string ch : {"i", "\u00e9", "\u2603", "\U0001F384"}) {  // 1 to 4 bytes each
+    INFO(ch);
+    auto ok = parse(with_id(repeat(ch, 64)));
+    REQUIRE(ok.ok);
+    CHECK(ok.ok->id == repeat(ch, 64));
+    CHECK(code_of(with_id(repeat(ch, 65))) == "invalid_field");
+  }
+  CHECK(parse(R"({"type":"leave_room","id":""})").ok);
+}
+
+TEST_CASE("a token is exactly 32 lower-case hex digits", "[protocol][limits]") {
+  auto hello = [](const std::string& token) { return R"({"type":"hello","protocol":1,"name":"x","token":")" + token + "\"}"; };
+  const std::string good = "0123456789abcdef0123456789abcdef";
+  auto r = parse(hello(good));
+  REQUIRE(r.ok);
+  CHECK(std::get<hello_msg>(r.ok->message).token == good);
+  CHECK(code_of(hello(good + "0")) == "invalid_field");              // 33
+  CHECK(code_of(hello(good.substr(1))) == "invalid_field");          // 31
+  CHECK(code_of(hello("0123456789ABCDEF0123456789abcdef")) == "invalid_field");  // upper case
+  CHECK(code_of(hello("0123456789abcdef0123456789abcdeF")) == "invalid_field");
+  CHECK(code_of(hello("0123456789abcdef0123456789abcdeg")) == "invalid_field");
+  CHECK(code_of(R"({"type":"hello","protocol":1,"name":"x","token":5})") == "invalid_field");
+  CHECK(parse(R"({"type":"hello","protocol":1,"name":"x","token":null})").ok);
+}
+
+TEST_CASE("a name needs a visible character; bidirectional controls are removed from names and chat", "[protocol][limits]") {
+  auto name_of = [](const std::string& name) { return R"({"type":"hello","protocol":1,"name":")" + name + "\"}"; };
+  for (const char* invisible : {R"(\u200b)", R"(\u200b\u200c\u200d\u200e\u200f)", R"(\u2060\u2061\u2062\u2063\u2064)",
+                                R"(\ufeff)", R"( \u00a0\u2003\u3000 )", R"(\u0301\u0308\u036f)", R"(\u3164)",
+                                R"(\u202e\u2066)", R"(\ufe0f)", R"(\u00ad)"}) {
+    INFO(invisible);
+    CHECK(code_of(name_of(invisible)) == "invalid_field");
+    CHECK(code_of(R"({"type":"chat","text":")" + std::string(invisible) + "\"}") == "invalid_field");
+  }
+  // A visible character with invisible ones is a name; zero-width joiners stay (emoji sequences).
+  auto family = parse(name_of(R"(\ud83d\udc68\u200d\ud83d\udc69)"));
+  REQUIRE(family.ok);
+  CHECK(std::get<hello_msg>(family.ok->message).name == "\U0001F468\u200D\U0001F469");
+  auto accented = parse(name_of(R"(e\u0301)"));
+  REQUIRE(accented.ok);
+  CHECK(std::get<hello_msg>(accented.ok->message).name == "e\u0301");
+
+  // Right-to-left overrides, embeddings, isolates and marks are dropped, not passed on.
+  auto rlo = parse(name_of(R"( \u202eOma\u202c \u2067Inge\u2069\u200e\u200f\u061c )"));
+  REQUIRE(rlo.ok);
+  CHECK(std::get<hello_msg>(rlo.ok->message).name == "Oma Inge");
+  auto chat = parse(R"({"type":"chat","text":"gift \u202dfor\u202a\u202b\u2068 you\u202e\n\u2066ok"})");
+  REQUIRE(chat.ok);
+  CHECK(std::get<chat_msg>(chat.ok->message).text == "gift for you\nok");
+  // The length counts what is kept: 32 characters plus bidi controls are still a name.
+  std::string long_name;
+  for (int i = 0; i < 32; ++i) long_name += R"(a\u202e)";
+  CHECK(parse(name_of(long_name)).ok);
+  CHECK(code_of(name_of(long_name + "a")) == "invalid_field");
+}
+
+TEST_CASE("kick and transfer_host need a non-empty player", "[protocol][limits]") {
+  for (const char* type : {"kick", "transfer_host"}) {
+    INFO(type);
+    CHECK(code_of(R"({"type":")" + std::string(type) + R"(","player":""})") == "invalid_field");
+    CHECK(code_of(R"({"type":")" + std::string(type) + R"(","player":")" + std::string(65, 'p') + "\"}") == "invalid_field");
+    CHECK(code_of(R"({"type":")" + std::string(type) + R"("})") == "invalid_field");
+    CHECK(parse(R"({"type":")" + std::string(type) + R"(","player":"p_0123456789abcdef"})").ok);
+  }
+}
+
 TEST_CASE("replies: ok and error echo the id, no id means no id field", "[protocol]") {
   auto ok = nlohmann::json::parse(make_ok(7, {{"room", "ABCDEF"}}));
   CHECK(ok["type"] == "ok");

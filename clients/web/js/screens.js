@@ -69,7 +69,7 @@ function homeHtml() {
 
 function inviteHtml(r) {
   const err = store.error ? `<p class="error">${esc(errorText(store.error))}</p>` : '';
-  const canWatch = store.error && ['room_full', 'game_in_progress'].includes(store.error.code);
+  const canWatch = store.error && ['room_full', 'game_in_progress', 'kicked'].includes(store.error.code);
   const title = r.kind === 'watch' ? t('watch.title') : t('invite.title');
   const buttons = r.kind === 'watch'
     ? `<button class="big primary" type="submit" data-as="spectator">${esc(t('invite.watch'))}</button>`

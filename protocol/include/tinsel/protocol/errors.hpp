@@ -38,6 +38,7 @@ inline constexpr std::string_view too_many_rooms = "too_many_rooms";            
 inline constexpr std::string_view too_many_attempts = "too_many_attempts";      // join_room after failed joins; carries retry_after_ms
 inline constexpr std::string_view too_many_identities = "too_many_identities";  // hello without a valid token
 inline constexpr std::string_view too_many_spectators = "too_many_spectators";  // join_room as a spectator
+inline constexpr std::string_view kicked = "kicked";                  // join_room as a player after the host removed you
 
 // Every code above, for the documentation check.
 inline constexpr std::string_view all[] = {
@@ -45,6 +46,6 @@ inline constexpr std::string_view all[] = {
     already_hello, unsupported_protocol, internal_error, unknown_game, invalid_option,   unknown_room,
     room_full,    already_in_room, not_in_room,     not_host,       game_in_progress, game_not_started,
     not_enough_players, not_a_player, unknown_player, not_a_bot, too_many_bots, rate_limited,
-    too_many_rooms, too_many_attempts, too_many_identities, too_many_spectators};
+    too_many_rooms, too_many_attempts, too_many_identities, too_many_spectators, kicked};
 
 }  // namespace tinsel::protocol::errc
