@@ -1,6 +1,6 @@
 // Shared helpers of the bench scripts: arguments, starting tinsel-server as a child process on a
 // free port (with only the flags its --help lists), and reading its RSS and CPU time from /proc.
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -83,12 +83,16 @@ export async function startServer({ binary, flags, logFile }) {
   const port = await freePort();
   const args = ['--port', String(port), '--log-level', 'warn', ...flags];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const server = { child, port, url: `ws://127.0.0.1:${port}/ws`, args, logLines: 0, firstLines: [], exit: null };
+  const server = { child, port, url: `ws://127.0.0.1:${port}/ws`, args, logLines: 0, firstLines: [], exit: null, capture: null };
   const log = logFile ? fs.createWriteStream(logFile) : null;
   const onData = (chunk) => {
     if (log) log.write(chunk);
     for (const line of chunk.toString().split('\n')) {
       if (!line.trim()) continue;
+      if (server.capture) {
+        server.capture.push(line); // malloc_stats() output asked for by heapStats, not a log line
+        continue;
+      }
       ++server.logLines;
       if (server.firstLines.length < 10) server.firstLines.push(line.slice(0, 300));
     }
@@ -148,4 +152,29 @@ export const pick = (arr) => arr[Math.floor(Math.random() * arr.length)];
 export function table(rows) {
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+// The server's heap as glibc sees it: {inUseBytes, systemBytes} from malloc_stats(), called in the
+// server through gdb (which pauses it for a moment), or null without gdb or ptrace. RSS alone cannot
+// tell a leak from freed memory the allocator keeps; "in use" can.
+export async function heapStats(server) {
+  if (server.exit) return null;
+  server.capture = [];
+  try {
+    await new Promise((resolve, reject) =>
+      execFile('gdb', ['-p', String(server.child.pid), '-batch', '-ex', 'call (void)malloc_stats()'], { timeout: 60000 }, (e) =>
+        e ? reject(e) : resolve(),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 300)); // the server's stderr reaches us a little later
+    const text = server.capture.join('\n');
+    const total = text.slice(text.lastIndexOf('Total'));
+    const systemBytes = Number(/system bytes\s*=\s*(\d+)/.exec(total)?.[1]);
+    const inUseBytes = Number(/in use bytes\s*=\s*(\d+)/.exec(total)?.[1]);
+    return Number.isFinite(inUseBytes) && Number.isFinite(systemBytes) ? { inUseBytes, systemBytes } : null;
+  } catch {
+    return null;
+  } finally {
+    server.capture = null;
+  }
 }

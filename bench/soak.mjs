@@ -12,7 +12,7 @@
 // steady state.
 import http from 'node:http';
 import WebSocket from 'ws';
-import { parseArgs, knownFlags, repoRoot, startServer, stopServer, sampleProcess, sleep, randInt, pick, table } from './lib.mjs';
+import { parseArgs, knownFlags, repoRoot, startServer, stopServer, sampleProcess, heapStats, sleep, randInt, pick, table } from './lib.mjs';
 
 const defaults = {
   connections: 10000,
@@ -32,6 +32,7 @@ const defaults = {
   sampleSec: 10,
   maxRssGrowth: 5, // percent
   answerTimeoutSec: 30, // a request unanswered this long counts as lost
+  noHeapStats: false, // skip malloc_stats() through gdb at the start and the end of the steady state
 };
 
 const opt = parseArgs(process.argv.slice(2), defaults);
@@ -462,6 +463,10 @@ async function main() {
     if (allUpAt && !steady && now - allUpAt >= opt.warmupSec * 1000 && sp) {
       steady = { t: now, ...sp, moves: stats.moves };
       console.log(`steady state from t=${line.t}s: RSS ${mb(sp.rssKb)} MB`);
+      if (server && !opt.noHeapStats) {
+        steady.heap = await heapStats(server);
+        if (steady.heap) console.log(`  heap in use ${mb(steady.heap.inUseBytes / 1024)} MB of ${mb(steady.heap.systemBytes / 1024)} MB from the system`);
+      }
     }
   }, opt.sampleSec * 1000);
 
@@ -501,6 +506,7 @@ async function main() {
   clearInterval(lostCheck);
   clearInterval(lagTimer);
 
+  const endHeap = server && steady && !opt.noHeapStats ? await heapStats(server) : null;
   stopping = true;
   for (const p of players) if (!p.closed && p.ws) p.ws.close(1000);
   await sleep(2000);
@@ -534,6 +540,9 @@ async function main() {
       ['RSS at end', `${mb(end.rssKb)} MB (max seen ${mb(maxRssKb)} MB)`],
       ['RSS growth', `${growth.toFixed(2)} % (limit ${opt.maxRssGrowth} %)`],
       ['RSS growth, 2nd half', secondHalf],
+      ['heap in use (malloc_stats)', steady.heap && endHeap
+        ? `${mb(steady.heap.inUseBytes / 1024)} MB -> ${mb(endHeap.inUseBytes / 1024)} MB (${((100 * (endHeap.inUseBytes - steady.heap.inUseBytes)) / steady.heap.inUseBytes).toFixed(2)} %); from the system ${mb(steady.heap.systemBytes / 1024)} -> ${mb(endHeap.systemBytes / 1024)} MB`
+        : 'n/a (no gdb, or --no-heap-stats)'],
       ['server CPU', `${((100 * (end.cpuSec - steady.cpuSec)) / secs).toFixed(1)} % of one core (${(end.cpuSec - steady.cpuSec).toFixed(1)} s in ${secs.toFixed(0)} s)`],
     );
   } else {
