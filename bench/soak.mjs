@@ -22,6 +22,7 @@ const defaults = {
   server: `${repoRoot}/build/server/tinsel-server`,
   serverLog: '/tmp/tinsel-soak-server.log',
   threads: 0, // --threads of the spawned server; 0: its default
+  serverArgs: '', // more flags for the spawned server, space-separated (e.g. "--history-states 16")
   paceMin: 200, // ms between a prompt and the player's answer
   paceMax: 2000,
   rampPerSec: 250, // new connections per second while ramping up
@@ -230,8 +231,9 @@ class Player {
           ++stats.moves;
           stats.latencies.push(Date.now() - p.t0);
           this.inFlight = false;
-          // The state this action was chosen from is spent: its push comes next (after the ok).
-          this.spentSeq = p.seq;
+          // Every state received so far was built before this action was applied (the ok comes
+          // before the pushes it causes): they are all spent; the next push shows the action.
+          this.spentSeq = this.state?.seq ?? p.seq;
           return this.schedule();
         case 'start_game':
           this.room.startInFlight = false;
@@ -397,6 +399,7 @@ async function main() {
     };
     if (opt.threads > 0) wanted.threads = opt.threads;
     const { args, skipped } = knownFlags(opt.server, wanted);
+    if (opt.serverArgs.trim()) args.push(...opt.serverArgs.trim().split(/\s+/));
     server = await startServer({ binary: opt.server, flags: args, logFile: opt.serverLog });
     url = server.url;
     pid = server.child.pid;
