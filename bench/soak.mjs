@@ -29,7 +29,9 @@ const defaults = {
   mix: 'happy_holidays=8,unterm_baum=1,christmas_penguins=1',
   cpMaxRounds: 10, // Christmas Penguins rounds per game (default 60 would outlast the run)
   stopChance: 0.05, // Christmas Penguins: chance to shout "Stop!" in a reaction window
-  warmupSec: 60, // the steady state starts this long after the last connection is up and playing
+  // The steady state starts this long after the last connection is up and playing: by then every
+  // room's bounded state history (--history-states, 256) is full, so growth after it is a leak.
+  warmupSec: 300,
   sampleSec: 10,
   maxRssGrowth: 5, // percent
   answerTimeoutSec: 30, // a request unanswered this long counts as lost
