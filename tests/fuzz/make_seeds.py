@@ -2,6 +2,7 @@
 """Writes the seed corpora of tests/fuzz/corpus (checked in; rerun only to regenerate them).
 
 protocol: client frames from docs/protocol.md's examples plus a few edge cases.
+http: raw HTTP requests (no target uses them yet: see docs/testing.md).
 engine_<game>: byte strings in engine_fuzz.cpp's input format (variant, option mode, players, first
 seat, dice seed, then operations), biased towards listed commands so most play a game to its end.
 """
@@ -50,6 +51,35 @@ os.makedirs(out, exist_ok=True)
 for i, f in enumerate(frames):
     with open(os.path.join(out, "frame_%02d" % i), "wb") as fh:
         fh.write(f.encode() if isinstance(f, str) else f)
+
+# http: raw requests, for the HTTP target the integrator adds once the request handling is a pure
+# function (docs/testing.md, "Fuzzing").
+requests = [
+    b"GET / HTTP/1.1\r\nHost: localhost:8080\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    b"HEAD /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n",
+    b"GET /r/K7M2QX?x=1 HTTP/1.1\r\nHost: localhost\r\n\r\n",
+    b"GET /watch/K7M2QX HTTP/1.0\r\n\r\n",
+    b"GET /js/app.js HTTP/1.1\r\nHost: a\r\n\r\n",
+    b"GET /js HTTP/1.1\r\nHost: a\r\n\r\n",
+    b"GET /. HTTP/1.1\r\nHost: a\r\n\r\n",
+    b"GET /../etc/passwd HTTP/1.1\r\nHost: a\r\n\r\n",
+    b"GET /%2e%2e/etc/passwd HTTP/1.1\r\nHost: a\r\n\r\n",
+    b"GET //etc/passwd HTTP/1.1\r\nHost: a\r\n\r\n",
+    b"GET /ws HTTP/1.1\r\nHost: localhost:8080\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: https://evil.example\r\n\r\n",
+    b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nOrigin: null\r\n\r\n",
+    b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello",
+    b"GET / HTTP/1.1\r\nHost: a\r\nX-Forwarded-For: 203.0.113.7, 10.0.0.1\r\n\r\n",
+    b"GET / HTTP/1.1\r\n\r\n",
+    b"GET /" + b"a" * 300 + b" HTTP/1.1\r\nHost: a\r\n\r\n",
+    b"BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n",
+]
+out = os.path.join(here, "corpus", "http")
+os.makedirs(out, exist_ok=True)
+for i, r in enumerate(requests):
+    with open(os.path.join(out, "request_%02d" % i), "wb") as fh:
+        fh.write(r)
 
 variants = {"happy_holidays": 6, "unterm_baum": 5, "christmas_penguins": 5}
 listed = list(range(0, 6))
