@@ -37,8 +37,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 status=0
 "$build/tests/fuzz/fuzz_$target" -max_total_time=$((minutes * 60)) -print_final_stats=1 \
   -artifact_prefix="$build/fuzz-artifacts/$target-" "$@" "$scratch" 2>&1 | tee "$log" || status=$?
-runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-rate=$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
 echo "fuzz: $target: $runs executions in $minutes min ($rate exec/s), exit status $status" \
      "$([[ $status -eq 0 ]] && echo "(no crash)" || echo "(CRASH: see $build/fuzz-artifacts)")"
 exit "$status"
