@@ -2,6 +2,7 @@
 // stable points (A23) go through reach(), which first grants a queued "Stop!".
 #include <algorithm>
 #include <climits>
+#include <map>
 
 #include "christmas_penguins/cp_game.hpp"
 
@@ -22,11 +23,29 @@ std::optional<int> colour_field(const json& cmd) {
   return colour_from_name(cmd["colour"].get<std::string>());
 }
 
-const std::vector<std::string> known_kinds = {
-    "place_penguin", "place_tree", "place_bear", "place_stone", "roll",     "pass",
-    "move",          "push",       "confiscate", "steal",       "relocate_tree", "pickup_stone",
-    "bear_move",     "flee",       "end_turn",   "place_channel", "stop",    "withdraw_stop",
-    "cancel_stop",   "use_stone"};
+// Every command kind and the fields it may carry besides "kind" (protocol/schema/games/
+// christmas_penguins/command.json): a field not listed is refused, so what legal() does not list is
+// never accepted. use_stone's fields depend on the stone: see fields_ok.
+const std::map<std::string, std::vector<std::string>> known_kinds = {
+    {"place_penguin", {"floe"}}, {"place_tree", {"floe"}},    {"place_bear", {"floe"}},
+    {"place_stone", {"floe"}},   {"relocate_tree", {"floe"}}, {"roll", {}},
+    {"pass", {}},                {"end_turn", {}},            {"stop", {}},
+    {"withdraw_stop", {}},       {"cancel_stop", {}},         {"move", {"to"}},
+    {"bear_move", {"to"}},       {"push", {"chain"}},         {"confiscate", {"colour"}},
+    {"steal", {"colour"}},       {"pickup_stone", {"take"}},  {"flee", {"to", "colour"}},
+    {"place_channel", {"a", "b"}}, {"use_stone", {"stone", "target", "floe", "to"}}};
+
+bool fields_ok(const std::string& kind, const std::vector<std::string>& allowed, const json& cmd) {
+  const bool green = kind == "use_stone" && cmd.contains("stone") && cmd["stone"] == "green";
+  for (const auto& item : cmd.items()) {
+    const std::string& key = item.key();
+    if (key == "kind") continue;
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) return false;
+    // use_stone: red and blue take a target, green a floe and a destination.
+    if (kind == "use_stone" && key != "stone" && (key == "target") == green) return false;
+  }
+  return true;
+}
 
 // The command each prompt expects.
 const char* expected_kind(phase p) {
@@ -67,8 +86,10 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
   if (!cmd.is_object() || !cmd.contains("kind") || !cmd["kind"].is_string())
     return make_error("bad_command", "a command is an object with a string \"kind\"");
   const std::string kind = cmd["kind"].get<std::string>();
-  if (std::find(known_kinds.begin(), known_kinds.end(), kind) == known_kinds.end())
-    return make_error("unknown_command", "unknown command kind '" + kind + "'");
+  const auto known = known_kinds.find(kind);
+  if (known == known_kinds.end()) return make_error("unknown_command", "unknown command kind '" + kind + "'");
+  if (!fields_ok(kind, known->second, cmd))
+    return make_error("bad_command", "'" + kind + "' carries a field it does not have");
   if (s_.ph == phase::over) return make_error("game_over", "the game is over");
   if (seat < 0 || seat >= s_.cfg->players) return make_error("not_a_player", "only seated players act");
 

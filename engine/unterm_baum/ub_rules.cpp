@@ -28,8 +28,11 @@ std::optional<long long> int_field(const json& o, const char* key) {
 }
 
 bool has_only(const json& o, std::initializer_list<const char*> keys) {
-  for (const auto& [key, value] : o.items())
+  // Not a structured binding: clang 14 cannot capture one in a lambda (C++20 allows it, P1091).
+  for (const auto& item : o.items()) {
+    const std::string& key = item.key();
     if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) return false;
+  }
   return true;
 }
 
@@ -102,9 +105,11 @@ outcome<command> parse_kind(const json& c) {
   }};
   for (const auto& s : specs) {
     if (name != s.name) continue;
-    for (const auto& [key, value] : c.items())
+    for (const auto& item : c.items()) {  // no structured binding: see has_only
+      const std::string& key = item.key();
       if (std::none_of(s.fields.begin(), s.fields.end(), [&](const char* f) { return key == f; }))
         return invalid_command(name + " has no field '" + key + "'");
+    }
     return command{s.k, name};
   }
   return invalid_command("unknown command kind '" + name + "'");

@@ -201,6 +201,31 @@ TEST_CASE("A7 the bear never starts on the tree floe: not legal, refused, not th
   CHECK(default_met_tree_floe >= 10);  // the default was really put to the test
 }
 
+TEST_CASE("a command with a field its kind does not have is bad_command and changes nothing",
+          "[christmas_penguins][commands]") {
+  seeded_dice d(7);
+  auto norm = cp::info().normalize_options(json::object()).value();
+  auto g = std::move(cp::info().create({norm, 2, std::nullopt}, d).value());
+  const int seat = g->current_prompt()->seats.front();
+  const json listed = g->legal(seat).front();  // a place_penguin entry
+  REQUIRE(listed["kind"] == "place_penguin");
+  const json before = g->full_state();
+  json extra = listed;
+  extra["extra"] = 1;  // found by tests/fuzz: this was accepted although legal() does not list it
+  auto r = g->apply(seat, extra, d);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == "bad_command");
+  CHECK(g->full_state() == before);
+  // use_stone: red and blue take a target only, green a floe and a destination only.
+  for (const json& cmd : {json{{"kind", "use_stone"}, {"stone", "red"}, {"target", 1}, {"floe", 1}},
+                          json{{"kind", "use_stone"}, {"stone", "green"}, {"floe", 1}, {"to", {0, 1}}, {"target", 1}}}) {
+    auto u = g->apply(seat, cmd, d);
+    REQUIRE_FALSE(u.ok());
+    CHECK(u.error().code == "bad_command");
+  }
+  CHECK(g->apply(seat, listed, d).ok());
+}
+
 // ---- CP-T1 .. CP-T6 -------------------------------------------------------------------------
 
 TEST_CASE("CP-T1a R11/R14 blocked by figures and channels: no path, the penguin stays", "[christmas_penguins][T1]") {

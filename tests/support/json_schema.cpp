@@ -394,7 +394,10 @@ std::optional<failure> schema_validation::check_object(const json& x, const json
       if (!x.contains(name.get_ref<const std::string&>()))
         return at("required", [&] { return fail("missing required property '" + name.get<std::string>() + "'"); });
   const auto extra = s.find("additionalProperties");
-  for (const auto& [name, v] : x.items()) {
+  // Not a structured binding: clang 14 cannot capture one in a lambda (C++20 allows it, P1091).
+  for (const auto& item : x.items()) {
+    const std::string& name = item.key();
+    const json& v = item.value();
     if (props != s.end()) {
       if (auto ps = props->find(name); ps != props->end()) {
         where_.push_back("properties");
