@@ -192,7 +192,7 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
     if (failed(name, out)) return out;
     auto clean = clean_display_text(std::get<std::string>(name), lim.max_name_chars, false);
     if (!clean) {
-      out.error = field_error("name", "must be 1 to " + std::to_string(lim.max_name_chars) + " characters without control characters");
+      out.error = field_error("name", "must be 1 to " + std::to_string(lim.max_name_chars) + " characters, at least one of them visible, without control characters");
       return out;
     }
     m.name = std::move(*clean);
@@ -249,7 +249,7 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
     if (failed(text, out)) return out;
     auto clean = clean_display_text(std::get<std::string>(text), lim.max_chat_chars, true);
     if (!clean) {
-      out.error = field_error("text", "must be 1 to " + std::to_string(lim.max_chat_chars) + " characters without control characters");
+      out.error = field_error("text", "must be 1 to " + std::to_string(lim.max_chat_chars) + " characters, at least one of them visible, without control characters");
       return out;
     }
     out.ok = request{out.id, chat_msg{std::move(*clean)}};
