@@ -19,15 +19,6 @@ std::string repeat(const std::string& s, int n) {
 
 bool is_room(const json& j) { return j.value("type", "") == "room"; }
 
-// Plays the seat's own prompts through its client until the prompt moves on; returns the last state.
-json play_turn(ws_client& c, json st) {
-  const int me = st["seat"];
-  while (st["over"] == false && st["prompt"]["seats"] == json::array({me})) {
-    c.send({{"type", "action"}, {"action", st["legal"][0]}});
-    st = c.expect_type("state");
-  }
-  return st;
-}
 }  // namespace
 
 TEST_CASE("an id of exactly 64 characters is accepted, 65 are refused, by the schema and by the server", "[boundaries]") {

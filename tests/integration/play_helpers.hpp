@@ -25,6 +25,17 @@ struct table {
   std::string code;
 };
 
+// Plays the seat's turn with its first legal entry until the prompt moves to another seat;
+// returns the last state seen.
+inline json play_turn(ws_client& c, json st) {
+  const int me = st["seat"];
+  while (st["over"] == false && st["prompt"]["seats"] == json::array({me})) {
+    c.send({{"type", "action"}, {"action", st["legal"][0]}});
+    st = c.expect_type("state");
+  }
+  return st;
+}
+
 inline table seat_players(test_server& s, int n, const json& options, const std::string& game = "happy_holidays") {
   table t;
   for (int i = 0; i < n; ++i) {

@@ -12,16 +12,6 @@ using namespace tinsel::test;
 namespace {
 json untimed() { return {{"maxPlayers", 2}, {"mainTimeoutSec", "off"}, {"subPromptTimeoutSec", "off"}, {"startPlayer", "host-picks"}}; }
 
-// Plays the seat's turn through its client until the prompt moves to another seat; returns the
-// last state seen.
-json play_turn(ws_client& c, json st) {
-  const int me = st["seat"];
-  while (st["over"] == false && st["prompt"]["seats"] == json::array({me})) {
-    c.send({{"type", "action"}, {"action", st["legal"][0]}});
-    st = c.expect_type("state");
-  }
-  return st;
-}
 }  // namespace
 
 TEST_CASE("a player who drops mid-game resumes with the token and receives every missed event once", "[lifecycle][resume]") {
