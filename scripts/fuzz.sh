@@ -5,7 +5,7 @@
 # sanitizer report or a violated invariant (the input is saved in build-fuzz/fuzz-artifacts/).
 #   scripts/fuzz.sh protocol 10
 #   scripts/fuzz.sh engine_unterm_baum 30 -max_len=8192     (extra arguments go to libFuzzer)
-# Targets: protocol, engine_happy_holidays, engine_unterm_baum, engine_christmas_penguins.
+# Targets: protocol, engine_happy_holidays, engine_unterm_baum, engine_christmas_penguins, http.
 # Reproduce a saved input: build-fuzz/tests/fuzz/fuzz_<target> <file>
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

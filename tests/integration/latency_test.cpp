@@ -1,8 +1,10 @@
 // A player's own move must come back at once: the `state` that follows the `ok` of a command may
 // not wait for the client's delayed ACK (Nagle's algorithm without TCP_NODELAY stalls it 40 ms on
-// Linux, up to 200 ms on Windows). This is the one test with a time bound, and the bound is wide:
-// the faster quarter of the moves of one room on an otherwise idle server must come back within
-// 5 ms; with the stall every single move takes 40 ms or more.
+// Linux, up to 200 ms on Windows). This is the one test with a time bound, and it is relative to the
+// machine: before each move the player sends a command the server refuses (one frame back, which
+// never stalls), and the faster quarter of the moves (an `ok` and a `state`) may take at most 20 ms
+// longer than the faster quarter of those refusals. With the stall every move takes 40 ms more.
+// (Measured on an idle 2-core machine: moves p25 0.9 ms; with ASan on a loaded one: 10 ms.)
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -27,7 +29,10 @@ TEST_CASE("a player's own move comes back without a delayed-ACK stall", "[latenc
   last[0] = a.expect_type("state");
   last[1] = b.expect_type("state");
 
-  std::vector<double> own_move_ms;
+  std::vector<double> own_move_ms, refusal_ms;
+  const auto ms_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+  };
   for (int moves = 0; moves < 60 && !last[0].value("over", false); ++moves) {
     const int i = !last[0]["legal"].empty() ? 0 : !last[1]["legal"].empty() ? 1 : -1;
     REQUIRE(i >= 0);
@@ -35,20 +40,28 @@ TEST_CASE("a player's own move comes back without a delayed-ACK stall", "[latenc
     for (const auto& e : last[i]["legal"])
       if (!e.contains("domain")) command = e;
     REQUIRE_FALSE(command.is_null());
+    const auto probe = std::chrono::steady_clock::now();
+    const auto refused = clients[i]->request_unchecked({{"type", "action"}, {"action", {{"kind", "no_such_move"}}}});
+    refusal_ms.push_back(ms_since(probe));
+    REQUIRE(refused["type"] == "error");
     const auto sent = std::chrono::steady_clock::now();
     clients[i]->send({{"type", "action"}, {"id", moves}, {"action", command}});
     const auto st = clients[i]->expect([](const json& j) { return j["type"] == "state" || j["type"] == "error"; }, "a state");
     REQUIRE(st["type"] == "state");
-    own_move_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sent).count());
+    own_move_ms.push_back(ms_since(sent));
     last[i] = st;
     // Both players' views of this move (a server bot does not play here, so this is the latest).
     const auto seq = st["seq"].get<std::uint64_t>();
     last[1 - i] = clients[1 - i]->expect([&](const json& j) { return j["type"] == "state" && j["seq"] == seq; }, "the other view");
   }
   REQUIRE(own_move_ms.size() >= 20);
-  std::sort(own_move_ms.begin(), own_move_ms.end());
-  const double p25 = own_move_ms[own_move_ms.size() / 4];
-  const double p50 = own_move_ms[own_move_ms.size() / 2];
-  INFO("own-move latency over " << own_move_ms.size() << " moves: p25 " << p25 << " ms, p50 " << p50 << " ms");
-  CHECK(p25 < 5.0);
+  const auto quantile = [](std::vector<double> v, std::size_t num, std::size_t den) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() * num / den];
+  };
+  const double p25 = quantile(own_move_ms, 1, 4), p50 = quantile(own_move_ms, 1, 2);
+  const double base = quantile(refusal_ms, 1, 4);
+  INFO("own-move latency over " << own_move_ms.size() << " moves: p25 " << p25 << " ms, p50 " << p50
+                                << " ms; a refused command: p25 " << base << " ms");
+  CHECK(p25 < base + 20.0);
 }

@@ -8,9 +8,7 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-
+#include "server_process.hpp"
 #include "test_server.hpp"
 #include "ws_client.hpp"
 
@@ -31,41 +29,16 @@ TEST_CASE("shutdown closes every WebSocket with 1001 and stops the server", "[sh
   CHECK_THROWS(ws_client(s->port));
 }
 
-namespace {
-std::uint16_t free_port() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor acc(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acc.local_endpoint().port();
-}
-}  // namespace
-
 TEST_CASE("tinsel-server exits 0 on SIGTERM after telling clients 1001", "[shutdown][binary]") {
-  const auto port = free_port();
-  const std::string port_arg = std::to_string(port);
-  std::vector<std::string> args{TINSEL_SERVER_BINARY, "--port", port_arg, "--threads", "2", "--log-level", "warn"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  REQUIRE(posix_spawn(&pid, TINSEL_SERVER_BINARY, nullptr, nullptr, argv.data(), environ) == 0);
-
-  bool up = false;
-  for (int i = 0; i < 100 && !up; ++i) {
-    try {
-      up = http_get(port, "/healthz").status == 200;
-    } catch (const std::exception&) {
-      std::this_thread::sleep_for(50ms);
-    }
-  }
-  REQUIRE(up);
-  ws_client c(port);
+  server_process srv;
+  ws_client c(srv.port);
   say_hello(c, "Oma");
-  REQUIRE(::kill(pid, SIGTERM) == 0);
-  CHECK(c.wait_closed() == 1001);
-  int status = 0;
-  REQUIRE(::waitpid(pid, &status, 0) == pid);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
+  const auto status = srv.terminate();
+  REQUIRE(status.has_value());  // it ended within the minute
+  CHECK(WIFEXITED(*status));
+  CHECK(WEXITSTATUS(*status) == 0);
+  CHECK(c.wait_closed(30s) == 1001);
+  CHECK(srv.log_lines_containing("stopped") == 1);
 }
 
 TEST_CASE("tinsel-server answers --version and --help, and rejects unknown flags", "[binary]") {
