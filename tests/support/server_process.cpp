@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -45,11 +46,25 @@ server_process::server_process(std::vector<std::string> flags, int fd_limit) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // Under a descriptor limit, UBSan's vptr check cannot work (tests/sanitizers/ubsan-descriptors-full.supp).
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+  if (fd_limit > 0) {
+    const std::string supp = "suppressions=" TINSEL_SOURCE_DIR "/tests/sanitizers/ubsan-descriptors-full.supp";
+    auto it = std::find_if(env_strings.begin(), env_strings.end(), [](const std::string& e) { return e.starts_with("UBSAN_OPTIONS="); });
+    if (it == env_strings.end())
+      env_strings.push_back("UBSAN_OPTIONS=" + supp);
+    else
+      *it += ":" + supp;
+  }
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("cannot start " + std::string(TINSEL_SERVER_BINARY));
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
