@@ -117,6 +117,11 @@ std::vector<flag> flags() {
          c.log_level = v;
          return std::find(ok.begin(), ok.end(), v) != ok.end();
        }},
+      {"log-format", "TINSEL_LOG_FORMAT", "text (the default) or json: one JSON object per line, with time, level, message and each key=value as a field",
+       [](config& c, const std::string& v) {
+         c.log_format = v;
+         return v == "text" || v == "json";
+       }},
       {"web-root", "TINSEL_WEB_ROOT", "folder of the browser client served at / (default: the source tree's clients/web)",
        [](config& c, const std::string& v) { c.web_root = v; return !v.empty(); }},
       {"max-frame-bytes", "TINSEL_MAX_FRAME_BYTES", "largest accepted client frame; larger ones get frame_too_large (default 8192)",

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "log_format.hpp"
 #include "tinsel/server/config.hpp"
 #include "tinsel/server/server.hpp"
 
@@ -16,7 +17,7 @@ int main(int argc, char** argv) {
   }
   const config& cfg = *parsed.cfg;
   spdlog::set_level(spdlog::level::from_str(cfg.log_level));
-  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
+  set_log_format(cfg.log_format);
   try {
     server srv(cfg);
     const auto port = srv.start();
@@ -24,7 +25,7 @@ int main(int argc, char** argv) {
     spdlog::info("tinsel-server {} listening url=http://{}:{}/ web_root={}", version_string(), host, port, cfg.web_root);
     srv.wait();
   } catch (const std::exception& e) {
-    spdlog::critical("startup failed: {}", e.what());
+    spdlog::critical("startup failed error={}", e.what());
     return 1;
   }
   return 0;

@@ -372,7 +372,7 @@ void room::free_expired_seats() {
   if (status_ != status::playing) {
     for (auto& st : seats_)
       if (!st.player_id.empty() && !st.bot && st.connection == 0 && now >= st.disconnected_at + cfg_.lobby_seat_grace) {
-        spdlog::info("seat freed room={} player={} after the lobby grace", code_, st.player_id);
+        spdlog::info("seat freed after the lobby grace room={} player={}", code_, st.player_id);
         st = seat{};
         changed = true;
       }

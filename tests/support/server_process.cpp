@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 extern char** environ;
@@ -22,14 +23,19 @@ namespace {
 
 std::atomic<int> counter{0};
 
-// The port in the server's "listening url=http://HOST:PORT/" line, or 0 while there is none.
+// The port in the server's "listening url=http://HOST:PORT/" line (or its JSON form, "url":"http://HOST:PORT/"
+// with --log-format json), or 0 while there is none.
 std::uint16_t listening_port(const std::string& log) {
-  const auto at = log.find(" listening url=http://");
-  if (at == std::string::npos) return 0;
-  const auto slash = log.find('/', at + 22);
-  const auto colon = log.rfind(':', slash);
-  if (slash == std::string::npos || colon == std::string::npos || colon < at) return 0;
-  return static_cast<std::uint16_t>(std::stoi(log.substr(colon + 1, slash - colon - 1)));
+  for (const char* marker : {" listening url=http://", "\"url\":\"http://"}) {
+    const auto at = log.find(marker);
+    if (at == std::string::npos) continue;
+    const auto host = at + std::string_view(marker).size();
+    const auto slash = log.find('/', host);
+    const auto colon = log.rfind(':', slash);
+    if (slash == std::string::npos || colon == std::string::npos || colon < host) return 0;
+    return static_cast<std::uint16_t>(std::stoi(log.substr(colon + 1, slash - colon - 1)));
+  }
+  return 0;
 }
 
 }  // namespace
