@@ -156,18 +156,22 @@ void room::do_kick(participant& p, const std::string& player, const json& id) {
 void room::do_close_room(participant& p, const json& id) {
   if (!check_host(p, id, "close the room")) return;
   spdlog::info("room closed by host room={}", code_);
-  p.send(share(protocol::make_ok(id)));
   closed_ = true;
   prompt_timer_.cancel();
   bot_timer_.cancel();
   seat_timer_.cancel();
+  // Before the ok: the host's connection is out of the room (left_room is queued on its strand
+  // ahead of the ok) and the room out of the lobby and the host's live-room count, so a client
+  // that creates a room as soon as it reads the ok finds both done.
+  p.left_room(shared_from_this());
+  if (on_expired_) on_expired_(code_);
+  p.send(share(protocol::make_ok(id)));
   json j = room_json();
   j["room"]["status"] = "closed";
   send_to_all(share(protocol::dump(j)));
   for (auto& [c, m] : members_)
-    if (auto target = m.p.lock()) target->left_room(shared_from_this());
+    if (auto target = m.p.lock(); target && target.get() != &p) target->left_room(shared_from_this());
   members_.clear();
-  if (on_expired_) on_expired_(code_);
 }
 
 void room::chat(std::shared_ptr<participant> p, std::string text, json request_id) {
