@@ -45,7 +45,8 @@ class json_formatter final : public spdlog::formatter {
  public:
   void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
     json line = log_fields(std::string_view(msg.payload.data(), msg.payload.size()));
-    line["level"] = std::string(spdlog::level::to_string_view(msg.level).data(), spdlog::level::to_string_view(msg.level).size());
+    const auto level = spdlog::level::to_string_view(msg.level);
+    line["level"] = std::string(level.data(), level.size());
     line["time"] = utc_time(msg.time);
     // "time", "level" and "message" first, for people who read the file too. Text that is not
     // UTF-8 is written with replacement characters rather than dropping the line.
