@@ -4,7 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "log_format.hpp"
+#include "ops/log_format.hpp"
 #include "tinsel/server/config.hpp"
 #include "tinsel/server/server.hpp"
 

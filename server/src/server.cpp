@@ -10,8 +10,8 @@
 #include <spdlog/spdlog.h>
 
 #include "tinsel/server/config.hpp"
-#include "listener.hpp"
-#include "ws_session.hpp"
+#include "net/listener.hpp"
+#include "net/ws_session.hpp"
 
 namespace tinsel::server {
 

@@ -10,9 +10,9 @@
 #include <unordered_map>
 
 #include "tinsel/server/config.hpp"
-#include "address_limits.hpp"
-#include "identities.hpp"
-#include "lobby.hpp"
+#include "net/address_limits.hpp"
+#include "rooms/identities.hpp"
+#include "rooms/lobby.hpp"
 
 namespace tinsel::server {
 

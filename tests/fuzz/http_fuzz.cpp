@@ -1,5 +1,5 @@
 // Fuzz harness: raw bytes as one HTTP request, parsed with the limits of a live connection and
-// answered by the server's pure request handling (server/src/http_routes.hpp). What must hold:
+// answered by the server's pure request handling (server/src/net/http_routes.hpp). What must hold:
 // the status is one the docs name; a file is only ever served from inside the web root; only a
 // request for /ws becomes a WebSocket upgrade, and only with an allowed Origin or none; a refusal
 // of a malformed request closes the connection.
@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
-#include "http_routes.hpp"
+#include "net/http_routes.hpp"
 
 namespace {
 

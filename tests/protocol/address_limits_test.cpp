@@ -2,8 +2,8 @@
 // HTTP decisions (server/src/http_routes) without sockets.
 #include <catch2/catch.hpp>
 
-#include "address_limits.hpp"
-#include "http_routes.hpp"
+#include "net/address_limits.hpp"
+#include "net/http_routes.hpp"
 
 using namespace tinsel::server;
 using namespace std::chrono_literals;

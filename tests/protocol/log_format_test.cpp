@@ -1,7 +1,7 @@
 // --log-format json: how a log message becomes the fields of one JSON object.
 #include <catch2/catch.hpp>
 
-#include "log_format.hpp"
+#include "ops/log_format.hpp"
 
 using tinsel::server::log_fields;
 using nlohmann::json;

@@ -19,7 +19,7 @@ struct config {
   std::uint16_t port = 8080;
   unsigned threads = 0;  // 0: hardware threads
   std::string log_level = "info";
-  std::string log_format = "text";  // or "json": one object per line (server/src/log_format.hpp)
+  std::string log_format = "text";  // or "json": one object per line (server/src/ops/log_format.hpp)
   std::string web_root = default_web_root();
 
   protocol::limits limits;

@@ -4,8 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "random.hpp"
-#include "room.hpp"
+#include "rooms/random.hpp"
+#include "rooms/room.hpp"
 #include "tinsel/engine/bot.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"

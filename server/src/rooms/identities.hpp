@@ -11,8 +11,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "address_limits.hpp"
-#include "participant.hpp"
+#include "net/address_limits.hpp"
+#include "rooms/participant.hpp"
 
 namespace tinsel::server {
 

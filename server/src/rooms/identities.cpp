@@ -1,8 +1,8 @@
-#include "identities.hpp"
+#include "rooms/identities.hpp"
 
 #include <algorithm>
 
-#include "random.hpp"
+#include "rooms/random.hpp"
 
 namespace tinsel::server {
 

@@ -1,4 +1,4 @@
-#include "log_format.hpp"
+#include "ops/log_format.hpp"
 
 #include <charconv>
 #include <ctime>

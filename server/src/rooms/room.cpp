@@ -1,11 +1,11 @@
-#include "room.hpp"
+#include "rooms/room.hpp"
 
 #include <algorithm>
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
-#include "random.hpp"
+#include "rooms/random.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
 

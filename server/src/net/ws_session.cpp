@@ -1,4 +1,4 @@
-#include "ws_session.hpp"
+#include "net/ws_session.hpp"
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>

@@ -1,4 +1,4 @@
-#include "random.hpp"
+#include "rooms/random.hpp"
 
 #include <sys/random.h>
 

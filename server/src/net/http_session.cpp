@@ -1,9 +1,9 @@
-#include "http_session.hpp"
+#include "net/http_session.hpp"
 
 #include <boost/asio/dispatch.hpp>
 #include <spdlog/spdlog.h>
 
-#include "ws_session.hpp"
+#include "net/ws_session.hpp"
 
 namespace tinsel::server {
 

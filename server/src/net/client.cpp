@@ -1,8 +1,8 @@
-#include "client.hpp"
+#include "net/client.hpp"
 
 #include <spdlog/spdlog.h>
 
-#include "random.hpp"
+#include "rooms/random.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
 

@@ -1,4 +1,4 @@
-#include "http_routes.hpp"
+#include "net/http_routes.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <nlohmann/json.hpp>
 
-#include "address_limits.hpp"
+#include "net/address_limits.hpp"
 
 namespace tinsel::server {
 

@@ -6,10 +6,10 @@
 #include <string_view>
 
 #include "tinsel/server/config.hpp"
-#include "address_limits.hpp"
-#include "identities.hpp"
-#include "lobby.hpp"
-#include "participant.hpp"
+#include "net/address_limits.hpp"
+#include "rooms/identities.hpp"
+#include "rooms/lobby.hpp"
+#include "rooms/participant.hpp"
 #include "tinsel/protocol/messages.hpp"
 
 namespace tinsel::server {

@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
-#include "participant.hpp"
+#include "rooms/participant.hpp"
 #include "tinsel/engine/game.hpp"
 
 namespace tinsel::server {

@@ -1,4 +1,4 @@
-#include "address_limits.hpp"
+#include "net/address_limits.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -8,7 +8,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
-#include "http_routes.hpp"
+#include "net/http_routes.hpp"
 #include "server_state.hpp"
 
 namespace tinsel::server {

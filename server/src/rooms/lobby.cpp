@@ -1,8 +1,8 @@
-#include "lobby.hpp"
+#include "rooms/lobby.hpp"
 
 #include <spdlog/spdlog.h>
 
-#include "random.hpp"
+#include "rooms/random.hpp"
 
 namespace tinsel::server {
 

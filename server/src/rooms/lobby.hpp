@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
-#include "address_limits.hpp"
-#include "room.hpp"
+#include "net/address_limits.hpp"
+#include "rooms/room.hpp"
 
 namespace tinsel::server {
 

@@ -10,8 +10,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
-#include "client.hpp"
-#include "participant.hpp"
+#include "net/client.hpp"
+#include "rooms/participant.hpp"
 #include "server_state.hpp"
 
 namespace tinsel::server {

@@ -1,4 +1,4 @@
-#include "listener.hpp"
+#include "net/listener.hpp"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 #include <boost/asio/strand.hpp>
 #include <spdlog/spdlog.h>
 
-#include "http_session.hpp"
+#include "net/http_session.hpp"
 
 namespace tinsel::server {
 
