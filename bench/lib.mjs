@@ -81,7 +81,8 @@ function healthz(port) {
 // script runs it at --log-level warn, so every line it prints is one of them) and the first few kept.
 export async function startServer({ binary, flags, logFile }) {
   const port = await freePort();
-  const args = ['--port', String(port), '--log-level', 'warn', ...flags];
+  const journal = flags.includes('--journal') || flags.includes('--data-dir') ? [] : ['--journal', 'off'];
+  const args = ['--port', String(port), '--log-level', 'warn', ...journal, ...flags];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const server = { child, port, url: `ws://127.0.0.1:${port}/ws`, args, logLines: 0, firstLines: [], exit: null, capture: null };
   const log = logFile ? fs.createWriteStream(logFile) : null;

@@ -48,6 +48,9 @@ server_process::server_process(std::vector<std::string> flags, int fd_limit) {
   else
     args = {TINSEL_SERVER_BINARY};
   for (const char* f : {"--port", "0", "--threads", "2", "--log-level", "info"}) args.emplace_back(f);
+  // Rooms in memory only, unless the test gives the journal a folder of its own.
+  if (std::find(flags.begin(), flags.end(), "--data-dir") == flags.end())
+    for (const char* f : {"--journal", "off"}) args.emplace_back(f);
   args.insert(args.end(), flags.begin(), flags.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -86,6 +89,14 @@ server_process::server_process(std::vector<std::string> flags, int fd_limit) {
       throw std::runtime_error("tinsel-server did not listen within a minute; its log:\n" + log());
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+}
+
+void server_process::kill_hard() {
+  if (exited_) return;
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  exited_ = true;
 }
 
 server_process::~server_process() {
