@@ -319,12 +319,17 @@ TEST_CASE("game records: an honest record is confirmed, an altered command or se
   std::mt19937 rng(16);
   server_process s(server_flags(dir));
   table t = seat_players(s.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
+  // The commitment is shown when the game starts, before any die is rolled.
+  const json first = t.ps[1].last;
+  REQUIRE(first["seq"] == 1);
+  REQUIRE(first["events"][0]["kind"] == "game_started");
+  const auto commitment = first["events"][0]["commitment"];
   while (step(t, rng)) {
   }
   for (auto& p : t.ps) catch_up(p, max_seq(t));
   const auto record = download_record(s.port, t.ps[0].last["result"]);
   CHECK(tinsel::protocol::check_record(record).ok);
-  CHECK(record["commitment"].get<std::string>().size() == 64);
+  CHECK(record["commitment"] == commitment);
 
   auto seed_changed = record;
   seed_changed["seed"] = std::to_string(std::stoull(record["seed"].get<std::string>()) ^ 1);

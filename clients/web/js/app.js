@@ -540,7 +540,7 @@ conn.handlers.ready = async (welcome) => {
 };
 
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible' && conn.status === 'reconnecting') conn.reconnect();
+  if (document.visibilityState === 'visible' && (conn.status === 'reconnecting' || conn.status === 'restarting')) conn.reconnect();
 });
 
 // Start: a returning visitor (saved name) connects at once; a new one after typing a name.

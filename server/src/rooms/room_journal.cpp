@@ -158,7 +158,8 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
         record_id_.clear();
         commands_since_hash_ = 0;
         seq_ = r.at("seq").get<std::uint64_t>();
-        history_.push_back({seq_, {engine::event::public_event({{"kind", "game_started"}, {"game", game_.id}, {"players", names}})}});
+        history_.push_back({seq_, {engine::event::public_event({{"kind", "game_started"}, {"game", game_.id}, {"players", names},
+                                                                   {"commitment", protocol::sha256_hex(std::to_string(seed_))}})}});
       } else if (kind == "command" || kind == "timeout" || kind == "default") {
         if (!replay_game_record(r, why)) return false;
       } else if (kind == "ended") {
