@@ -253,11 +253,20 @@ TEST_CASE("durable rooms: SIGTERM closes with 1012 and the players continue afte
     server_process a(server_flags(dir));
     t = seat_players(a.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
     for (int i = 0; i < 6; ++i) REQUIRE(step(t, rng));
+    REQUIRE(t.ps[1].c->request({{"type", "chat"}, {"text", "Frohe Weihnachten!"}})["type"] == "ok");
     REQUIRE(a.terminate() == 0);
     for (auto& p : t.ps) CHECK(p.c->wait_closed(std::chrono::seconds(30)) == 1012);
   }
   server_process b(server_flags(dir));
   resume_all(t, b.port);
+  // The chat is still there: a relative who comes to watch gets it with the room.
+  ws_client uncle(b.port);
+  say_hello(uncle, "Onkel Tom");
+  REQUIRE(uncle.request({{"type", "join_room"}, {"room", t.code}, {"as", "spectator"}})["type"] == "ok");
+  const auto history = uncle.expect_type("chat_history");
+  REQUIRE(history["messages"].size() == 1);
+  CHECK(history["messages"][0]["text"] == "Frohe Weihnachten!");
+  CHECK(history["messages"][0]["from"]["name"] == "Player 1");
   finish_and_verify(t, b.port, rng);
   std::filesystem::remove_all(dir);
 }

@@ -123,6 +123,11 @@ function onPush(msg) {
       if (store.chat.length > 100) store.chat.shift();
       renderChat();
       break;
+    case 'chat_history':
+      // What was said before we (re)joined: the room's last 100 lines replace ours.
+      store.chat = msg.messages.slice(-100);
+      renderChat();
+      break;
     case 'kicked':
       leftRoom('notice.kicked');
       break;

@@ -13,6 +13,8 @@ namespace tinsel::server {
 
 namespace errc = protocol::errc;
 using clock = std::chrono::steady_clock;
+// Chat lines a joining member receives (chat_history), and the journal keeps.
+constexpr std::size_t chat_history_lines = 100;
 
 namespace {
 std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
@@ -259,6 +261,8 @@ void room::chat(std::shared_ptr<participant> p, std::string text, json request_i
                 {"from", {{"player", m->who.player_id}, {"name", m->who.name}, {"seat", m->seat < 0 ? json(nullptr) : json(m->seat)}}},
                 {"text", text}};
     r.append_record({{"kind", "chat"}, {"message", msg}});
+    r.chat_.push_back(msg);
+    if (r.chat_.size() > chat_history_lines) r.chat_.pop_front();
     if (!id.is_null()) r.tell(p, share(protocol::make_ok(id)));
     r.send_to_all(share(protocol::dump(msg)));
   }, p, request_id);
@@ -366,6 +370,8 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   tell(p, share(protocol::make_ok(id, ok)));
   update_empty_timer();
   broadcast_room();
+  if (!chat_.empty())
+    tell(p, share(protocol::dump({{"type", "chat_history"}, {"room", code_}, {"messages", json(chat_)}})));
   if (game_state_) send_catch_up(p, engine::viewer{seat_index}, in_this_game ? last_seq : std::nullopt);
   if (resumed && status_ == status::playing) {
     arm_prompt_timer();  // a returning player gets the normal timers again

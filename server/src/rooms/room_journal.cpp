@@ -113,6 +113,7 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
   record_id_.clear();
   first_seat_.reset();
   commands_since_hash_ = 0;
+  chat_.clear();
   try {
     for (const auto& r : records) {
       if (!r.is_object()) {
@@ -171,7 +172,8 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
         last_result_ = r.at("result");
         record_id_ = r.value("record_id", "");
       } else if (kind == "chat") {
-        // Chat history: kept by the journal (the last 100 lines); nothing to rebuild here.
+        chat_.push_back(r.at("message"));
+        if (chat_.size() > 100) chat_.pop_front();
       } else {
         why = "an unknown record kind '" + kind + "'";
         return false;
