@@ -203,7 +203,7 @@ TEST_CASE("durable rooms: Christmas Penguins survives kill -9 with a Stop! pendi
   {
     server_process a(server_flags(dir));
     t = seat_players(a.port, 3, "christmas_penguins",
-                     {{"maxRounds", 6}, {"stones", "4/4/4"}, {"reactionWindowMs", 60000}, {"stopSeconds", 600},
+                     {{"maxRounds", 40}, {"stones", "4/4/4"}, {"reactionWindowMs", 60000}, {"stopSeconds", 600},
                       {"mainTimeoutSec", 600}, {"subPromptTimeoutSec", 600}});
     // Play until somebody shouts "Stop!" and it is granted.
     for (int i = 0; i < 400 && claimant < 0; ++i) {
@@ -362,4 +362,15 @@ TEST_CASE("game records: an honest record is confirmed, an altered command or se
   CHECK(http_get(s.port, "/records/0000000000000000").status == 404);
   CHECK(http_get(s.port, "/records/..%2f..%2fetc").status == 404);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("durable rooms: a data folder that cannot be created leaves the server running without a journal",
+          "[durable][integration]") {
+  // /proc refuses new folders even to root.
+  server_process s({"--data-dir", "/proc/tinsel-cannot-be-here", "--log-level", "info"});
+  CHECK(s.log_lines_containing("journal unavailable, rooms will NOT survive a restart") == 1);
+  CHECK(json::parse(http_get(s.port, "/healthz").body)["journal"] == "unavailable");
+  ws_client c(s.port);
+  say_hello(c, "Anna");
+  CHECK(c.request({{"type", "create_room"}, {"game", "happy_holidays"}})["type"] == "ok");
 }
