@@ -144,6 +144,13 @@ class sqlite_journal final : public journal {
                                         "DELETE FROM entries WHERE room = ?1 AND kind = 'chat' AND id <= "
                                         "(SELECT id FROM entries WHERE room = ?1 AND kind = 'chat' ORDER BY id DESC LIMIT 1 OFFSET 100)");
     ins_game_ = std::make_unique<stmt>(writer_db_, "INSERT OR REPLACE INTO games(id, room, game, finished_ms, body) VALUES (?, ?, ?, ?, ?)");
+    // Checkpoints (copying the WAL into the database, with an fsync) would otherwise run inside a
+    // commit every 1000 pages and stall every room waiting for it: a thread of their own does
+    // them, PASSIVE, beside the writer.
+    writer_db_.exec("PRAGMA wal_autocheckpoint=0");
+    checkpoint_db_ = std::make_unique<db>(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
+    sqlite3_wal_hook(writer_db_.get(), &sqlite_journal::wal_grew, this);
+    checkpointer_ = std::thread([this] { run_checkpoints(); });
     writer_ = std::thread([this] { run(); });
   }
 
@@ -231,6 +238,14 @@ class sqlite_journal final : public journal {
       wake_.notify_one();
     }
     if (writer_.joinable()) writer_.join();
+    {
+      std::lock_guard lock(checkpoint_mutex_);
+      checkpoint_stop_ = true;
+      checkpoint_wake_.notify_one();
+    }
+    if (checkpointer_.joinable()) checkpointer_.join();
+    // Everything in the database file, the WAL emptied: a tidy folder to back up.
+    sqlite3_wal_checkpoint_v2(writer_db_.get(), nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
   }
 
  private:
@@ -238,6 +253,30 @@ class sqlite_journal final : public journal {
     std::vector<record> batch;
     std::function<void(bool)> done;
   };
+
+  static int wal_grew(void* self, sqlite3*, const char*, int pages) {
+    auto* j = static_cast<sqlite_journal*>(self);
+    if (pages >= checkpoint_pages) {
+      std::lock_guard lock(j->checkpoint_mutex_);
+      j->checkpoint_due_ = true;
+      j->checkpoint_wake_.notify_one();
+    }
+    return SQLITE_OK;
+  }
+
+  void run_checkpoints() {
+    std::unique_lock lock(checkpoint_mutex_);
+    for (;;) {
+      checkpoint_wake_.wait(lock, [&] { return checkpoint_stop_ || checkpoint_due_; });
+      if (checkpoint_stop_) return;
+      checkpoint_due_ = false;
+      lock.unlock();
+      int log = 0, done = 0;
+      const int rc = sqlite3_wal_checkpoint_v2(checkpoint_db_->get(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+      if (rc != SQLITE_OK && rc != SQLITE_BUSY) spdlog::warn("journal checkpoint failed error=\"{}\"", checkpoint_db_->error());
+      lock.lock();
+    }
+  }
 
   void run() {
     std::unique_lock lock(mutex_);
@@ -307,6 +346,14 @@ class sqlite_journal final : public journal {
   std::unique_ptr<db> reader_db_;
   std::mutex read_mutex_;
   std::unique_ptr<stmt> ins_entry_, ins_room_, end_room_, del_entries_, del_game_, trim_chat_, ins_game_;
+
+  static constexpr int checkpoint_pages = 1000;
+  std::unique_ptr<db> checkpoint_db_;
+  std::mutex checkpoint_mutex_;
+  std::condition_variable checkpoint_wake_;
+  bool checkpoint_due_ = false;
+  bool checkpoint_stop_ = false;
+  std::thread checkpointer_;
 
   std::mutex mutex_;
   std::condition_variable wake_;
