@@ -193,10 +193,10 @@ async function openTables(run, url, rooms, players, options) {
   return tables;
 }
 
+// The database file, and its write-ahead log (which a checkpoint empties).
 function dbBytes(dir) {
-  let total = 0;
-  for (const f of fs.readdirSync(dir)) if (f.startsWith('tinsel.db')) total += fs.statSync(path.join(dir, f)).size;
-  return total;
+  const size = (f) => (fs.existsSync(path.join(dir, f)) ? fs.statSync(path.join(dir, f)).size : 0);
+  return { db: size('tinsel.db'), wal: size('tinsel.db-wal') };
 }
 
 async function crash() {
@@ -272,7 +272,7 @@ async function crash() {
     ['states behind what a client had seen', String(run.seqLost)],
     ['acknowledged commands lost', String(lost)],
     ['games finished, records confirmed by tinsel-replay', `${finished - replayFailed} of ${args.rooms}${unfinished ? ` (${unfinished} unfinished)` : ''}`],
-    ['journal database after all games', `${(bytes / 1024).toFixed(0)} KiB, ${(bytes / finished / 1024).toFixed(1)} KiB per game`],
+    ['journal after all games (database file)', `${(bytes.db / 1024).toFixed(0)} KiB, ${(bytes.db / finished / 1024).toFixed(1)} KiB per game (the WAL beside it: ${(bytes.wal / 1024).toFixed(0)} KiB)`],
     ['record size per game', `${(recordBytes / finished / 1024).toFixed(1)} KiB`],
   ];
 }

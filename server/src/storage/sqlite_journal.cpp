@@ -148,6 +148,7 @@ class sqlite_journal final : public journal {
     // commit every 1000 pages and stall every room waiting for it: a thread of their own does
     // them, PASSIVE, beside the writer.
     writer_db_.exec("PRAGMA wal_autocheckpoint=0");
+    writer_db_.exec("PRAGMA journal_size_limit=67108864");  // a WAL that restarts is cut back to 64 MiB
     checkpoint_db_ = std::make_unique<db>(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
     sqlite3_wal_hook(writer_db_.get(), &sqlite_journal::wal_grew, this);
     checkpointer_ = std::thread([this] { run_checkpoints(); });
@@ -256,6 +257,7 @@ class sqlite_journal final : public journal {
 
   static int wal_grew(void* self, sqlite3*, const char*, int pages) {
     auto* j = static_cast<sqlite_journal*>(self);
+    j->wal_pages_ = pages;  // on the writer thread, during its commit
     if (pages >= checkpoint_pages) {
       std::lock_guard lock(j->checkpoint_mutex_);
       j->checkpoint_due_ = true;
@@ -306,6 +308,12 @@ class sqlite_journal final : public journal {
             ++records;
           }
         writer_db_.exec("COMMIT");
+        // Under a steady stream of commits the background checkpoint never quite catches up, and
+        // the WAL could only grow. Past a bound the writer finishes the checkpoint itself between
+        // two transactions (most frames are already copied), and the next commit starts the WAL
+        // from the beginning.
+        if (wal_pages_ >= 8 * checkpoint_pages)
+          sqlite3_wal_checkpoint_v2(writer_db_.get(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
       } catch (...) {
         sqlite3_exec(writer_db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
         throw;
@@ -348,6 +356,7 @@ class sqlite_journal final : public journal {
   std::unique_ptr<stmt> ins_entry_, ins_room_, end_room_, del_entries_, del_game_, trim_chat_, ins_game_;
 
   static constexpr int checkpoint_pages = 1000;
+  int wal_pages_ = 0;  // writer thread only: frames in the WAL after the last commit
   std::unique_ptr<db> checkpoint_db_;
   std::mutex checkpoint_mutex_;
   std::condition_variable checkpoint_wake_;
