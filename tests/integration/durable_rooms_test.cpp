@@ -374,3 +374,47 @@ TEST_CASE("durable rooms: a data folder that cannot be created leaves the server
   say_hello(c, "Anna");
   CHECK(c.request({{"type", "create_room"}, {"game", "happy_holidays"}})["type"] == "ok");
 }
+
+TEST_CASE("durable rooms: a command the journal cannot write is refused, seen by nobody, and the room goes on",
+          "[durable][integration]") {
+  const auto dir = temp_dir();
+  std::mt19937 rng(17);
+  server_process s(server_flags(dir));
+  table t = seat_players(s.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
+  for (int i = 0; i < 3; ++i) REQUIRE(step(t, rng));
+  for (auto& p : t.ps) drain(p);
+  const auto seq_before = max_seq(t);
+  // Another process holds the database's write lock (as a stuck backup tool might): the writer
+  // waits its busy timeout (5 s), then gives up.
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open((dir + "/tinsel.db").c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  player* mover = nullptr;
+  for (auto& p : t.ps) {
+    const auto& seats = p.last["prompt"]["seats"];
+    if (std::find(seats.begin(), seats.end(), p.last["seat"]) != seats.end()) mover = &p;
+  }
+  REQUIRE(mover != nullptr);
+  json cmd;
+  for (const auto& e : mover->last["legal"])
+    if (!e.contains("domain")) cmd = e;
+  const auto reply = mover->c->request({{"type", "action"}, {"action", cmd}}, std::chrono::seconds(60));
+  CHECK(reply["type"] == "error");
+  CHECK(reply["code"] == "storage_failed");
+  REQUIRE(sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  // Everyone is resynced to the state before the refused command; nobody saw it applied.
+  for (auto& p : t.ps) {
+    const auto st = p.c->expect([](const json& m) { return m["type"] == "state" && m.value("resync", false); }, "resync",
+                                std::chrono::seconds(30));
+    CHECK(st["seq"] == seq_before);
+    p.last = st;
+  }
+  CHECK(s.log_lines_containing("journal write failed path=") == 1);
+  CHECK(s.log_lines_containing("journal write failed, operation refused room=" + t.code) == 1);
+  // The same command now goes through, and the game plays to its end.
+  CHECK(mover->c->request({{"type", "action"}, {"action", cmd}}, std::chrono::seconds(30))["type"] == "ok");
+  finish_and_verify(t, s.port, rng);
+  CHECK(s.log_lines_containing("journal writes again") == 1);
+  std::filesystem::remove_all(dir);
+}

@@ -223,6 +223,10 @@ void room::reload_from_journal() {
   if (closed_) return;
   std::string why = "the journal cannot be read";
   auto stored = journal_ ? journal_->load_room(code_) : std::nullopt;
+  if (stored && stored->records.empty()) {
+    stored.reset();  // not even its creation was written: there is no room to go back to
+    why = "nothing of the room was written";
+  }
   if (!stored || !restore(stored->records, why)) {
     spdlog::error("room set aside room={} reason=\"{}\"", code_, why);
     closed_ = true;
