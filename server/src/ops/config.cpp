@@ -96,6 +96,24 @@ bool parse_origins(const std::string& s, std::vector<std::string>& out) {
   return true;
 }
 
+// "ADDR:PORT" ("127.0.0.1:9464", "[::1]:9464", "0.0.0.0:0"), or "off".
+bool parse_metrics_bind(const std::string& s, config& c) {
+  c.metrics_required = true;
+  if (s == "off") {
+    c.metrics_address.clear();
+    return true;
+  }
+  const auto colon = s.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  std::string host = s.substr(0, colon);
+  if (host.starts_with('[') && host.ends_with(']')) host = host.substr(1, host.size() - 2);
+  else if (host.find(':') != std::string::npos) return false;  // IPv6 needs brackets
+  if (!canonical_address(host)) return false;
+  if (!parse_number<std::uint16_t>(s.substr(colon + 1), c.metrics_port, 0, 65535)) return false;
+  c.metrics_address = host;
+  return true;
+}
+
 struct flag {
   const char* name;  // without leading dashes
   const char* env;
@@ -122,6 +140,8 @@ std::vector<flag> flags() {
          c.log_format = v;
          return v == "text" || v == "json";
        }},
+      {"metrics-bind", "TINSEL_METRICS_BIND", "ADDR:PORT of the Prometheus /metrics listener, apart from the public port, or off (default 127.0.0.1:9464)",
+       [](config& c, const std::string& v) { return parse_metrics_bind(v, c); }},
       {"web-root", "TINSEL_WEB_ROOT", "folder of the browser client served at / (default: the source tree's clients/web)",
        [](config& c, const std::string& v) { c.web_root = v; return !v.empty(); }},
       {"max-frame-bytes", "TINSEL_MAX_FRAME_BYTES", "largest accepted client frame; larger ones get frame_too_large (default 8192)",

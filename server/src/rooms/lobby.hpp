@@ -2,6 +2,7 @@
 // The registry of rooms by code. The map is the only shared structure between sessions, guarded by
 // a mutex held for a lookup or an insert only; everything inside a room lives on the room's strand.
 // A room counts against its creator's address (address_limits) until it closes or expires.
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -29,6 +30,8 @@ class lobby {
   created create(const engine::game_info& game, nlohmann::json options, const std::string& creator);
   std::shared_ptr<room> find(const std::string& code) const;
   std::size_t size() const;
+  // Calls f for every open room, under the registry's lock (f must be quick): /metrics counts them.
+  void for_each_room(const std::function<void(const room&)>& f) const;
   // Server shutdown: close every room.
   void close_all();
 
