@@ -122,3 +122,16 @@ TEST_CASE("--metrics-bind: 127.0.0.1:9464 by default (best effort), ADDR:PORT or
     CHECK(parse({"--metrics-bind", bad}).exit_code == 2);
   }
 }
+
+TEST_CASE("--healthcheck URL is a mode without an environment variable; the URL is checked when used", "[config]") {
+  env_vars.clear();
+  CHECK_FALSE(parse({}).cfg->healthcheck_url.has_value());
+  auto p = parse({"--healthcheck", "http://127.0.0.1:8080/healthz"});
+  REQUIRE(p.cfg);
+  CHECK(p.cfg->healthcheck_url == "http://127.0.0.1:8080/healthz");
+  auto eq = parse({"--healthcheck=not a url"});
+  REQUIRE(eq.cfg);
+  CHECK(eq.cfg->healthcheck_url == "not a url");
+  CHECK(parse({"--healthcheck"}).exit_code == 2);
+  CHECK(parse({"--help"}).output.find("--healthcheck URL") != std::string::npos);
+}

@@ -203,6 +203,8 @@ std::string usage() {
   o << "tinsel-server " << version_string() << ": Christmas board games for families far apart\n\n"
     << "Usage: tinsel-server [options]\n\nOptions (each also settable through the environment variable shown):\n";
   for (const auto& f : flags()) o << "  --" << f.name << " VALUE   [" << f.env << "]\n      " << f.help << "\n";
+  o << "  --healthcheck URL\n      GET the URL (plain http://HOST[:PORT]/PATH) and exit 0 on 200, 1 otherwise, within 5 s; for\n"
+       "      container health checks (HEALTHCHECK CMD tinsel-server --healthcheck http://127.0.0.1:8080/healthz)\n";
   o << "  --help       show this text\n  --version    print the version\n";
   return o.str();
 }
@@ -233,6 +235,21 @@ parsed_args parse_args(const std::vector<std::string>& args, const char* (*geten
     }
     std::string value;
     bool has_value = false;
+    if (a == "--healthcheck" || a.starts_with("--healthcheck=")) {
+      // A mode, not a setting: no environment variable. The URL is checked when it is used, so
+      // that a container health check reports a bad one as unhealthy (1), not as status 2 (which
+      // Docker reserves).
+      if (a.size() > 13) {
+        cfg.healthcheck_url = a.substr(14);
+      } else if (i + 1 < args.size()) {
+        cfg.healthcheck_url = args[++i];
+      } else {
+        out.exit_code = 2;
+        out.output = "option --healthcheck needs a URL\n";
+        return out;
+      }
+      continue;
+    }
     if (auto eq = a.find('='); eq != std::string::npos) {
       value = a.substr(eq + 1);
       a = a.substr(0, eq);

@@ -80,6 +80,8 @@ struct config {
   std::string metrics_address = "127.0.0.1";
   std::uint16_t metrics_port = 9464;
   bool metrics_required = false;
+  // --healthcheck URL: instead of serving, GET the URL and exit 0 on 200, 1 otherwise (ops/healthcheck.hpp).
+  std::optional<std::string> healthcheck_url;
   std::chrono::milliseconds shutdown_grace{3000};
   bool handle_signals = true;
 };
