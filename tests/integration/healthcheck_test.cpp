@@ -41,7 +41,7 @@ std::string url(std::uint16_t port, const std::string& path) { return "http://12
 
 }  // namespace
 
-TEST_CASE("--healthcheck exits 0 when the URL answers 200 and 1 for any other answer", "[healthcheck][binary]") {
+TEST_CASE("a health check (--healthcheck URL) exits 0 when the URL answers 200 and 1 for any other answer", "[healthcheck][binary]") {
   server_process srv;
   CHECK(run_server_binary({"--healthcheck", url(srv.port, "/healthz")}) == 0);
   CHECK(run_server_binary({"--healthcheck=" + url(srv.port, "/healthz")}) == 0);
@@ -50,7 +50,7 @@ TEST_CASE("--healthcheck exits 0 when the URL answers 200 and 1 for any other an
   CHECK(run_server_binary({"--healthcheck", url(srv.metrics_port, "/metrics")}) == 0);
 }
 
-TEST_CASE("--healthcheck exits 1 when nobody listens, nobody answers, or the URL is not plain http", "[healthcheck][binary]") {
+TEST_CASE("a health check (--healthcheck URL) exits 1 when nobody listens, nobody answers, or the URL is not plain http", "[healthcheck][binary]") {
   namespace net = boost::asio;
   net::io_context ioc;
   // A port that was just free: nobody listens there.

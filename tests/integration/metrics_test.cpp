@@ -149,7 +149,7 @@ TEST_CASE("/metrics on the metrics listener shows a played game, passes promtool
   CHECK(checked.status == 0);
 }
 
-TEST_CASE("--metrics-bind off starts no metrics listener; a chosen address that is taken stops the start", "[metrics][binary]") {
+TEST_CASE("metrics-bind off starts no metrics listener; a chosen address that is taken stops the start", "[metrics][binary]") {
   {
     server_process off({"--metrics-bind", "off"});
     CHECK(off.metrics_port == 0);

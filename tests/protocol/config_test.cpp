@@ -93,7 +93,7 @@ TEST_CASE("limits per address: defaults, at least 1 each, address and origin lis
   CHECK(parse({"--allowed-origin", "null"}).exit_code == 2);
 }
 
-TEST_CASE("--metrics-bind: 127.0.0.1:9464 by default (best effort), ADDR:PORT or off, chosen ones required", "[config]") {
+TEST_CASE("metrics-bind: 127.0.0.1:9464 by default (best effort), ADDR:PORT or off, chosen ones required", "[config]") {
   env_vars.clear();
   auto p = parse({});
   REQUIRE(p.cfg);
@@ -123,7 +123,7 @@ TEST_CASE("--metrics-bind: 127.0.0.1:9464 by default (best effort), ADDR:PORT or
   }
 }
 
-TEST_CASE("--healthcheck URL is a mode without an environment variable; the URL is checked when used", "[config]") {
+TEST_CASE("healthcheck URL is a mode without an environment variable; the URL is checked when used", "[config]") {
   env_vars.clear();
   CHECK_FALSE(parse({}).cfg->healthcheck_url.has_value());
   auto p = parse({"--healthcheck", "http://127.0.0.1:8080/healthz"});
