@@ -79,9 +79,10 @@ function healthz(port) {
 
 // Starts the server and resolves once /healthz answers. Its warnings and errors are counted (the
 // script runs it at --log-level warn, so every line it prints is one of them) and the first few kept.
-export async function startServer({ binary, flags, logFile }) {
-  const port = await freePort();
-  const args = ['--port', String(port), '--log-level', 'warn', ...flags];
+export async function startServer({ binary, flags, logFile, port: fixedPort }) {
+  const port = fixedPort ?? (await freePort());
+  const journal = flags.includes('--journal') || flags.includes('--data-dir') ? [] : ['--journal', 'off'];
+  const args = ['--port', String(port), '--log-level', 'warn', ...journal, ...flags];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const server = { child, port, url: `ws://127.0.0.1:${port}/ws`, args, logLines: 0, firstLines: [], exit: null, capture: null };
   const log = logFile ? fs.createWriteStream(logFile) : null;

@@ -141,7 +141,8 @@ else
   env_args=()
   while IFS= read -r e; do [[ -n "$e" ]] && env_args+=("$e"); done < <(podman image inspect "$image" --format '{{range .Config.Env}}{{println .}}{{end}}')
   # The image's environment, but on loopback ports of our own (this shares the host's network).
-  env_args+=(TINSEL_BIND=127.0.0.1 TINSEL_PORT=0 TINSEL_METRICS_BIND=127.0.0.1:0 TINSEL_AUTO_PLAY_DELAY_MS=20)
+  # The image mount is read-only: no journal in this mode.
+  env_args+=(TINSEL_BIND=127.0.0.1 TINSEL_PORT=0 TINSEL_METRICS_BIND=127.0.0.1:0 TINSEL_AUTO_PLAY_DELAY_MS=20 TINSEL_JOURNAL=off)
   # Its own mount namespace each time: /dev and /proc bound into the (read-only) image mount.
   # shellcheck disable=SC2016  # expanded by the inner shell
   inner='m=$0 u=$1; shift; mount --rbind /dev "$m/dev" && mount --rbind /proc "$m/proc" && exec chroot --userspec="$u:$u" "$m" "$@"'
@@ -176,6 +177,10 @@ fi
 [[ $(http_status $host "$port" /healthz) == 200 ]] || fail "/healthz on the published port is not 200"
 [[ $(http_status $host "$port" /) == 200 ]] || fail "the web client (/) is not served"
 [[ $(http_status $host "$port" /metrics) == 404 ]] || fail "/metrics on the public port is not 404"
+if [[ $mode == container ]]; then
+  # The journal in the volume: the user tinsel can write there.
+  http_get $host "$port" /healthz | grep -q '"journal":"sqlite"' || fail "/healthz does not say journal sqlite: $(http_get $host "$port" /healthz | tail -n1)"
+fi
 log "port $port seen from the host: /healthz 200, / 200, /metrics 404"
 
 # ---- a game
@@ -213,6 +218,12 @@ if [[ $mode == container ]]; then
   code=$($engine inspect "$name" --format '{{.State.ExitCode}}')
   [[ $code == 0 ]] || fail "exit status $code after SIGTERM; log: $($engine logs "$name" 2>&1 | tail -n 5)"
   $engine logs "$name" 2>&1 | grep -q ' stopped' || fail "no 'stopped' in the log"
+  # The same container again: the room comes back from the journal in the volume.
+  $engine start "$name" >/dev/null
+  wait_for 120 "tinsel-server --healthcheck never answered 0 after the restart" healthy
+  $engine logs "$name" 2>&1 | grep -q 'rooms recovered rooms=1' || fail "the room was not recovered: $($engine logs "$name" 2>&1 | grep recovered)"
+  log "restarted: the room came back from the journal in /var/lib/tinsel"
+  $engine stop -t 30 "$name" >/dev/null
 else
   kill -TERM "$server_pid"
   code=0

@@ -20,6 +20,25 @@ namespace tinsel::server {
 
 namespace net = boost::asio;
 
+std::unique_ptr<storage::journal> server_state::open_journal(const config& cfg, std::string& status) {
+  status = "off";
+  if (cfg.journal != "sqlite") {
+    spdlog::info("journal off: rooms live in memory only");
+    return nullptr;
+  }
+  try {
+    auto j = storage::open_sqlite_journal(cfg.data_dir, cfg.durability == "power" ? storage::durability::power : storage::durability::process,
+                                          cfg.keep_records_days);
+    status = "sqlite";
+    spdlog::info("journal open data_dir={} durability={}", cfg.data_dir, cfg.durability);
+    return j;
+  } catch (const std::exception& e) {
+    status = "unavailable";
+    spdlog::error("journal unavailable, rooms will NOT survive a restart data_dir={} error=\"{}\"", cfg.data_dir, e.what());
+    return nullptr;
+  }
+}
+
 struct server::impl {
   explicit impl(const config& cfg)
       : state(std::make_shared<server_state>(ioc.get_executor(), cfg)), signals(ioc), drain_timer(ioc) {}
@@ -43,7 +62,12 @@ void server::impl::begin_shutdown() {
   if (accept) accept->stop();
   if (metrics_accept) metrics_accept->stop();
   signals.cancel();
-  state->for_each_session([](const std::shared_ptr<ws_session>& s) { s->close_with(close_code::going_away, "server shutting down"); });
+  // With a journal the rooms come back: clients are told the server restarts (1012) and reconnect.
+  const bool durable = state->journal != nullptr;
+  state->for_each_session([durable](const std::shared_ptr<ws_session>& s) {
+    if (durable) s->close_with(close_code::service_restart, "server restarting");
+    else s->close_with(close_code::going_away, "server shutting down");
+  });
   state->rooms.close_all();
   drain(std::chrono::steady_clock::now() + state->cfg.shutdown_grace);
 }
@@ -111,6 +135,7 @@ std::uint16_t server::start() {
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error("cannot listen on " + cfg.bind + ":" + std::to_string(cfg.port) + ": " + e.code().message());
   }
+  impl_->state->rooms.recover(impl_->state->players);
   impl_->accept->run();
   impl_->start_metrics();
   if (cfg.handle_signals) {
@@ -135,6 +160,7 @@ void server::wait() {
   for (auto& t : impl_->threads)
     if (t.joinable()) t.join();
   impl_->threads.clear();
+  if (impl_->state->journal) impl_->state->journal->close();
 }
 
 }  // namespace tinsel::server

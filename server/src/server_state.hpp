@@ -13,6 +13,7 @@
 #include "net/address_limits.hpp"
 #include "rooms/identities.hpp"
 #include "rooms/lobby.hpp"
+#include "storage/journal.hpp"
 
 namespace tinsel::server {
 
@@ -20,10 +21,21 @@ class ws_session;
 
 struct server_state {
   server_state(boost::asio::any_io_executor ex, config c)
-      : cfg(std::move(c)), limits(cfg), rooms(std::move(ex), cfg, limits), players(cfg.reconnect_grace, limits) {}
+      : cfg(std::move(c)),
+        limits(cfg),
+        journal(open_journal(cfg, journal_status)),
+        rooms(std::move(ex), cfg, limits, journal.get()),
+        players(cfg.reconnect_grace, limits) {}
+
+  // The journal as configured; null (journal_status "unavailable") when its folder or database
+  // cannot be used: the server then runs with rooms in memory only, and says so in its log and
+  // on /healthz.
+  static std::unique_ptr<storage::journal> open_journal(const config& cfg, std::string& status);
 
   const config cfg;
   address_limits limits;
+  std::string journal_status;  // "sqlite", "off" or "unavailable"
+  std::unique_ptr<storage::journal> journal;
   lobby rooms;
   identities players;
   std::atomic<bool> stopping{false};

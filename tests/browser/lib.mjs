@@ -1,7 +1,8 @@
 // Shared by the browser tests: a real tinsel-server on an ephemeral port, Debian's Chromium driven
 // by playwright-core, and small helpers that act the way a person does (type, click, wait).
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -12,7 +13,7 @@ export const screenshotDir = process.env.TINSEL_SCREENSHOT_DIR || 'build/screens
 // Starts tinsel-server with `--port 0` and resolves with its base URL once it listens.
 export function startServer(extraArgs = []) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(serverBinary, ['--port', '0', '--log-level', 'info', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(serverBinary, ['--port', '0', '--log-level', 'info', '--data-dir', mkdtempSync(path.join(os.tmpdir(), 'tinsel-browser-')), ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');

@@ -14,7 +14,9 @@
 // checks that every client exited 0 and printed the result of every game with one score per
 // player. The server and every client are killed on the way out, whatever happens.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import net from 'node:net';
 import { createInterface } from 'node:readline';
 
@@ -121,7 +123,7 @@ async function startProxy(port) {
 
 async function main() {
   const t0 = Date.now();
-  const server = start('server', args.server, ['--port', '0', '--log-level', 'info', '--auto-play-delay-ms', '20']);
+  const server = start('server', args.server, ['--port', '0', '--log-level', 'info', '--auto-play-delay-ms', '20', '--data-dir', mkdtempSync(path.join(os.tmpdir(), 'tinsel-clients-'))]);
   const all = [server];
   try {
     const [, port] = await within(10000, server.line(/url=http:\/\/127\.0\.0\.1:(\d+)\//), 'the server to listen');

@@ -49,6 +49,9 @@ server_process::server_process(std::vector<std::string> flags, int fd_limit) {
   else
     args = {TINSEL_SERVER_BINARY};
   for (const char* f : {"--port", "0", "--metrics-bind", "127.0.0.1:0", "--threads", "2", "--log-level", "info"}) args.emplace_back(f);
+  // Rooms in memory only, unless the test gives the journal a folder of its own.
+  if (std::find(flags.begin(), flags.end(), "--data-dir") == flags.end())
+    for (const char* f : {"--journal", "off"}) args.emplace_back(f);
   args.insert(args.end(), flags.begin(), flags.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -89,6 +92,14 @@ server_process::server_process(std::vector<std::string> flags, int fd_limit) {
   }
   // The metrics listener logs before the public one (or not at all with --metrics-bind off).
   metrics_port = listening_port(log(), {" metrics=http://", "\"metrics\":\"http://"});
+}
+
+void server_process::kill_hard() {
+  if (exited_) return;
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  exited_ = true;
 }
 
 server_process::~server_process() {

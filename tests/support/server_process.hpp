@@ -15,8 +15,9 @@ namespace tinsel::test {
 
 class server_process {
  public:
-  // `flags` are added to "--port 0 --metrics-bind 127.0.0.1:0 --threads 2 --log-level info" (a
-  // later flag wins, e.g. "--metrics-bind off"); `fd_limit` > 0 starts the server
+  // `flags` are added to "--port 0 --metrics-bind 127.0.0.1:0 --threads 2 --log-level info" (and
+  // "--journal off" unless they name a --data-dir; a later flag wins, e.g. "--metrics-bind off");
+  // `fd_limit` > 0 starts the server
   // under `ulimit -n fd_limit`. Waits (generously: up to a minute on a busy machine) until it listens.
   explicit server_process(std::vector<std::string> flags = {}, int fd_limit = 0);
   ~server_process();  // SIGKILL if it still runs; removes the log
@@ -31,6 +32,8 @@ class server_process {
   std::string log() const;
   // Sends SIGTERM and waits up to `timeout` for the process to end; its wait status, or nothing
   // if it is still running then.
+  // SIGKILL, as a crash or `kill -9` would end it, and waits for it to be gone.
+  void kill_hard();
   std::optional<int> terminate(std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
   pid_t pid = 0;

@@ -123,6 +123,11 @@ function onPush(msg) {
       if (store.chat.length > 100) store.chat.shift();
       renderChat();
       break;
+    case 'chat_history':
+      // What was said before we (re)joined: the room's last 100 lines replace ours.
+      store.chat = msg.messages.slice(-100);
+      renderChat();
+      break;
     case 'kicked':
       leftRoom('notice.kicked');
       break;
@@ -540,7 +545,7 @@ conn.handlers.ready = async (welcome) => {
 };
 
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible' && conn.status === 'reconnecting') conn.reconnect();
+  if (document.visibilityState === 'visible' && (conn.status === 'reconnecting' || conn.status === 'restarting')) conn.reconnect();
 });
 
 // Start: a returning visitor (saved name) connects at once; a new one after typing a name.

@@ -45,7 +45,7 @@ export class Connection {
 
   open() {
     clearTimeout(this.retryTimer);
-    this.setStatus(this.retries === 0 ? 'connecting' : 'reconnecting');
+    this.setStatus(this.retries === 0 ? 'connecting' : this.restarting ? 'restarting' : 'reconnecting');
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.onopen = () => this.hello();
@@ -59,6 +59,7 @@ export class Connection {
     try {
       await this.request(msg);
       this.retries = 0;
+      this.restarting = false;
       this.setStatus('online');
       this.handlers.ready(this.welcome);
     } catch (err) {
@@ -82,9 +83,12 @@ export class Connection {
       return;
     }
     if (this.stopped) return;
+    // 1012: the server is restarting; rooms survive it, so this is only a pause. Give it a second
+    // before the first try, then back off as after any drop.
+    if (code === 1012) this.restarting = true;
     this.retries += 1;
-    const delay = Math.min(10000, 500 * 2 ** Math.min(this.retries - 1, 5));
-    this.setStatus('reconnecting', { delay });
+    const delay = Math.min(10000, (this.restarting ? 1000 : 500) * 2 ** Math.min(this.retries - 1, 5));
+    this.setStatus(this.restarting ? 'restarting' : 'reconnecting', { delay });
     this.retryTimer = setTimeout(() => this.open(), delay);
   }
 

@@ -297,6 +297,7 @@ function resultHtml(g, ctx) {
     <p class="headline">${esc(headline)}</p>
     ${g.resultHtml(ctx)}
     ${again}
-    ${result.seed ? `<p class="muted small">${esc(t('game.seed', { seed: result.seed }))}</p>` : ''}
+    ${result.seed && !result.record ? `<p class="muted small">${esc(t('game.seed', { seed: result.seed }))}</p>` : ''}
+    ${result.record ? `<p class="small"><a href="/records/${esc(result.record)}.json" download="tinsel-${esc(result.record)}.json" data-testid="record">${esc(t('game.record'))}</a><br><span class="muted">${esc(t('game.record_hint'))}</span></p>` : ''}
   </section>`;
 }

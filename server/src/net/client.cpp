@@ -91,6 +91,7 @@ void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_
   player_id_ = who->player_id;
   name_ = who->name;
   token_ = who->token;
+  token_hash_ = who->token_hash;
   std::shared_ptr<room> last_room = who->room.empty() ? nullptr : lobby_.find(who->room);
   spdlog::info("hello conn={} player={} resumed={}", self->connection_id(), player_id_, resumed);
   json welcome = {{"type", "welcome"},
@@ -117,13 +118,16 @@ void client::on_join(protocol::join_room_msg& m, const json& id, const std::shar
                                "too many tries with unknown room codes; try again in " + seconds_text(*wait), wait));
   }
   auto r = lobby_.find(m.room);
+  if (!r && lobby_.set_aside(m.room))
+    return reply(self, make_error(id, errc::room_unavailable,
+                                  "the room " + m.room + " could not be restored after the server restarted; please start a new one"));
   if (!r) {
     limits_.join_missed(address_);
     return reply(self, make_error(id, errc::unknown_room, "there is no room with the code " + m.room));
   }
   room_ = r;
   ids_.set_room(token_, room_->code());
-  room_->join(self, identity{player_id_, name_}, m.spectator, m.last_seq, id);
+  room_->join(self, identity{player_id_, name_, token_hash_}, m.spectator, m.last_seq, id);
 }
 
 void client::on_text(std::string_view frame, const std::shared_ptr<participant>& self) {
@@ -151,7 +155,7 @@ void client::on_text(std::string_view frame, const std::shared_ptr<participant>&
             if (!made.r) return reply(self, refusal(id, errc::too_many_rooms, made.refused->message, made.refused->retry_after));
             room_ = std::move(made.r);
             ids_.set_room(token_, room_->code());
-            room_->join(self, identity{player_id_, name_}, false, std::nullopt, id);
+            room_->join(self, identity{player_id_, name_, token_hash_}, false, std::nullopt, id);
           },
           [&](protocol::join_room_msg& m) { on_join(m, id, self); },
           [&](protocol::leave_room_msg&) {

@@ -42,6 +42,7 @@ class client {
   std::string player_id_;
   std::string name_;
   std::string token_;
+  std::string token_hash_;
   // The room this client has asked to be in; the room itself is the authority on membership and
   // tells us (on_left_room) when a join was refused.
   std::shared_ptr<room> room_;

@@ -135,8 +135,25 @@ http_answer route_http(const http_request& req, const http_context& ctx) {
     nlohmann::json j = {{"status", ctx.stopping ? "stopping" : "ok"},
                         {"rooms", ctx.rooms},
                         {"connections", ctx.connections},
+                        {"journal", ctx.journal},
                         {"version", version_string()}};
     auto a = text(ctx.stopping ? 503 : 200, j.dump() + "\n", keep_alive);
+    a.content_type = "application/json";
+    a.head = head;
+    return a;
+  }
+
+  // A finished game's record (docs/protocol.md, "Game records"): 16 hex digits.
+  if (target.starts_with("/records/")) {
+    std::string id(target.substr(9));
+    if (id.ends_with(".json")) id.resize(id.size() - 5);
+    const bool well_formed = id.size() == 16 && std::all_of(id.begin(), id.end(), [](char c) {
+      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    });
+    std::optional<std::string> body;
+    if (well_formed && ctx.find_record) body = ctx.find_record(id);
+    if (!body) return text(404, "no game record with this id\n", keep_alive);
+    auto a = text(200, std::move(*body), keep_alive);
     a.content_type = "application/json";
     a.head = head;
     return a;

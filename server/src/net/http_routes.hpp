@@ -1,4 +1,6 @@
 #pragma once
+#include <functional>
+#include <optional>
 // What the server answers to one HTTP request, decided without sockets so that it can be tested
 // and fuzzed alone: routing, static files, /healthz, status codes, the Origin check and who the
 // client is. http_session only reads and writes.
@@ -28,6 +30,9 @@ struct http_context {
   bool stopping = false;
   std::size_t rooms = 0;        // for /healthz
   std::size_t connections = 0;  // for /healthz
+  std::string_view journal = "off";  // for /healthz: sqlite, off or unavailable
+  // A finished game's record by id (GET /records/<id>), as JSON text; null when there is none.
+  std::function<std::optional<std::string>(const std::string& id)> find_record = nullptr;
 };
 
 struct http_answer {

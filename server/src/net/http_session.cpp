@@ -52,7 +52,17 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
     return respond(a, 11);
   }
   auto req = parser_->release();
-  const http_context ctx{state_->cfg, peer_, state_->stopping.load(), state_->rooms.size(), state_->session_count()};
+  http_context ctx{state_->cfg, peer_};
+  ctx.stopping = state_->stopping.load();
+  ctx.rooms = state_->rooms.size();
+  ctx.connections = state_->session_count();
+  ctx.journal = state_->journal_status;
+  if (auto* j = state_->journal.get())
+    ctx.find_record = [j](const std::string& id) -> std::optional<std::string> {
+      auto r = j->find_record(id);
+      if (!r) return std::nullopt;
+      return r->body.dump(2) + "\n";
+    };
   auto a = route_http(req, ctx);
   if (!a.log.empty()) spdlog::info("{} peer={}", a.log, peer_);
   if (a.what == http_answer::action::upgrade) return upgrade(std::move(req), a.client);

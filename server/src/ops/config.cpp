@@ -144,6 +144,20 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_metrics_bind(v, c); }},
       {"web-root", "TINSEL_WEB_ROOT", "folder of the browser client served at / (default: the source tree's clients/web)",
        [](config& c, const std::string& v) { c.web_root = v; return !v.empty(); }},
+      {"journal", "TINSEL_JOURNAL", "sqlite (the default: rooms survive a restart or a crash, kept in DATA-DIR/tinsel.db) or off (rooms live in memory only)",
+       [](config& c, const std::string& v) {
+         c.journal = v;
+         return v == "sqlite" || v == "off";
+       }},
+      {"data-dir", "TINSEL_DATA_DIR", "folder of the journal database, created if missing (default: data, in the working directory)",
+       [](config& c, const std::string& v) { c.data_dir = v; return !v.empty(); }},
+      {"durability", "TINSEL_DURABILITY", "process (the default: what was acknowledged survives a crash or kill -9) or power (also a power loss; an fsync per commit)",
+       [](config& c, const std::string& v) {
+         c.durability = v;
+         return v == "process" || v == "power";
+       }},
+      {"keep-records-days", "TINSEL_KEEP_RECORDS_DAYS", "days finished games' records are kept for download (default 90; 0: for ever)",
+       [](config& c, const std::string& v) { return parse_number<int>(v, c.keep_records_days, 0, 100000); }},
       {"max-frame-bytes", "TINSEL_MAX_FRAME_BYTES", "largest accepted client frame; larger ones get frame_too_large (default 8192)",
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.limits.max_frame_bytes, 256, 1 << 20); }},
       {"write-queue-messages", "TINSEL_WRITE_QUEUE_MESSAGES", "outgoing messages queued per connection before it is closed as too slow (default 256)",

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rooms/random.hpp"
+#include "tinsel/protocol/sha256.hpp"
 
 namespace tinsel::server {
 
@@ -10,20 +11,23 @@ using clock = std::chrono::steady_clock;
 
 std::optional<identity_info> identities::issue(std::string name, const std::shared_ptr<participant>& conn,
                                                const std::string& address) {
-  identity_info info{"p_" + secure_hex(8), std::move(name), secure_hex(16), ""};
+  identity_info info{"p_" + secure_hex(8), std::move(name), secure_hex(16), "", ""};
+  info.token_hash = protocol::sha256_hex(info.token);
   std::lock_guard lock(mutex_);
   purge(clock::now());
   if (!limits_.add_identity(address)) return std::nullopt;
-  by_token_[info.token] = record{info, conn, conn->connection_id(), std::nullopt, address};
+  by_token_[info.token_hash] = record{info, conn, conn->connection_id(), std::nullopt, address};
   return info;
 }
 
 std::optional<identity_info> identities::resume(const std::string& token, const std::shared_ptr<participant>& conn,
                                                 std::shared_ptr<participant>& replaced) {
+  const auto hash = protocol::sha256_hex(token);
   std::lock_guard lock(mutex_);
   purge(clock::now());
-  auto it = by_token_.find(token);
+  auto it = by_token_.find(hash);
   if (it == by_token_.end()) return std::nullopt;
+  it->second.info.token = token;
   if (!it->second.released_at) replaced = it->second.conn.lock();
   it->second.conn = conn;
   it->second.connection = conn->connection_id();
@@ -32,13 +36,15 @@ std::optional<identity_info> identities::resume(const std::string& token, const 
 }
 
 void identities::set_room(const std::string& token, const std::string& room) {
+  const auto hash = protocol::sha256_hex(token);
   std::lock_guard lock(mutex_);
-  if (auto it = by_token_.find(token); it != by_token_.end()) it->second.info.room = room;
+  if (auto it = by_token_.find(hash); it != by_token_.end()) it->second.info.room = room;
 }
 
 void identities::released(const std::string& token, std::uint64_t connection) {
+  const auto hash = protocol::sha256_hex(token);
   std::lock_guard lock(mutex_);
-  auto it = by_token_.find(token);
+  auto it = by_token_.find(hash);
   if (it != by_token_.end() && it->second.connection == connection) {
     it->second.released_at = clock::now();
     next_expiry_ = std::min(next_expiry_, *it->second.released_at + keep_);
@@ -48,6 +54,17 @@ void identities::released(const std::string& token, std::uint64_t connection) {
 std::size_t identities::size() const {
   std::lock_guard lock(mutex_);
   return by_token_.size();
+}
+
+void identities::restore(const std::string& player_id, const std::string& name, const std::string& token_hash,
+                         const std::string& room) {
+  std::lock_guard lock(mutex_);
+  if (by_token_.count(token_hash)) return;
+  record rec;
+  rec.info = identity_info{player_id, name, "", room, token_hash};
+  rec.released_at = clock::now();
+  by_token_.emplace(token_hash, std::move(rec));
+  next_expiry_ = std::min(next_expiry_, clock::now() + keep_);
 }
 
 void identities::purge(clock::time_point now) {

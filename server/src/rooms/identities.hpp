@@ -2,7 +2,8 @@
 // Who a connection is: a public player id and a secret token, issued at hello. A client that
 // reconnects says hello with its token and becomes the same player again; the previous connection
 // of that player, if still open, is closed (4001). Identities of players who have been gone longer
-// than the reconnection grace are forgotten. Each identity counts against the address that said
+// than the reconnection grace are forgotten. Identities are found by the SHA-256 of their token, the
+// form the journal keeps, so that players resume with their token after a restart. Each identity counts against the address that said
 // hello (address_limits) until it is forgotten.
 #include <chrono>
 #include <memory>
@@ -21,6 +22,7 @@ struct identity_info {
   std::string name;
   std::string token;
   std::string room;  // the room this player was last in, "" if none
+  std::string token_hash;  // SHA-256 of the token: the only form of it that is stored
 };
 
 class identities {
@@ -38,6 +40,10 @@ class identities {
   // The connection holding `token` closed (ignored if another connection took over since).
   void released(const std::string& token, std::uint64_t connection);
   std::size_t size() const;
+  // After a restart: a player seated in a recovered room, known by the hash of its token. It
+  // counts as released now (forgotten after the grace unless it resumes) and against no address.
+  void restore(const std::string& player_id, const std::string& name, const std::string& token_hash,
+               const std::string& room);
 
  private:
   struct record {
@@ -54,7 +60,7 @@ class identities {
   std::chrono::milliseconds keep_;
   address_limits& limits_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, record> by_token_;
+  std::unordered_map<std::string, record> by_token_;  // by token hash: tokens are not kept after hello
   std::chrono::steady_clock::time_point next_expiry_ = std::chrono::steady_clock::time_point::max();
 };
 

@@ -6,8 +6,61 @@
 
 namespace tinsel::server {
 
-lobby::lobby(boost::asio::any_io_executor ex, const config& cfg, address_limits& limits)
-    : ex_(std::move(ex)), cfg_(cfg), limits_(limits) {}
+lobby::lobby(boost::asio::any_io_executor ex, const config& cfg, address_limits& limits, storage::journal* journal)
+    : ex_(std::move(ex)), cfg_(cfg), limits_(limits), journal_(journal) {}
+
+std::shared_ptr<room> lobby::make_room(const std::string& code, const engine::game_info& game, nlohmann::json options,
+                                       bool recovered) {
+  return std::make_shared<room>(ex_, code, game, std::move(options), cfg_, [this](const std::string& c, bool aside) { remove(c, aside); },
+                                journal_, recovered);
+}
+
+std::size_t lobby::recover(identities& ids) {
+  if (!journal_) return 0;
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<storage::stored_room> stored;
+  try {
+    for (auto& c : journal_->used_codes()) used_codes_.insert(std::move(c));
+    for (auto& c : journal_->set_aside_codes()) set_aside_.insert(std::move(c));
+    stored = journal_->open_rooms();
+  } catch (const std::exception& e) {
+    spdlog::error("journal unreadable, no room recovered error=\"{}\"", e.what());
+    return 0;
+  }
+  std::size_t recovered = 0;
+  for (auto& sr : stored) {
+    std::string why;
+    const engine::game_info* game = nullptr;
+    if (!sr.records.empty() && sr.records.front().is_object() && sr.records.front().value("kind", "") == "created")
+      game = engine::builtin_games().find(sr.records.front().value("game", ""));
+    std::shared_ptr<room> r;
+    if (!game) {
+      why = "no creation record naming a known game";
+    } else {
+      r = make_room(sr.code, *game, sr.records.front().value("options", nlohmann::json::object()), true);
+      if (!r->restore(sr.records, why)) r.reset();
+    }
+    if (!r) {
+      spdlog::error("room set aside: its journal does not replay room={} reason=\"{}\"", sr.code, why);
+      journal_->set_aside(sr.code, why);
+      set_aside_.insert(sr.code);
+      continue;
+    }
+    for (const auto& who : r->seated_identities()) ids.restore(who.player_id, who.name, who.token_hash, sr.code);
+    r->resume_after_restart();
+    std::lock_guard lock(mutex_);
+    rooms_.emplace(sr.code, entry{r, ""});
+    ++recovered;
+  }
+  spdlog::info("rooms recovered rooms={} set_aside={} ms={}", recovered, stored.size() - recovered,
+               std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count());
+  return recovered;
+}
+
+bool lobby::set_aside(const std::string& code) const {
+  std::lock_guard lock(mutex_);
+  return set_aside_.count(code) > 0;
+}
 
 lobby::created lobby::create(const engine::game_info& game, nlohmann::json options, const std::string& creator) {
   if (auto no = limits_.create_room(creator)) {
@@ -18,9 +71,9 @@ lobby::created lobby::create(const engine::game_info& game, nlohmann::json optio
   std::string code;
   do {
     code = new_room_code();
-  } while (rooms_.count(code));
-  auto r = std::make_shared<room>(ex_, code, game, std::move(options), cfg_,
-                                  [this](const std::string& c) { remove(c); });
+  } while (rooms_.count(code) || used_codes_.count(code));
+  if (journal_) used_codes_.insert(code);
+  auto r = make_room(code, game, std::move(options), false);
   rooms_.emplace(code, entry{r, creator});
   spdlog::info("room created room={} game={} rooms={}", code, game.id, rooms_.size());
   return {r, std::nullopt};
@@ -42,10 +95,11 @@ void lobby::for_each_room(const std::function<void(const room&)>& f) const {
   for (const auto& [code, e] : rooms_) f(*e.r);
 }
 
-void lobby::remove(const std::string& code) {
+void lobby::remove(const std::string& code, bool aside) {
   std::lock_guard lock(mutex_);
   auto it = rooms_.find(code);
   if (it == rooms_.end()) return;
+  if (aside) set_aside_.insert(code);
   limits_.room_closed(it->second.creator);
   rooms_.erase(it);
   spdlog::info("room removed room={} rooms={}", code, rooms_.size());

@@ -1,25 +1,37 @@
 #pragma once
 // The registry of rooms by code. The map is the only shared structure between sessions, guarded by
 // a mutex held for a lookup or an insert only; everything inside a room lives on the room's strand.
-// A room counts against its creator's address (address_limits) until it closes or expires.
+// A room counts against its creator's address (address_limits) until it closes or expires. With a
+// journal, rooms are written there and come back after a restart (recover), and room codes stay
+// unique across restarts.
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
 #include "net/address_limits.hpp"
+#include "rooms/identities.hpp"
 #include "rooms/room.hpp"
+#include "storage/journal.hpp"
 
 namespace tinsel::server {
 
 class lobby {
  public:
-  lobby(boost::asio::any_io_executor ex, const config& cfg, address_limits& limits);
+  lobby(boost::asio::any_io_executor ex, const config& cfg, address_limits& limits, storage::journal* journal = nullptr);
+
+  // At start: every room the journal holds open is rebuilt, and its players' identities restored
+  // so that they can resume with their tokens. A room that does not replay is set aside (logged;
+  // its code answers room_unavailable). Returns the number of rooms recovered.
+  std::size_t recover(identities& ids);
+  // A room code that was set aside because its room could not be recovered.
+  bool set_aside(const std::string& code) const;
 
   struct created {
     std::shared_ptr<room> r;                         // null when refused
@@ -36,7 +48,9 @@ class lobby {
   void close_all();
 
  private:
-  void remove(const std::string& code);
+  void remove(const std::string& code, bool set_aside);
+  std::shared_ptr<room> make_room(const std::string& code, const engine::game_info& game, nlohmann::json options,
+                                  bool recovered);
 
   boost::asio::any_io_executor ex_;
   struct entry {
@@ -48,6 +62,9 @@ class lobby {
   address_limits& limits_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, entry> rooms_;
+  storage::journal* journal_;
+  std::unordered_set<std::string> used_codes_;  // with a journal: every code ever handed out
+  std::unordered_set<std::string> set_aside_;
 };
 
 }  // namespace tinsel::server

@@ -11,7 +11,8 @@ class room;
 
 // Close codes beyond RFC 6455's; docs/protocol.md lists them.
 enum class close_code : std::uint16_t {
-  going_away = 1001,    // server shutting down
+  going_away = 1001,    // server shutting down (rooms in memory only: they end)
+  service_restart = 1012,  // server restarting (durable rooms: reconnect and resume)
   too_big = 1009,       // frame over the hard limit
   replaced = 4001,      // another connection resumed this player
   too_slow = 4008,      // outgoing queue overflowed

@@ -13,6 +13,8 @@ namespace tinsel::server {
 
 namespace errc = protocol::errc;
 using clock = std::chrono::steady_clock;
+// Chat lines a joining member receives (chat_history), and the journal keeps.
+constexpr std::size_t chat_history_lines = 100;
 
 namespace {
 std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
@@ -20,105 +22,180 @@ std::shared_ptr<const std::string> share(std::string s) { return std::make_share
 }  // namespace
 
 room::room(boost::asio::any_io_executor ex, std::string code, const engine::game_info& game, json options,
-           const config& cfg, on_expired_fn on_expired)
+           const config& cfg, on_expired_fn on_expired, storage::journal* journal, bool recovered)
     : strand_(boost::asio::make_strand(ex)),
       code_(std::move(code)),
       game_(game),
       options_(std::move(options)),
       cfg_(cfg),
       on_expired_(std::move(on_expired)),
+      journal_(journal),
       prompt_timer_(strand_),
       bot_timer_(strand_),
       seat_timer_(strand_),
       empty_timer_(strand_) {
   seats_.resize(static_cast<std::size_t>(game_.seats(options_).max));
+  // Written with the room's first operation (the creator's join).
+  if (!recovered) append_record({{"kind", "created"}, {"game", game_.id}, {"options", options_}});
 }
 
 template <class F>
-void room::dispatch(F&& f) {
-  boost::asio::post(strand_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable { f(*self); });
+void room::dispatch(F&& f, pptr sender, json id) {
+  boost::asio::post(strand_, [self = shared_from_this(), f = std::function<void(room&)>(std::forward<F>(f)),
+                              sender = std::move(sender), id = std::move(id)]() mutable {
+    self->run_op(std::move(f), std::move(sender), std::move(id));
+  });
+}
+
+void room::run_op(std::function<void(room&)> f, pptr sender, json id) {
+  if (writing_) {
+    deferred_.push_back({std::move(f), std::move(sender), std::move(id)});
+    return;
+  }
+  f(*this);
+  end_op(sender, id);
+}
+
+void room::end_op(const pptr& sender, const json& id) {
+  if (records_.empty() || !journal_) {
+    records_.clear();
+    auto out = std::move(outbox_);
+    outbox_.clear();
+    committed(true, std::move(out), sender, id);
+    return;
+  }
+  writing_ = true;
+  auto batch = std::move(records_);
+  records_.clear();
+  journal_->append(std::move(batch), [self = shared_from_this(), out = std::move(outbox_), sender, id](bool ok) mutable {
+    boost::asio::post(self->strand_, [self, ok, out = std::move(out), sender = std::move(sender), id = std::move(id)]() mutable {
+      self->writing_ = false;
+      self->committed(ok, std::move(out), sender, id);
+      // What waited behind the write runs now, in order, until one of them writes again.
+      while (!self->writing_ && !self->deferred_.empty()) {
+        auto next = std::move(self->deferred_.front());
+        self->deferred_.pop_front();
+        next.f(*self);
+        self->end_op(next.sender, next.id);
+      }
+    });
+  });
+  outbox_.clear();
+}
+
+// Written (or nothing to write): what the operation told goes out, in order. Not written: none of
+// it goes out; the sender is refused, and the room goes back to what its journal holds.
+void room::committed(bool ok, std::vector<outgoing> out, const pptr& sender, const json& id) {
+  if (!ok && closed_) return;  // the server is stopping
+  if (!ok) {
+    spdlog::error("journal write failed, operation refused room={}", code_);
+    if (sender)
+      sender->send(share(protocol::make_error(id, errc::storage_failed,
+                                              "the server could not save this; nothing changed, please try again")));
+    return reload_from_journal();
+  }
+  for (auto& o : out) {
+    switch (o.kind) {
+      case outgoing::what::send: o.to->send(std::move(o.frame)); break;
+      case outgoing::what::left_room: o.to->left_room(shared_from_this()); break;
+      case outgoing::what::expired:
+        if (on_expired_) on_expired_(code_, false);
+        break;
+    }
+  }
+}
+
+void room::tell(const pptr& p, frame_ptr frame) { outbox_.push_back({outgoing::what::send, p, std::move(frame)}); }
+void room::tell_left(const pptr& p) { outbox_.push_back({outgoing::what::left_room, p, nullptr}); }
+
+void room::append_record(json body) {
+  if (journal_) records_.push_back({code_, std::move(body)});
 }
 
 void room::join(std::shared_ptr<participant> p, identity who, bool spectator, std::optional<std::uint64_t> last_seq,
                 json request_id) {
-  dispatch([p = std::move(p), who = std::move(who), spectator, last_seq, id = std::move(request_id)](room& r) mutable {
+  dispatch([p, who = std::move(who), spectator, last_seq, id = request_id](room& r) mutable {
     r.do_join(p, std::move(who), spectator, last_seq, id);
-  });
+  }, p, request_id);
 }
 void room::leave(std::shared_ptr<participant> p, json request_id) {
-  dispatch([p = std::move(p), id = std::move(request_id)](room& r) { r.do_leave(p->connection_id(), p.get(), id); });
+  dispatch([p, id = request_id](room& r) { r.do_leave(p->connection_id(), p, id); }, p, request_id);
 }
 void room::disconnected(std::uint64_t connection) {
   dispatch([connection](room& r) { r.do_leave(connection, nullptr, nullptr); });
 }
 void room::close() {
-  dispatch([](room& r) {
+  // Not an operation: the server is stopping, and nothing of it is journaled (the room comes back
+  // after the restart). A write in flight still completes; what waits behind it is dropped.
+  boost::asio::post(strand_, [self = shared_from_this()] {
+    auto& r = *self;
     r.closed_ = true;
     r.prompt_timer_.cancel();
     r.bot_timer_.cancel();
     r.seat_timer_.cancel();
     r.empty_timer_.cancel();
     r.members_.clear();
+    r.deferred_.clear();
   });
 }
 
 void room::kick(std::shared_ptr<participant> p, std::string player, json request_id) {
-  dispatch([p = std::move(p), player = std::move(player), id = std::move(request_id)](room& r) { r.do_kick(*p, player, id); });
+  dispatch([p, player = std::move(player), id = request_id](room& r) { r.do_kick(p, player, id); }, p, request_id);
 }
 
 void room::transfer_host(std::shared_ptr<participant> p, std::string player, json request_id) {
-  dispatch([p = std::move(p), player = std::move(player), id = std::move(request_id)](room& r) {
-    if (!r.check_host(*p, id, "hand over the host role")) return;
+  dispatch([p, player = std::move(player), id = request_id](room& r) {
+    if (!r.check_host(p, id, "hand over the host role")) return;
     const bool connected_player = std::any_of(r.members_.begin(), r.members_.end(), [&](const auto& kv) {
       return kv.second.seat >= 0 && kv.second.who.player_id == player;
     });
     if (!connected_player)
-      return reply_error(*p, id, errc::unknown_player, "the new host must be a connected player in this room");
+      return r.reply_error(p, id, errc::unknown_player, "the new host must be a connected player in this room");
     spdlog::info("host handed over room={} from={} to={}", r.code_, r.host_, player);
     r.host_ = player;
-    p->send(share(protocol::make_ok(id)));
+    r.tell(p, share(protocol::make_ok(id)));
     r.broadcast_room();
-  });
+  }, p, request_id);
 }
 
 void room::add_bot(std::shared_ptr<participant> p, json request_id) {
-  dispatch([p = std::move(p), id = std::move(request_id)](room& r) {
-    if (!r.check_host(*p, id, "add a bot")) return;
-    if (r.status_ == status::playing) return reply_error(*p, id, errc::game_in_progress, "bots join between games");
+  dispatch([p, id = request_id](room& r) {
+    if (!r.check_host(p, id, "add a bot")) return;
+    if (r.status_ == status::playing) return r.reply_error(p, id, errc::game_in_progress, "bots join between games");
     const auto bots = std::count_if(r.seats_.begin(), r.seats_.end(), [](const seat& s) { return s.bot; });
     if (bots >= r.cfg_.max_bots_per_room)
-      return reply_error(*p, id, errc::too_many_bots, "this room already has the most bots allowed");
+      return r.reply_error(p, id, errc::too_many_bots, "this room already has the most bots allowed");
     auto free = std::find_if(r.seats_.begin(), r.seats_.end(), [](const seat& s) { return s.player_id.empty(); });
-    if (free == r.seats_.end()) return reply_error(*p, id, errc::room_full, "every seat in this room is taken");
+    if (free == r.seats_.end()) return r.reply_error(p, id, errc::room_full, "every seat in this room is taken");
     ++r.bots_added_;
     *free = seat{};
     free->player_id = "bot_" + std::to_string(r.bots_added_);
     free->name = "Bot " + std::to_string(r.bots_added_);
     free->bot = true;
-    p->send(share(protocol::make_ok(id, {{"seat", free - r.seats_.begin()}, {"player", free->player_id}})));
+    r.tell(p, share(protocol::make_ok(id, {{"seat", free - r.seats_.begin()}, {"player", free->player_id}})));
     r.broadcast_room();
-  });
+  }, p, request_id);
 }
 
 void room::remove_bot(std::shared_ptr<participant> p, int seat_index, json request_id) {
-  dispatch([p = std::move(p), seat_index, id = std::move(request_id)](room& r) {
-    if (!r.check_host(*p, id, "remove a bot")) return;
-    if (r.status_ == status::playing) return reply_error(*p, id, errc::game_in_progress, "bots leave between games");
+  dispatch([p, seat_index, id = request_id](room& r) {
+    if (!r.check_host(p, id, "remove a bot")) return;
+    if (r.status_ == status::playing) return r.reply_error(p, id, errc::game_in_progress, "bots leave between games");
     if (seat_index < 0 || static_cast<std::size_t>(seat_index) >= r.seats_.size() || !r.seats_[static_cast<std::size_t>(seat_index)].bot)
-      return reply_error(*p, id, errc::not_a_bot, "no bot sits in that seat");
+      return r.reply_error(p, id, errc::not_a_bot, "no bot sits in that seat");
     r.seats_[static_cast<std::size_t>(seat_index)] = seat{};
-    p->send(share(protocol::make_ok(id)));
+    r.tell(p, share(protocol::make_ok(id)));
     r.broadcast_room();
-  });
+  }, p, request_id);
 }
 
 void room::close_room(std::shared_ptr<participant> p, json request_id) {
-  dispatch([p = std::move(p), id = std::move(request_id)](room& r) { r.do_close_room(*p, id); });
+  dispatch([p, id = request_id](room& r) { r.do_close_room(p, id); }, p, request_id);
 }
 
-void room::do_kick(participant& p, const std::string& player, const json& id) {
+void room::do_kick(const pptr& p, const std::string& player, const json& id) {
   if (!check_host(p, id, "remove players")) return;
-  const auto me = find_member(p.connection_id());
+  const auto me = find_member(p->connection_id());
   if (me && me->who.player_id == player) return reply_error(p, id, errc::unknown_player, "the host cannot remove themself; leave instead");
   auto seat_it = std::find_if(seats_.begin(), seats_.end(),
                               [&](const seat& s) { return !s.bot && !s.player_id.empty() && s.player_id == player; });
@@ -131,8 +208,8 @@ void room::do_kick(participant& p, const std::string& player, const json& id) {
   kicked_.insert(player);
   for (auto c : connections) {
     if (auto target = members_[c].p.lock()) {
-      target->send(share(protocol::dump({{"type", "kicked"}, {"room", code_}})));
-      target->left_room(shared_from_this());
+      tell(target, share(protocol::dump({{"type", "kicked"}, {"room", code_}})));
+      tell_left(target);
     }
     members_.erase(c);
   }
@@ -144,7 +221,7 @@ void room::do_kick(participant& p, const std::string& player, const json& id) {
       *seat_it = seat{};
     }
   }
-  p.send(share(protocol::make_ok(id)));
+  tell(p, share(protocol::make_ok(id)));
   update_empty_timer();
   broadcast_room();
   if (status_ == status::playing) {
@@ -153,69 +230,71 @@ void room::do_kick(participant& p, const std::string& player, const json& id) {
   }
 }
 
-void room::do_close_room(participant& p, const json& id) {
+void room::do_close_room(const pptr& p, const json& id) {
   if (!check_host(p, id, "close the room")) return;
   spdlog::info("room closed by host room={}", code_);
   closed_ = true;
   prompt_timer_.cancel();
   bot_timer_.cancel();
   seat_timer_.cancel();
+  append_record({{"kind", "closed"}, {"reason", "host"}});
   // Before the ok: the host's connection is out of the room (left_room is queued on its strand
   // ahead of the ok) and the room out of the lobby and the host's live-room count, so a client
   // that creates a room as soon as it reads the ok finds both done.
-  p.left_room(shared_from_this());
-  if (on_expired_) on_expired_(code_);
-  p.send(share(protocol::make_ok(id)));
+  tell_left(p);
+  outbox_.push_back({outgoing::what::expired, nullptr, nullptr});
+  tell(p, share(protocol::make_ok(id)));
   json j = room_json();
   j["room"]["status"] = "closed";
   send_to_all(share(protocol::dump(j)));
   for (auto& [c, m] : members_)
-    if (auto target = m.p.lock(); target && target.get() != &p) target->left_room(shared_from_this());
+    if (auto target = m.p.lock(); target && target != p) tell_left(target);
   members_.clear();
 }
 
 void room::chat(std::shared_ptr<participant> p, std::string text, json request_id) {
-  dispatch([p = std::move(p), text = std::move(text), id = std::move(request_id)](room& r) {
+  dispatch([p, text = std::move(text), id = request_id](room& r) {
     const member* m = r.find_member(p->connection_id());
-    if (!m) return reply_error(*p, id, errc::not_in_room, "you are not in this room");
+    if (!m) return r.reply_error(p, id, errc::not_in_room, "you are not in this room");
     json msg = {{"type", "chat"},
                 {"room", r.code_},
                 {"from", {{"player", m->who.player_id}, {"name", m->who.name}, {"seat", m->seat < 0 ? json(nullptr) : json(m->seat)}}},
                 {"text", text}};
-    if (!id.is_null()) p->send(share(protocol::make_ok(id)));
+    r.append_record({{"kind", "chat"}, {"message", msg}});
+    r.chat_.push_back(msg);
+    if (r.chat_.size() > chat_history_lines) r.chat_.pop_front();
+    if (!id.is_null()) r.tell(p, share(protocol::make_ok(id)));
     r.send_to_all(share(protocol::dump(msg)));
-  });
+  }, p, request_id);
 }
 
 void room::set_options(std::shared_ptr<participant> p, json options, json request_id) {
-  dispatch([p = std::move(p), options = std::move(options), id = std::move(request_id)](room& r) mutable {
-    r.do_set_options(*p, std::move(options), id);
-  });
+  dispatch([p, options = std::move(options), id = request_id](room& r) mutable {
+    r.do_set_options(p, std::move(options), id);
+  }, p, request_id);
 }
 
 void room::start_game(std::shared_ptr<participant> p, std::optional<int> first_seat, json request_id) {
-  dispatch([p = std::move(p), first_seat, id = std::move(request_id)](room& r) { r.do_start(*p, first_seat, id); });
+  dispatch([p, first_seat, id = request_id](room& r) { r.do_start(p, first_seat, id); }, p, request_id);
 }
 
 void room::action(std::shared_ptr<participant> p, json command, json request_id) {
-  dispatch([p = std::move(p), command = std::move(command), id = std::move(request_id)](room& r) {
-    r.do_action(*p, command, id);
-  });
+  dispatch([p, command = std::move(command), id = request_id](room& r) { r.do_action(p, command, id); }, p, request_id);
 }
 
-bool room::check_host(participant& p, const json& id, std::string_view what) {
-  if (!find_member(p.connection_id())) {
+bool room::check_host(const pptr& p, const json& id, std::string_view what) {
+  if (!find_member(p->connection_id())) {
     reply_error(p, id, errc::not_in_room, "you are not in this room");
     return false;
   }
-  if (!is_host(p.connection_id())) {
+  if (!is_host(p->connection_id())) {
     reply_error(p, id, errc::not_host, "only the host can " + std::string(what));
     return false;
   }
   return true;
 }
 
-void room::do_set_options(participant& p, json options, const json& id) {
+void room::do_set_options(const pptr& p, json options, const json& id) {
   if (!check_host(p, id, "change the options")) return;
   if (status_ == status::playing) return reply_error(p, id, errc::game_in_progress, "options can only change between games");
   auto normalized = game_.normalize_options(options);
@@ -226,16 +305,16 @@ void room::do_set_options(participant& p, json options, const json& id) {
                        std::to_string(seated_count()) + " players are seated, more than these options allow");
   options_ = std::move(normalized.value());
   compact_seats(static_cast<std::size_t>(max));
-  p.send(share(protocol::make_ok(id)));
+  tell(p, share(protocol::make_ok(id)));
   broadcast_room();
 }
 
-void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spectator,
+void room::do_join(const pptr& p, identity who, bool spectator,
                    std::optional<std::uint64_t> last_seq, const json& id) {
   const auto connection = p->connection_id();
   auto refuse = [&](std::string_view code, std::string_view message) {
-    p->left_room(shared_from_this());
-    p->send(share(protocol::make_error(id, code, message)));
+    tell_left(p);
+    tell(p, share(protocol::make_error(id, code, message)));
   };
   if (closed_) return refuse(errc::unknown_room, "there is no room with this code");
   if (members_.count(connection)) return refuse(errc::already_in_room, "you are already in this room");
@@ -253,7 +332,7 @@ void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spe
     // attached to it has been replaced.
     if (mine->connection != 0 && mine->connection != connection) {
       if (auto old = members_.count(mine->connection) ? members_[mine->connection].p.lock() : nullptr)
-        old->left_room(shared_from_this());
+        tell_left(old);
       members_.erase(mine->connection);
     }
     mine->connection = connection;
@@ -270,6 +349,7 @@ void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spe
     *free = seat{};
     free->player_id = who.player_id;
     free->name = who.name;
+    free->token_hash = who.token_hash;
     free->connection = connection;
     m.seat = static_cast<int>(free - seats_.begin());
   }
@@ -287,25 +367,27 @@ void room::do_join(const std::shared_ptr<participant>& p, identity who, bool spe
 
   json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
              {"resumed", resumed}};
-  p->send(share(protocol::make_ok(id, ok)));
+  tell(p, share(protocol::make_ok(id, ok)));
   update_empty_timer();
   broadcast_room();
-  if (game_state_) send_catch_up(*p, engine::viewer{seat_index}, in_this_game ? last_seq : std::nullopt);
+  if (!chat_.empty())
+    tell(p, share(protocol::dump({{"type", "chat_history"}, {"room", code_}, {"messages", json(chat_)}})));
+  if (game_state_) send_catch_up(p, engine::viewer{seat_index}, in_this_game ? last_seq : std::nullopt);
   if (resumed && status_ == status::playing) {
     arm_prompt_timer();  // a returning player gets the normal timers again
     arm_bot_timer();
   }
 }
 
-void room::do_leave(std::uint64_t connection, participant* p, const json& id) {
+void room::do_leave(std::uint64_t connection, const pptr& p, const json& id) {
   const bool disconnected = p == nullptr;
   auto it = members_.find(connection);
   if (it == members_.end()) {
-    if (p) reply_error(*p, id, errc::not_in_room, "you are not in this room");
+    if (p) reply_error(p, id, errc::not_in_room, "you are not in this room");
     return;
   }
   const int s = it->second.seat;
-  if (p) p->send(share(protocol::make_ok(id)));
+  if (p) tell(p, share(protocol::make_ok(id)));
   spdlog::info("room {} room={} player={} seat={}", disconnected ? "disconnected" : "left", code_,
                it->second.who.player_id, s);
   members_.erase(it);
@@ -365,7 +447,7 @@ void room::arm_seat_timer() {
   if (!due) return;
   seat_timer_.expires_at(*due);
   seat_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (!ec) self->free_expired_seats();
+    if (!ec) self->run_op([](room& r) { r.free_expired_seats(); }, nullptr, nullptr);
   });
 }
 
@@ -396,12 +478,19 @@ void room::update_empty_timer() {
   if (status_ == status::playing) grace = std::max(grace, cfg_.reconnect_grace);
   empty_timer_.expires_after(grace);
   empty_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (ec || self->closed_ || !self->members_.empty()) return;
-    self->closed_ = true;
-    self->prompt_timer_.cancel();
-    spdlog::info("room expired room={}", self->code_);
-    if (self->on_expired_) self->on_expired_(self->code_);
+    if (!ec) self->run_op([](room& r) { r.do_expire(); }, nullptr, nullptr);
   });
+}
+
+void room::do_expire() {
+  if (closed_ || !members_.empty()) return;
+  closed_ = true;
+  prompt_timer_.cancel();
+  bot_timer_.cancel();
+  seat_timer_.cancel();
+  spdlog::info("room expired room={}", code_);
+  append_record({{"kind", "closed"}, {"reason", "expired"}});
+  outbox_.push_back({outgoing::what::expired, nullptr, nullptr});
 }
 
 json room::room_json() const {
@@ -438,15 +527,18 @@ json room::room_json() const {
             {"result", last_result_}}}};
 }
 
-void room::broadcast_room() { send_to_all(share(protocol::dump(room_json()))); }
+void room::broadcast_room() {
+  journal_lobby_if_changed();
+  send_to_all(share(protocol::dump(room_json())));
+}
 
 void room::send_to_all(const std::shared_ptr<const std::string>& frame) {
   for (auto& [c, m] : members_)
-    if (auto p = m.p.lock()) p->send(frame);
+    if (auto p = m.p.lock()) tell(p, frame);
 }
 
-void room::reply_error(participant& p, const json& id, std::string_view code, std::string_view message) {
-  p.send(share(protocol::make_error(id, code, message)));
+void room::reply_error(const pptr& p, const json& id, std::string_view code, std::string_view message) {
+  tell(p, share(protocol::make_error(id, code, message)));
 }
 
 void room::compact_seats(std::size_t count) {

@@ -21,6 +21,7 @@
 
 #include "tinsel/server/config.hpp"
 #include "rooms/participant.hpp"
+#include "storage/journal.hpp"
 #include "tinsel/engine/game.hpp"
 
 namespace tinsel::server {
@@ -30,14 +31,36 @@ using json = nlohmann::json;
 struct identity {
   std::string player_id;  // public, stable for the connection's lifetime
   std::string name;
+  std::string token_hash;  // SHA-256 of the secret token (hex): what the journal keeps
+};
+
+// Something a room tells a participant, queued until the operation's records are written.
+struct outgoing {
+  enum class what { send, left_room, expired } kind;
+  std::shared_ptr<participant> to;
+  std::shared_ptr<const std::string> frame;
 };
 
 class room : public std::enable_shared_from_this<room> {
  public:
-  using on_expired_fn = std::function<void(const std::string& code)>;
+  // The room is over: closed, expired, or (set_aside) it could not be rebuilt from its journal.
+  using on_expired_fn = std::function<void(const std::string& code, bool set_aside)>;
 
+  // `journal`: where the room writes what happens before it tells anyone (null: not durable). A
+  // new room journals its creation; a recovered one is rebuilt with restore() instead.
   room(boost::asio::any_io_executor ex, std::string code, const engine::game_info& game, json options,
-       const config& cfg, on_expired_fn on_expired);
+       const config& cfg, on_expired_fn on_expired, storage::journal* journal = nullptr, bool recovered = false);
+
+  // Rebuilds the room from its journal records (before anyone can reach it). False, with the
+  // reason, when they do not replay: a command the engine refuses, or a state hash that differs.
+  bool restore(const std::vector<json>& records, std::string& why);
+  // After restore(): every seat is disconnected; the grace periods and timers start now.
+  void resume_after_restart();
+  // The players seated here (for their identities after a restart).
+  struct seated_identity {
+    std::string player_id, name, token_hash;
+  };
+  std::vector<seated_identity> seated_identities() const;
 
   const std::string& code() const { return code_; }
   const engine::game_info& game_info() const { return game_; }
@@ -75,6 +98,7 @@ class room : public std::enable_shared_from_this<room> {
     std::uint64_t connection = 0; // 0: nobody connected to this seat
     bool gone = false;            // left for good during a game: played by the bot
     bool bot = false;             // a server-side bot sits here
+    std::string token_hash;       // journaled, so the player can resume after a restart
     bool away = false;            // rulebook C5: timed out repeatedly; prompts resolve quickly
     int timeouts = 0;             // consecutive timeouts
     std::chrono::steady_clock::time_point disconnected_at{};
@@ -90,22 +114,45 @@ class room : public std::enable_shared_from_this<room> {
     int seat = -1;  // -1: spectator
   };
 
+  using pptr = std::shared_ptr<participant>;
+  using frame_ptr = std::shared_ptr<const std::string>;
+
+  // Every operation runs through here, on the strand: it changes the room, appends its journal
+  // records and queues what it tells (tell/tell_left). Then, with records, the room waits for the
+  // journal before anything queued goes out, and later operations wait behind it; without, what
+  // it queued goes out at once. `sender`/`id`: who asked, to be refused if the journal fails.
   template <class F>
-  void dispatch(F&& f);
+  void dispatch(F&& f, pptr sender = nullptr, json id = nullptr);
+  void run_op(std::function<void(room&)> f, pptr sender, json id);
+  void end_op(const pptr& sender, const json& id);
+  void committed(bool ok, std::vector<outgoing> out, const pptr& sender, const json& id);
+  // Queues for the end of the operation.
+  void tell(const pptr& p, frame_ptr frame);
+  void tell_left(const pptr& p);
+  void append_record(json body);
+  void journal_lobby_if_changed();
+  // A record of the running game (command, timeout, default) with the seq its state will carry;
+  // every state_hash_every of them also carries the state's hash.
+  void journal_game(json body);
+  // The finished game as anyone may check it (docs/protocol.md, "Game records").
+  json game_record() const;
+  // After a failed write: the room as its journal has it, everyone resynced.
+  void reload_from_journal();
 
-  void do_join(const std::shared_ptr<participant>& p, identity who, bool spectator,
-               std::optional<std::uint64_t> last_seq, const json& id);
-  void send_catch_up(participant& p, engine::viewer v, std::optional<std::uint64_t> last_seq);
-  void do_kick(participant& p, const std::string& player, const json& id);
-  void do_close_room(participant& p, const json& id);
-  void remove_member(std::uint64_t connection);
-  void do_leave(std::uint64_t connection, participant* p, const json& id);
-  void do_set_options(participant& p, json options, const json& id);
-  void do_start(participant& p, std::optional<int> first_seat, const json& id);
-  void do_action(participant& p, const json& command, const json& id);
+  void do_join(const pptr& p, identity who, bool spectator, std::optional<std::uint64_t> last_seq, const json& id);
+  void send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uint64_t> last_seq);
+  void do_kick(const pptr& p, const std::string& player, const json& id);
+  void do_close_room(const pptr& p, const json& id);
+  void do_leave(std::uint64_t connection, const pptr& p, const json& id);
+  void do_set_options(const pptr& p, json options, const json& id);
+  void do_start(const pptr& p, std::optional<int> first_seat, const json& id);
+  void do_action(const pptr& p, const json& command, const json& id);
+  void do_expire();
 
-  static void reply_error(participant& p, const json& id, std::string_view code, std::string_view message);
-  void send_to_all(const std::shared_ptr<const std::string>& frame);
+  void reply_error(const pptr& p, const json& id, std::string_view code, std::string_view message);
+  void send_to_all(const frame_ptr& frame);
+  // Replays one journal record of the current game; false if the engine refuses it.
+  bool replay_game_record(const json& r, std::string& why);
   // Outside a game: frees the seats whose players stayed disconnected past the lobby grace.
   void arm_seat_timer();
   void free_expired_seats();
@@ -129,7 +176,7 @@ class room : public std::enable_shared_from_this<room> {
   void compact_seats(std::size_t count);
   member* find_member(std::uint64_t connection);
   bool is_host(std::uint64_t connection) const;
-  bool check_host(participant& p, const json& id, std::string_view what);
+  bool check_host(const pptr& p, const json& id, std::string_view what);
 
   boost::asio::strand<boost::asio::any_io_executor> strand_;
   std::string code_;
@@ -147,6 +194,7 @@ class room : public std::enable_shared_from_this<room> {
   std::unique_ptr<engine::game> game_state_;
   std::unique_ptr<engine::seeded_dice> dice_;
   std::uint64_t seed_ = 0;
+  std::optional<int> first_seat_;
   std::uint64_t seq_ = 0;
   std::optional<std::chrono::system_clock::time_point> deadline_;
   std::uint64_t prompt_serial_ = 0;  // the prompt the timer was armed for, and when it opened
@@ -160,6 +208,23 @@ class room : public std::enable_shared_from_this<room> {
   // (a player kicked mid-game would otherwise take the seat back from the bot).
   std::set<std::string> kicked_;
   int bots_added_ = 0;
+
+  // The journal, and the operation in flight: records to write, what to tell once written.
+  storage::journal* journal_ = nullptr;
+  std::vector<storage::record> records_;
+  std::vector<outgoing> outbox_;
+  bool writing_ = false;  // a batch is being written: operations wait in deferred_
+  struct deferred_op {
+    std::function<void(room&)> f;
+    pptr sender;
+    json id;
+  };
+  std::deque<deferred_op> deferred_;
+  std::string journaled_lobby_;  // the last seat snapshot written
+  int commands_since_hash_ = 0;
+  json game_log_ = json::array();  // the running game's journal records, for its game record
+  std::string record_id_;          // the finished game's record (empty: none)
+  std::deque<json> chat_;          // the last chat_history_lines chat messages, for late joiners
 
   boost::asio::steady_timer prompt_timer_;
   boost::asio::steady_timer bot_timer_;

@@ -10,6 +10,7 @@
 #include "tinsel/engine/bot.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
+#include "tinsel/protocol/sha256.hpp"
 
 namespace tinsel::server {
 
@@ -24,7 +25,7 @@ long long epoch_ms(std::chrono::system_clock::time_point t) {
 }
 }  // namespace
 
-void room::do_start(participant& p, std::optional<int> first_seat, const json& id) {
+void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id) {
   if (!check_host(p, id, "start the game")) return;
   if (status_ == status::playing) return reply_error(p, id, errc::game_in_progress, "a game is already running");
   const int players = seated_count();
@@ -47,6 +48,7 @@ void room::do_start(participant& p, std::optional<int> first_seat, const json& i
   }
   game_state_ = std::move(created.value());
   dice_ = std::move(d);
+  first_seat_ = first_seat;
   status_ = status::playing;
   last_result_ = nullptr;
   history_.clear();
@@ -60,20 +62,29 @@ void room::do_start(participant& p, std::optional<int> first_seat, const json& i
   }
   spdlog::info("game started room={} game={} players={}", code_, game_.id, players);
   metrics().game_started(game_.id);
-  p.send(share(protocol::make_ok(id)));
-  broadcast_room();
   json names = json::array();
   for (const auto& st : seats_) names.push_back(st.name);
-  broadcast_state({engine::event::public_event({{"kind", "game_started"}, {"game", game_.id}, {"players", names}})});
+  game_log_ = json::array();
+  commands_since_hash_ = 0;
+  append_record({{"kind", "started"},
+           {"seq", seq_ + 1},
+           {"seed", std::to_string(seed_)},
+           {"players", names},
+           {"first_seat", first_seat ? json(*first_seat) : json(nullptr)},
+           {"options", options_}});
+  tell(p, share(protocol::make_ok(id)));
+  broadcast_room();
+  broadcast_state({engine::event::public_event(
+      {{"kind", "game_started"}, {"game", game_.id}, {"players", names}, {"commitment", protocol::sha256_hex(std::to_string(seed_))}})});
 }
 
-void room::do_action(participant& p, const json& command, const json& id) {
+void room::do_action(const pptr& p, const json& command, const json& id) {
   const command_timer timing(game_.id);
   auto refuse = [&](std::string_view code, std::string_view message) {
     metrics().command_refused(game_.id, code);
     reply_error(p, id, code, message);
   };
-  const member* m = find_member(p.connection_id());
+  const member* m = find_member(p->connection_id());
   if (!m) return refuse(errc::not_in_room, "you are not in this room");
   if (m->seat < 0) return refuse(errc::not_a_player, "spectators cannot play");
   if (status_ != status::playing || !game_state_)
@@ -82,10 +93,11 @@ void room::do_action(participant& p, const json& command, const json& id) {
   auto result = game_state_->apply(m->seat, command, *dice_);
   if (!result) return refuse(result.error().code, result.error().message);
   metrics().command_accepted(game_.id);
+  journal_game({{"kind", "command"}, {"seat", m->seat}, {"command", command}});
   const bool was_away = st.away;
   st.timeouts = 0;  // any command clears away (C5)
   st.away = false;
-  p.send(share(protocol::make_ok(id)));
+  tell(p, share(protocol::make_ok(id)));
   if (was_away) broadcast_room();
   broadcast_state(result.value());
 }
@@ -99,6 +111,11 @@ void room::broadcast_state(const engine::events& evs) {
     status_ = status::finished;
     last_result_ = game_state_->result();
     last_result_["seed"] = std::to_string(seed_);
+    if (journal_) {
+      record_id_ = secure_hex(8);
+      last_result_["record"] = record_id_;  // GET /records/<id> (docs/protocol.md, "Game records")
+      append_record({{"kind", "ended"}, {"seq", seq_}, {"result", last_result_}, {"record_id", record_id_}, {"record", game_record()}});
+    }
     prompt_timer_.cancel();
     bot_timer_.cancel();
     deadline_.reset();
@@ -113,7 +130,7 @@ void room::broadcast_state(const engine::events& evs) {
     if (!p) continue;
     auto& frame = m.seat < 0 ? spectator_frame : seat_frames[m.seat];
     if (!frame) frame = share(state_frame(engine::viewer{m.seat}, evs));
-    p->send(frame);
+    tell(p, frame);
   }
   if (over) {
     finish_game_if_over();
@@ -149,7 +166,7 @@ std::string room::state_frame(engine::viewer v, const engine::events& evs, const
 // A (re)joining member gets one state with the current view. With `last_seq` from the history it
 // carries every event of the states it missed, each tagged with its state's `seq`, so the stream
 // continues with no gap and no duplicate; beyond the history it is marked `resync`.
-void room::send_catch_up(participant& p, engine::viewer v, std::optional<std::uint64_t> last_seq) {
+void room::send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uint64_t> last_seq) {
   json extra = json::object();
   engine::events missed;
   if (last_seq && *last_seq < seq_) {
@@ -167,12 +184,15 @@ void room::send_catch_up(participant& p, engine::viewer v, std::optional<std::ui
       extra["resync"] = true;
     }
   }
-  p.send(share(state_frame(v, missed, extra)));
+  tell(p, share(state_frame(v, missed, extra)));
 }
 
 engine::outcome<engine::events> room::play(int seat_index, const json& command) {
   auto result = game_state_->apply(seat_index, command, *dice_);
-  if (result) broadcast_state(result.value());
+  if (result) {
+    journal_game({{"kind", "command"}, {"seat", seat_index}, {"command", command}, {"by", "server"}});
+    broadcast_state(result.value());
+  }
   return result;
 }
 
@@ -220,7 +240,7 @@ void room::arm_prompt_timer() {
               std::chrono::duration_cast<std::chrono::system_clock::duration>(std::max(clock::duration::zero(), *due - now));
   prompt_timer_.expires_at(*due);
   prompt_timer_.async_wait([self = shared_from_this(), serial = pr->serial](boost::system::error_code ec) {
-    if (!ec) self->on_prompt_timer(serial);
+    if (!ec) self->run_op([serial](room& r) { r.on_prompt_timer(serial); }, nullptr, nullptr);
   });
 }
 
@@ -254,12 +274,15 @@ void room::on_prompt_timer(std::uint64_t serial) {
   if (prompt_due || due.size() == pr->seats.size()) {
     auto more = game_state_->on_timeout(serial, *dice_);
     evs.insert(evs.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    journal_game({{"kind", "timeout"}, {"serial", serial}, {"seats", due}, {"prompt", pr->kind}});
     return broadcast_state(evs);
   }
   // Part of a simultaneous prompt: the seat's own default entry (the bot's choice).
   const int s = due.front();
-  auto result = game_state_->apply(s, engine::choose_bot_command(*game_state_, s, secure_u64()), *dice_);
+  const json cmd = engine::choose_bot_command(*game_state_, s, secure_u64());
+  auto result = game_state_->apply(s, cmd, *dice_);
   if (!result) result = game_state_->on_timeout(serial, *dice_);  // no concrete entry: everyone's default
+  journal_game({{"kind", "timeout"}, {"serial", serial}, {"seats", due}, {"prompt", pr->kind}, {"seat", s}, {"command", cmd}});
   evs.insert(evs.end(), result.value().begin(), result.value().end());
   broadcast_state(evs);
 }
@@ -275,7 +298,7 @@ void room::arm_bot_timer() {
   if (!bot_turn) return;
   bot_timer_.expires_after(cfg_.auto_play_delay);
   bot_timer_.async_wait([self = shared_from_this(), serial = pr->serial](boost::system::error_code ec) {
-    if (!ec) self->on_bot_timer(serial);
+    if (!ec) self->run_op([serial](room& r) { r.on_bot_timer(serial); }, nullptr, nullptr);
   });
 }
 
@@ -291,7 +314,9 @@ void room::on_bot_timer(std::uint64_t serial) {
     if (cmd.is_null() || !play(s, cmd)) {
       // No concrete command to choose from: the rulebook default stands in.
       spdlog::warn("bot found no command room={} seat={} prompt={}", code_, s, pr->kind);
-      broadcast_state(game_state_->on_timeout(serial, *dice_));
+      auto evs = game_state_->on_timeout(serial, *dice_);
+      journal_game({{"kind", "default"}, {"serial", serial}});
+      broadcast_state(evs);
     }
     return;
   }

@@ -39,6 +39,9 @@ inline constexpr std::string_view too_many_attempts = "too_many_attempts";      
 inline constexpr std::string_view too_many_identities = "too_many_identities";  // hello without a valid token
 inline constexpr std::string_view too_many_spectators = "too_many_spectators";  // join_room as a spectator
 inline constexpr std::string_view kicked = "kicked";                  // join_room as a player after the host removed you
+// Durable rooms (docs/operations.md, "The journal")
+inline constexpr std::string_view storage_failed = "storage_failed";      // the request could not be saved; nothing changed
+inline constexpr std::string_view room_unavailable = "room_unavailable";  // join_room: the room could not be recovered after a restart
 
 // Every code above, for the documentation check.
 inline constexpr std::string_view all[] = {
@@ -46,6 +49,7 @@ inline constexpr std::string_view all[] = {
     already_hello, unsupported_protocol, internal_error, unknown_game, invalid_option,   unknown_room,
     room_full,    already_in_room, not_in_room,     not_host,       game_in_progress, game_not_started,
     not_enough_players, not_a_player, unknown_player, not_a_bot, too_many_bots, rate_limited,
-    too_many_rooms, too_many_attempts, too_many_identities, too_many_spectators, kicked};
+    too_many_rooms, too_many_attempts, too_many_identities, too_many_spectators, kicked,
+    storage_failed, room_unavailable};
 
 }  // namespace tinsel::protocol::errc

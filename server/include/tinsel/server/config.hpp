@@ -21,6 +21,14 @@ struct config {
   std::string log_level = "info";
   std::string log_format = "text";  // or "json": one object per line (server/src/ops/log_format.hpp)
   std::string web_root = default_web_root();
+  // Durable rooms (docs/operations.md, "The journal"): "sqlite" keeps every room in
+  // <data_dir>/tinsel.db and brings it back after a restart; "off" keeps rooms in memory only.
+  std::string journal = "sqlite";
+  std::string data_dir = "data";  // relative to the working directory
+  // "process": a commit survives the server's crash or kill -9 (SQLite synchronous=NORMAL);
+  // "power": also a power loss (synchronous=FULL, an fsync per commit).
+  std::string durability = "process";
+  int keep_records_days = 90;  // finished games' records; 0 keeps them for ever
 
   protocol::limits limits;
   // Frames beyond this are not even buffered: the connection is closed with 1009.

@@ -1,0 +1,66 @@
+#pragma once
+// The journal: what happened in every room, written ahead of telling anyone, so that a restart or a
+// crash loses no acknowledged command. Rooms see only this interface; server/src/storage/
+// sqlite_journal.cpp is the one implementation today (a networked store could be a second one).
+//
+// Records are JSON objects with a `kind` (docs/operations.md, "The journal", lists them). A room
+// appends the records of one operation as one batch; `done` runs once the batch is durable (true)
+// or could not be written (false), on the journal's writer thread: the caller posts from there to
+// where it lives. Batches are written in the order they were appended.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tinsel::server::storage {
+
+using json = nlohmann::json;
+
+struct record {
+  std::string room;  // room code
+  json body;         // {"kind": ..., ...}
+};
+
+// A room as the journal holds it: its records in order.
+struct stored_room {
+  std::string code;
+  std::vector<json> records;
+};
+
+// A finished game, as anyone may download and check it (docs/protocol.md, "Game records").
+struct game_record {
+  std::string id;
+  std::string room;
+  std::string game;
+  json body;
+};
+
+enum class durability { process, power };
+
+class journal {
+ public:
+  virtual ~journal() = default;
+  virtual void append(std::vector<record> batch, std::function<void(bool ok)> done) = 0;
+  // Rooms neither closed nor expired nor set aside, for recovery at start.
+  virtual std::vector<stored_room> open_rooms() = 0;
+  // One room's records (to rebuild a room after a failed write); nullopt when unreadable.
+  virtual std::optional<stored_room> load_room(const std::string& code) = 0;
+  // Every room code ever handed out, so that codes stay unique across restarts.
+  virtual std::vector<std::string> used_codes() = 0;
+  // A room that cannot be recovered: kept out of recovery, its code answers room_unavailable.
+  virtual void set_aside(const std::string& code, const std::string& reason) = 0;
+  virtual std::vector<std::string> set_aside_codes() = 0;
+  virtual std::optional<game_record> find_record(const std::string& id) = 0;
+  // Writes what is queued, then stops the writer. Idempotent.
+  virtual void close() = 0;
+};
+
+// Opens (creating folder and database as needed) `<data_dir>/tinsel.db`. Throws std::runtime_error
+// with a clear message when the folder or the database cannot be used.
+std::unique_ptr<journal> open_sqlite_journal(const std::string& data_dir, durability d, int keep_records_days);
+
+}  // namespace tinsel::server::storage

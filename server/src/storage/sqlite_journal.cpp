@@ -1,0 +1,346 @@
+// The journal in one SQLite database (WAL mode), written by one thread with group commit: every
+// batch that arrived while the previous transaction committed goes into the next transaction.
+// Readers (recovery at start, rebuilding a room after a failed write, downloading a record) use a
+// second connection under a mutex; WAL lets them read while the writer writes.
+#include <sqlite3.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "storage/journal.hpp"
+
+namespace tinsel::server::storage {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+long long now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Version 1: rooms (every code ever handed out and whether it is open), entries (the open rooms'
+// records in order), games (finished games' records), meta.
+constexpr const char* schema = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms(code TEXT PRIMARY KEY, state TEXT NOT NULL, reason TEXT,
+                                 created_ms INTEGER NOT NULL, ended_ms INTEGER);
+CREATE TABLE IF NOT EXISTS entries(id INTEGER PRIMARY KEY, room TEXT NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS entries_room ON entries(room, id);
+CREATE TABLE IF NOT EXISTS games(id TEXT PRIMARY KEY, room TEXT NOT NULL, game TEXT NOT NULL,
+                                 finished_ms INTEGER NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS games_finished ON games(finished_ms);
+INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '1');
+)sql";
+
+class db {
+ public:
+  db(const std::string& path, int flags) {
+    if (sqlite3_open_v2(path.c_str(), &h_, flags, nullptr) != SQLITE_OK) {
+      std::string msg = h_ ? sqlite3_errmsg(h_) : "out of memory";
+      sqlite3_close(h_);
+      throw std::runtime_error("cannot open " + path + ": " + msg);
+    }
+    sqlite3_busy_timeout(h_, 5000);
+  }
+  ~db() { sqlite3_close_v2(h_); }
+  db(const db&) = delete;
+  db& operator=(const db&) = delete;
+  sqlite3* get() const { return h_; }
+  void exec(const std::string& sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(h_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = err ? err : sqlite3_errmsg(h_);
+      sqlite3_free(err);
+      throw std::runtime_error(msg);
+    }
+  }
+  std::string error() const { return sqlite3_errmsg(h_); }
+
+ private:
+  sqlite3* h_ = nullptr;
+};
+
+class stmt {
+ public:
+  stmt(db& d, const char* sql) : db_(d) {
+    if (sqlite3_prepare_v3(d.get(), sql, -1, SQLITE_PREPARE_PERSISTENT, &s_, nullptr) != SQLITE_OK)
+      throw std::runtime_error(d.error());
+  }
+  ~stmt() { sqlite3_finalize(s_); }
+  stmt(const stmt&) = delete;
+  stmt& operator=(const stmt&) = delete;
+  stmt& bind(int i, const std::string& v) {
+    sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  stmt& bind(int i, long long v) {
+    sqlite3_bind_int64(s_, i, v);
+    return *this;
+  }
+  // Runs a statement that returns no rows.
+  void run() {
+    const int rc = sqlite3_step(s_);
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+    if (rc != SQLITE_DONE) throw std::runtime_error(db_.error());
+  }
+  bool step() {
+    const int rc = sqlite3_step(s_);
+    if (rc == SQLITE_ROW) return true;
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+    if (rc != SQLITE_DONE) throw std::runtime_error(db_.error());
+    return false;
+  }
+  std::string text(int col) const {
+    auto p = reinterpret_cast<const char*>(sqlite3_column_text(s_, col));
+    return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(s_, col))) : std::string();
+  }
+  void reset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+
+ private:
+  db& db_;
+  sqlite3_stmt* s_ = nullptr;
+};
+
+class sqlite_journal final : public journal {
+ public:
+  sqlite_journal(const std::string& path, durability d, int keep_records_days)
+      : path_(path), writer_db_(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {
+    writer_db_.exec("PRAGMA journal_mode=WAL");
+    writer_db_.exec(d == durability::power ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+    writer_db_.exec(schema);
+    // A corrupt file often opens fine and fails on the first real read: check it now.
+    std::string check;
+    {
+      stmt q(writer_db_, "PRAGMA quick_check");
+      if (q.step()) check = q.text(0);
+      q.reset();
+    }
+    if (check != "ok") throw std::runtime_error("database check failed: " + check);
+    if (keep_records_days > 0) {
+      stmt del(writer_db_, "DELETE FROM games WHERE finished_ms < ?");
+      del.bind(1, now_ms() - static_cast<long long>(keep_records_days) * 86'400'000LL).run();
+    }
+    reader_db_ = std::make_unique<db>(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
+    ins_entry_ = std::make_unique<stmt>(writer_db_, "INSERT INTO entries(room, kind, body) VALUES (?, ?, ?)");
+    ins_room_ = std::make_unique<stmt>(writer_db_, "INSERT OR REPLACE INTO rooms(code, state, created_ms) VALUES (?, 'open', ?)");
+    end_room_ = std::make_unique<stmt>(writer_db_, "UPDATE rooms SET state = ?, reason = ?, ended_ms = ? WHERE code = ?");
+    del_entries_ = std::make_unique<stmt>(writer_db_, "DELETE FROM entries WHERE room = ?");
+    del_game_ = std::make_unique<stmt>(
+        writer_db_, "DELETE FROM entries WHERE room = ? AND kind IN ('started', 'command', 'timeout', 'ended')");
+    trim_chat_ = std::make_unique<stmt>(writer_db_,
+                                        "DELETE FROM entries WHERE room = ?1 AND kind = 'chat' AND id <= "
+                                        "(SELECT id FROM entries WHERE room = ?1 AND kind = 'chat' ORDER BY id DESC LIMIT 1 OFFSET 100)");
+    ins_game_ = std::make_unique<stmt>(writer_db_, "INSERT OR REPLACE INTO games(id, room, game, finished_ms, body) VALUES (?, ?, ?, ?, ?)");
+    writer_ = std::thread([this] { run(); });
+  }
+
+  ~sqlite_journal() override { close(); }
+
+  void append(std::vector<record> batch, std::function<void(bool)> done) override {
+    {
+      std::lock_guard lock(mutex_);
+      if (!stopping_) {
+        queue_.push_back({std::move(batch), std::move(done)});
+        wake_.notify_one();
+        return;
+      }
+    }
+    done(false);
+  }
+
+  std::vector<stored_room> open_rooms() override {
+    std::lock_guard lock(read_mutex_);
+    std::vector<stored_room> out;
+    stmt q(*reader_db_,
+           "SELECT r.code, e.body FROM rooms r JOIN entries e ON e.room = r.code WHERE r.state = 'open' ORDER BY r.code, e.id");
+    while (q.step()) {
+      auto code = q.text(0);
+      if (out.empty() || out.back().code != code) out.push_back({code, {}});
+      out.back().records.push_back(json::parse(q.text(1), nullptr, false));
+    }
+    return out;
+  }
+
+  std::optional<stored_room> load_room(const std::string& code) override {
+    try {
+      std::lock_guard lock(read_mutex_);
+      stored_room r{code, {}};
+      stmt q(*reader_db_, "SELECT body FROM entries WHERE room = ? ORDER BY id");
+      q.bind(1, code);
+      while (q.step()) r.records.push_back(json::parse(q.text(0), nullptr, false));
+      return r;
+    } catch (const std::exception& e) {
+      spdlog::error("journal read failed room={} error=\"{}\"", code, e.what());
+      return std::nullopt;
+    }
+  }
+
+  std::vector<std::string> used_codes() override {
+    std::lock_guard lock(read_mutex_);
+    std::vector<std::string> out;
+    stmt q(*reader_db_, "SELECT code FROM rooms");
+    while (q.step()) out.push_back(q.text(0));
+    return out;
+  }
+
+  void set_aside(const std::string& code, const std::string& reason) override {
+    append({record{code, {{"kind", "set_aside"}, {"reason", reason}}}}, [](bool) {});
+  }
+
+  std::vector<std::string> set_aside_codes() override {
+    std::lock_guard lock(read_mutex_);
+    std::vector<std::string> out;
+    stmt q(*reader_db_, "SELECT code FROM rooms WHERE state = 'set_aside'");
+    while (q.step()) out.push_back(q.text(0));
+    return out;
+  }
+
+  std::optional<game_record> find_record(const std::string& id) override {
+    try {
+      std::lock_guard lock(read_mutex_);
+      stmt q(*reader_db_, "SELECT id, room, game, body FROM games WHERE id = ?");
+      q.bind(1, id);
+      if (!q.step()) return std::nullopt;
+      game_record r{q.text(0), q.text(1), q.text(2), json::parse(q.text(3), nullptr, false)};
+      q.reset();
+      return r;
+    } catch (const std::exception& e) {
+      spdlog::error("journal read failed record={} error=\"{}\"", id, e.what());
+      return std::nullopt;
+    }
+  }
+
+  void close() override {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+      stopping_ = true;
+      wake_.notify_one();
+    }
+    if (writer_.joinable()) writer_.join();
+  }
+
+ private:
+  struct pending {
+    std::vector<record> batch;
+    std::function<void(bool)> done;
+  };
+
+  void run() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and everything is written
+      std::deque<pending> work;
+      work.swap(queue_);
+      lock.unlock();
+      const bool ok = write(work);
+      for (auto& p : work)
+        if (p.done) p.done(ok);
+      lock.lock();
+    }
+  }
+
+  // One transaction for everything queued.
+  bool write(std::deque<pending>& work) {
+    const auto started = std::chrono::steady_clock::now();
+    std::size_t records = 0;
+    try {
+      writer_db_.exec("BEGIN IMMEDIATE");
+      try {
+        for (auto& p : work)
+          for (auto& r : p.batch) {
+            write_one(r);
+            ++records;
+          }
+        writer_db_.exec("COMMIT");
+      } catch (...) {
+        sqlite3_exec(writer_db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+      }
+    } catch (const std::exception& e) {
+      if (!failing_) spdlog::error("journal write failed path={} batches={} error=\"{}\"", path_, work.size(), e.what());
+      failing_ = true;
+      return false;
+    }
+    if (failing_) spdlog::info("journal writes again path={}", path_);
+    failing_ = false;
+    spdlog::trace("journal commit batches={} records={} us={}", work.size(), records,
+                  std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count());
+    return true;
+  }
+
+  void write_one(record& r) {
+    const std::string kind = r.body.value("kind", "");
+    if (kind == "created") {
+      ins_room_->bind(1, r.room).bind(2, now_ms()).run();
+    } else if (kind == "closed" || kind == "set_aside") {
+      end_room_->bind(1, kind).bind(2, r.body.value("reason", "")).bind(3, now_ms()).bind(4, r.room).run();
+      del_entries_->bind(1, r.room).run();
+      return;
+    } else if (kind == "started") {
+      del_game_->bind(1, r.room).run();
+    } else if (kind == "ended" && r.body.contains("record")) {
+      const json& rec = r.body["record"];
+      ins_game_->bind(1, rec.value("id", "")).bind(2, r.room).bind(3, rec.value("game", "")).bind(4, now_ms()).bind(5, rec.dump()).run();
+      r.body.erase("record");
+    }
+    ins_entry_->bind(1, r.room).bind(2, kind).bind(3, r.body.dump()).run();
+    if (kind == "chat") trim_chat_->bind(1, r.room).run();
+  }
+
+  std::string path_;
+  db writer_db_;
+  std::unique_ptr<db> reader_db_;
+  std::mutex read_mutex_;
+  std::unique_ptr<stmt> ins_entry_, ins_room_, end_room_, del_entries_, del_game_, trim_chat_, ins_game_;
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<pending> queue_;
+  bool stopping_ = false;
+  bool failing_ = false;  // writer thread only: log a failure once, and the recovery
+  std::thread writer_;
+};
+
+}  // namespace
+
+std::unique_ptr<journal> open_sqlite_journal(const std::string& data_dir, durability d, int keep_records_days) {
+  std::error_code ec;
+  fs::create_directories(data_dir, ec);
+  if (ec) throw std::runtime_error("cannot create data folder " + data_dir + ": " + ec.message());
+  const std::string path = (fs::path(data_dir) / "tinsel.db").string();
+  try {
+    return std::make_unique<sqlite_journal>(path, d, keep_records_days);
+  } catch (const std::exception& e) {
+    // A database that is not one (or is damaged) is moved aside, kept for inspection, and a new one
+    // started; a folder we cannot write to is reported as such by the caller.
+    const std::string msg = e.what();
+    const bool corrupt = msg.find("not a database") != std::string::npos || msg.find("malformed") != std::string::npos ||
+                         msg.find("check failed") != std::string::npos || msg.find("corrupt") != std::string::npos;
+    if (!corrupt) throw;
+    const std::string kept = path + ".corrupt-" + std::to_string(now_ms() / 1000);
+    spdlog::error("journal database is damaged path={} error=\"{}\" kept_as={}; starting a new one", path, msg, kept);
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+      std::error_code rename_ec;
+      if (fs::exists(path + suffix)) fs::rename(path + suffix, kept + suffix, rename_ec);
+      if (rename_ec) throw std::runtime_error("cannot move the damaged database aside: " + rename_ec.message());
+    }
+    return std::make_unique<sqlite_journal>(path, d, keep_records_days);
+  }
+}
+
+}  // namespace tinsel::server::storage

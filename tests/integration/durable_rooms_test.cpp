@@ -1,0 +1,376 @@
+// Durable rooms: a server killed with SIGKILL in the middle of a game comes back on the same data
+// folder with every room; players resume with their token and last_seq as after a network drop,
+// nothing acknowledged is lost, the games play to the end, and their records replay to the same
+// result. Also: SIGTERM restarts with 1012, a damaged database, a room whose journal does not
+// replay, and the record check that tinsel-replay runs.
+#include <catch2/catch.hpp>
+
+#include <stdlib.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "server_process.hpp"
+#include "tinsel/protocol/game_record.hpp"
+#include "ws_client.hpp"
+
+using namespace tinsel::test;
+using json = nlohmann::json;
+
+namespace {
+
+std::string temp_dir() {
+  char t[] = "/tmp/tinsel-durable-XXXXXX";
+  REQUIRE(::mkdtemp(t) != nullptr);
+  return t;
+}
+
+std::vector<std::string> server_flags(const std::string& dir) {
+  return {"--data-dir", dir, "--rate-per-sec", "100000", "--rate-burst", "100000", "--auto-play-delay-ms", "20"};
+}
+
+struct player {
+  std::unique_ptr<ws_client> c;
+  std::string token;
+  json last;  // the last state seen
+};
+
+struct table {
+  std::vector<player> ps;
+  std::string code;
+  std::vector<json> acked;  // {"seat","command"} of every action answered with ok, in order
+};
+
+// Reads every frame already there; keeps the newest state (seq never goes back).
+void drain(player& p) {
+  while (auto m = p.c->recv(std::chrono::milliseconds(0))) {
+    if ((*m)["type"] != "state") continue;
+    if (!p.last.is_null()) REQUIRE((*m)["seq"].get<std::uint64_t>() >= p.last["seq"].get<std::uint64_t>());
+    p.last = *m;
+  }
+}
+
+// Waits until this player has seen a state with at least `seq`.
+void catch_up(player& p, std::uint64_t seq) {
+  drain(p);
+  while (p.last.is_null() || p.last["seq"].get<std::uint64_t>() < seq)
+    p.last = p.c->expect([&](const json& m) { return m["type"] == "state" && m["seq"].get<std::uint64_t>() >= seq; },
+                         "state " + std::to_string(seq), std::chrono::seconds(30));
+  drain(p);
+}
+
+table seat_players(std::uint16_t port, int n, const std::string& game, const json& options) {
+  table t;
+  for (int i = 0; i < n; ++i) {
+    player p;
+    p.c = std::make_unique<ws_client>(port);
+    p.token = say_hello(*p.c, "Player " + std::to_string(i))["token"];
+    t.ps.push_back(std::move(p));
+  }
+  auto created = t.ps[0].c->request({{"type", "create_room"}, {"game", game}, {"options", options}});
+  REQUIRE(created["type"] == "ok");
+  t.code = created["room"];
+  for (int i = 1; i < n; ++i) REQUIRE(t.ps[i].c->request({{"type", "join_room"}, {"room", t.code}})["type"] == "ok");
+  REQUIRE(t.ps[0].c->request({{"type", "start_game"}})["type"] == "ok");
+  for (auto& p : t.ps) catch_up(p, 1);
+  return t;
+}
+
+// One move: a prompted seat sends one of its concrete legal commands (`prefer` first, if listed).
+// Returns false when the game is over.
+bool step(table& t, std::mt19937& rng, const std::string& prefer = "") {
+  for (auto& p : t.ps) drain(p);
+  for (int round = 0; round < 3000; ++round) {
+    for (auto& p : t.ps) {
+      if (p.last["over"] == true) return false;
+      const json& st = p.last;
+      const int me = st["seat"];
+      if (st["prompt"].is_null() || st["legal"].empty()) continue;
+      const auto& seats = st["prompt"]["seats"];
+      const bool prompted = std::find(seats.begin(), seats.end(), json(me)) != seats.end();
+      json legal = json::array();
+      for (const auto& e : st["legal"])
+        if (!e.contains("domain") && (prompted || e["kind"] == prefer)) legal.push_back(e);
+      if (legal.empty()) continue;
+      json cmd = legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];
+      for (const auto& e : legal)
+        if (!prefer.empty() && e["kind"] == prefer) cmd = e;
+      auto reply = p.c->request({{"type", "action"}, {"action", cmd}}, std::chrono::seconds(30));
+      if (reply["type"] == "ok") {
+        t.acked.push_back({{"seat", me}, {"command", cmd}});
+        const auto after = p.c->expect_type("state", std::chrono::seconds(30));
+        p.last = after;
+        for (auto& q : t.ps) catch_up(q, after["seq"].get<std::uint64_t>());
+      }
+      return true;
+    }
+    // Nobody may act: a timer or a server-played seat moves next.
+    for (auto& p : t.ps) {
+      if (auto m = p.c->recv(std::chrono::milliseconds(20)); m && (*m)["type"] == "state") p.last = *m;
+    }
+  }
+  FAIL("nobody could move for a minute");
+  return false;
+}
+
+std::uint64_t max_seq(const table& t) {
+  std::uint64_t s = 0;
+  for (const auto& p : t.ps) s = std::max(s, p.last["seq"].get<std::uint64_t>());
+  return s;
+}
+
+// Every player reconnects to the restarted server with its token and last_seq.
+void resume_all(table& t, std::uint16_t port) {
+  for (auto& p : t.ps) {
+    const auto last_seq = p.last["seq"].get<std::uint64_t>();
+    p.c = std::make_unique<ws_client>(port);
+    p.c->send({{"type", "hello"}, {"protocol", 1}, {"name", "again"}, {"token", p.token}});
+    const auto welcome = p.c->expect_type("welcome", std::chrono::seconds(30));
+    CHECK(welcome["resumed"] == true);
+    CHECK(welcome["room"] == t.code);
+    const auto ok = p.c->request({{"type", "join_room"}, {"room", t.code}, {"last_seq", last_seq}}, std::chrono::seconds(30));
+    REQUIRE(ok["type"] == "ok");
+    CHECK(ok["resumed"] == true);
+    const auto st = p.c->expect_type("state", std::chrono::seconds(30));
+    // Nothing this player saw is gone: the state goes on from where it was, without a gap.
+    REQUIRE(st["seq"].get<std::uint64_t>() >= last_seq);
+    if (st["seq"].get<std::uint64_t>() > last_seq) CHECK(st["replayed_from"] == last_seq + 1);
+    p.last = st;
+  }
+}
+
+// The record of the finished game, downloaded as the results screen does.
+json download_record(std::uint16_t port, const json& result) {
+  REQUIRE(result.contains("record"));
+  const auto res = http_get(port, "/records/" + result["record"].get<std::string>());
+  REQUIRE(res.status == 200);
+  return json::parse(res.body);
+}
+
+// Every acknowledged command is in the record, in order.
+void check_acknowledged_in_record(const table& t, const json& record) {
+  std::size_t next = 0;
+  for (const auto& e : record["commands"])
+    if (next < t.acked.size() && e["kind"] == "command" && e["seat"] == t.acked[next]["seat"] &&
+        e["command"] == t.acked[next]["command"])
+      ++next;
+  CHECK(next == t.acked.size());
+}
+
+void finish_and_verify(table& t, std::uint16_t port, std::mt19937& rng) {
+  while (step(t, rng)) {
+  }
+  for (auto& p : t.ps) catch_up(p, max_seq(t));
+  const json result = t.ps[0].last["result"];
+  for (const auto& p : t.ps) CHECK(p.last["result"] == result);
+  const auto record = download_record(port, result);
+  check_acknowledged_in_record(t, record);
+  const auto check = tinsel::protocol::check_record(record);
+  INFO(check.why);
+  REQUIRE(check.ok);
+  for (const auto& [k, v] : check.result.items()) CHECK(result[k] == v);
+}
+
+}  // namespace
+
+TEST_CASE("durable rooms: Happy Holidays survives kill -9 mid-game and plays to the end", "[durable][integration]") {
+  const auto dir = temp_dir();
+  std::mt19937 rng(11);
+  table t;
+  std::uint64_t seen = 0;
+  {
+    server_process a(server_flags(dir));
+    t = seat_players(a.port, 3, "happy_holidays", {{"maxPlayers", 3}, {"giftsPerColour", 5}});
+    for (int i = 0; i < 15; ++i) REQUIRE(step(t, rng));
+    seen = max_seq(t);
+    a.kill_hard();
+  }
+  server_process b(server_flags(dir));
+  CHECK(b.log_lines_containing("rooms recovered rooms=1 set_aside=0") == 1);
+  resume_all(t, b.port);
+  CHECK(max_seq(t) >= seen);
+  finish_and_verify(t, b.port, rng);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("durable rooms: Christmas Penguins survives kill -9 with a Stop! pending", "[durable][integration]") {
+  const auto dir = temp_dir();
+  std::mt19937 rng(12);
+  table t;
+  int claimant = -1;
+  {
+    server_process a(server_flags(dir));
+    t = seat_players(a.port, 3, "christmas_penguins",
+                     {{"maxRounds", 40}, {"stones", "4/4/4"}, {"reactionWindowMs", 60000}, {"stopSeconds", 600},
+                      {"mainTimeoutSec", 600}, {"subPromptTimeoutSec", 600}});
+    // Play until somebody shouts "Stop!" and it is granted.
+    for (int i = 0; i < 400 && claimant < 0; ++i) {
+      REQUIRE(step(t, rng, "stop"));
+      const auto& pr = t.ps[0].last["prompt"];
+      if (!pr.is_null() && pr["kind"] == "stopped") claimant = pr["seats"][0];
+    }
+    REQUIRE(claimant >= 0);
+    a.kill_hard();
+  }
+  server_process b(server_flags(dir));
+  resume_all(t, b.port);
+  for (const auto& p : t.ps) {
+    CHECK(p.last["prompt"]["kind"] == "stopped");
+    CHECK(p.last["prompt"]["seats"] == json::array({claimant}));
+  }
+  finish_and_verify(t, b.port, rng);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("durable rooms: Unterm Baum survives kill -9 during MEMORIZE", "[durable][integration]") {
+  const auto dir = temp_dir();
+  std::mt19937 rng(13);
+  table t;
+  {
+    server_process a(server_flags(dir));
+    t = seat_players(a.port, 3, "unterm_baum",
+                     {{"maxPlayers", 3}, {"cardsToRemember", 8}, {"assignSeconds", 600}, {"memorizeSeconds", 3},
+                      {"mainTimeoutSec", 600}, {"maxRounds", 2}});
+    // Everyone writes a wish list; then the memorize timer runs.
+    for (int i = 0; i < 20 && t.ps[0].last["prompt"]["kind"] != "memorize"; ++i) REQUIRE(step(t, rng));
+    REQUIRE(t.ps[0].last["prompt"]["kind"] == "memorize");
+    a.kill_hard();
+  }
+  server_process b(server_flags(dir));
+  resume_all(t, b.port);
+  for (const auto& p : t.ps) CHECK(p.last["prompt"]["kind"] == "memorize");
+  finish_and_verify(t, b.port, rng);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("durable rooms: SIGTERM closes with 1012 and the players continue after the restart", "[durable][integration]") {
+  const auto dir = temp_dir();
+  std::mt19937 rng(14);
+  table t;
+  {
+    server_process a(server_flags(dir));
+    t = seat_players(a.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
+    for (int i = 0; i < 6; ++i) REQUIRE(step(t, rng));
+    REQUIRE(t.ps[1].c->request({{"type", "chat"}, {"text", "Frohe Weihnachten!"}})["type"] == "ok");
+    REQUIRE(a.terminate() == 0);
+    for (auto& p : t.ps) CHECK(p.c->wait_closed(std::chrono::seconds(30)) == 1012);
+  }
+  server_process b(server_flags(dir));
+  resume_all(t, b.port);
+  // The chat is still there: a relative who comes to watch gets it with the room.
+  ws_client uncle(b.port);
+  say_hello(uncle, "Onkel Tom");
+  REQUIRE(uncle.request({{"type", "join_room"}, {"room", t.code}, {"as", "spectator"}})["type"] == "ok");
+  const auto history = uncle.expect_type("chat_history");
+  REQUIRE(history["messages"].size() == 1);
+  CHECK(history["messages"][0]["text"] == "Frohe Weihnachten!");
+  CHECK(history["messages"][0]["from"]["name"] == "Player 1");
+  finish_and_verify(t, b.port, rng);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("durable rooms: a damaged database is set aside and the server starts", "[durable][integration]") {
+  const auto dir = temp_dir();
+  {
+    std::ofstream bad(dir + "/tinsel.db", std::ios::binary);
+    bad << std::string(8192, 'x');
+  }
+  server_process s(server_flags(dir));
+  CHECK(s.log_lines_containing("journal database is damaged") == 1);
+  bool kept = false;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) kept |= f.path().filename().string().starts_with("tinsel.db.corrupt-");
+  CHECK(kept);
+  CHECK(json::parse(http_get(s.port, "/healthz").body)["journal"] == "sqlite");
+  // And it serves: a room can be created and played in.
+  ws_client c(s.port);
+  say_hello(c, "Anna");
+  CHECK(c.request({{"type", "create_room"}, {"game", "happy_holidays"}})["type"] == "ok");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("durable rooms: a room whose journal does not replay is set aside, the others come back", "[durable][integration]") {
+  const auto dir = temp_dir();
+  std::mt19937 rng(15);
+  table good, bad;
+  {
+    server_process a(server_flags(dir));
+    good = seat_players(a.port, 2, "happy_holidays", {{"maxPlayers", 2}});
+    bad = seat_players(a.port, 2, "happy_holidays", {{"maxPlayers", 2}});
+    for (int i = 0; i < 4; ++i) REQUIRE(step(good, rng));
+    for (int i = 0; i < 4; ++i) REQUIRE(step(bad, rng));
+    REQUIRE(a.terminate() == 0);
+  }
+  // Tamper with the second room's first command, as a damaged disk or a bad edit would.
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open((dir + "/tinsel.db").c_str(), &db) == SQLITE_OK);
+    const std::string sql = "UPDATE entries SET body = json_set(body, '$.seat', 7) WHERE id = (SELECT min(id) FROM entries "
+                            "WHERE room = '" + bad.code + "' AND kind = 'command')";
+    REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_changes(db) == 1);
+    sqlite3_close(db);
+  }
+  server_process b(server_flags(dir));
+  CHECK(b.log_lines_containing("room set aside: its journal does not replay room=" + bad.code) == 1);
+  resume_all(good, b.port);
+  finish_and_verify(good, b.port, rng);
+  ws_client c(b.port);
+  c.send({{"type", "hello"}, {"protocol", 1}, {"name", "x"}, {"token", bad.ps[0].token}});
+  c.expect_type("welcome");
+  CHECK(c.request({{"type", "join_room"}, {"room", bad.code}})["code"] == "room_unavailable");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("game records: an honest record is confirmed, an altered command or seed is rejected", "[durable][records]") {
+  const auto dir = temp_dir();
+  std::mt19937 rng(16);
+  server_process s(server_flags(dir));
+  table t = seat_players(s.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
+  // The commitment is shown when the game starts, before any die is rolled.
+  const json first = t.ps[1].last;
+  REQUIRE(first["seq"] == 1);
+  REQUIRE(first["events"][0]["kind"] == "game_started");
+  const auto commitment = first["events"][0]["commitment"];
+  while (step(t, rng)) {
+  }
+  for (auto& p : t.ps) catch_up(p, max_seq(t));
+  const auto record = download_record(s.port, t.ps[0].last["result"]);
+  CHECK(tinsel::protocol::check_record(record).ok);
+  CHECK(record["commitment"] == commitment);
+
+  auto seed_changed = record;
+  seed_changed["seed"] = std::to_string(std::stoull(record["seed"].get<std::string>()) ^ 1);
+  auto c1 = tinsel::protocol::check_record(seed_changed);
+  CHECK_FALSE(c1.ok);
+  CHECK(c1.why.find("commitment") != std::string::npos);
+
+  // A roll changed into another command, or a command moved to another seat.
+  auto command_changed = record;
+  auto& cmds = command_changed["commands"];
+  for (auto& e : cmds)
+    if (e["kind"] == "command") {
+      e["seat"] = (e["seat"].get<int>() + 1) % 2;
+      break;
+    }
+  CHECK_FALSE(tinsel::protocol::check_record(command_changed).ok);
+
+  auto result_changed = record;
+  result_changed["result"]["winners"] = json::array({5});
+  CHECK_FALSE(tinsel::protocol::check_record(result_changed).ok);
+  CHECK(http_get(s.port, "/records/0000000000000000").status == 404);
+  CHECK(http_get(s.port, "/records/..%2f..%2fetc").status == 404);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("durable rooms: a data folder that cannot be created leaves the server running without a journal",
+          "[durable][integration]") {
+  // /proc refuses new folders even to root.
+  server_process s({"--data-dir", "/proc/tinsel-cannot-be-here", "--log-level", "info"});
+  CHECK(s.log_lines_containing("journal unavailable, rooms will NOT survive a restart") == 1);
+  CHECK(json::parse(http_get(s.port, "/healthz").body)["journal"] == "unavailable");
+  ws_client c(s.port);
+  say_hello(c, "Anna");
+  CHECK(c.request({{"type", "create_room"}, {"game", "happy_holidays"}})["type"] == "ok");
+}
