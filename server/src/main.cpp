@@ -1,9 +1,11 @@
-// tinsel-server: parses flags and environment, sets up logging, runs until SIGINT/SIGTERM.
+// tinsel-server: parses flags and environment, sets up logging, runs until SIGINT/SIGTERM; or,
+// with --healthcheck URL, checks another server's health and exits.
 #include <cstdlib>
 #include <iostream>
 
 #include <spdlog/spdlog.h>
 
+#include "ops/healthcheck.hpp"
 #include "ops/log_format.hpp"
 #include "tinsel/server/config.hpp"
 #include "tinsel/server/server.hpp"
@@ -16,6 +18,11 @@ int main(int argc, char** argv) {
     return parsed.exit_code;
   }
   const config& cfg = *parsed.cfg;
+  if (cfg.healthcheck_url) {
+    const auto health = check_health(*cfg.healthcheck_url);
+    (health.healthy ? std::cout : std::cerr) << "healthcheck " << *cfg.healthcheck_url << ": " << health.message << "\n";
+    return health.healthy ? 0 : 1;
+  }
   spdlog::set_level(spdlog::level::from_str(cfg.log_level));
   set_log_format(cfg.log_format);
   try {

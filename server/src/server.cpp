@@ -1,5 +1,6 @@
 #include "tinsel/server/server.hpp"
 
+#include <map>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -11,7 +12,9 @@
 
 #include "tinsel/server/config.hpp"
 #include "net/listener.hpp"
+#include "net/metrics_listener.hpp"
 #include "net/ws_session.hpp"
+#include "ops/metrics.hpp"
 
 namespace tinsel::server {
 
@@ -41,11 +44,13 @@ struct server::impl {
       : state(std::make_shared<server_state>(ioc.get_executor(), cfg)), signals(ioc), drain_timer(ioc) {}
 
   void begin_shutdown();
+  void start_metrics();
   void drain(std::chrono::steady_clock::time_point deadline);
 
   net::io_context ioc;
   std::shared_ptr<server_state> state;
   std::shared_ptr<listener> accept;
+  std::shared_ptr<metrics_listener> metrics_accept;  // null: --metrics-bind off
   net::signal_set signals;
   net::steady_timer drain_timer;
   std::vector<std::thread> threads;
@@ -55,6 +60,7 @@ void server::impl::begin_shutdown() {
   if (state->stopping.exchange(true)) return;
   spdlog::info("shutting down connections={} rooms={}", state->session_count(), state->rooms.size());
   if (accept) accept->stop();
+  if (metrics_accept) metrics_accept->stop();
   signals.cancel();
   // With a journal the rooms come back: clients are told the server restarts (1012) and reconnect.
   const bool durable = state->journal != nullptr;
@@ -77,6 +83,41 @@ void server::impl::drain(std::chrono::steady_clock::time_point deadline) {
   drain_timer.async_wait([this, deadline](boost::system::error_code) { drain(deadline); });
 }
 
+namespace {
+
+// The gauges are read now, not kept up to date: an idle server does nothing for its metrics.
+std::string scrape(const server_state& state) {
+  metrics_gauges g;
+  g.connections = state.session_count();
+  std::map<std::pair<std::string_view, std::string_view>, std::size_t> rooms;
+  for (const auto* game : engine::builtin_games().all())
+    for (const std::string_view status : {"lobby", "playing", "finished"}) rooms[{game->id, status}] = 0;
+  state.rooms.for_each_room([&](const room& r) { ++rooms[{r.game_info().id, r.status_name()}]; });
+  for (const auto& [key, n] : rooms) g.rooms_by_game_and_status.push_back({std::string(key.first), std::string(key.second), n});
+  return metrics().render(g);
+}
+
+}  // namespace
+
+// The metrics listener (--metrics-bind). The default address is best effort, so that a second
+// server on one machine still starts; an address the operator chose must be bound.
+void server::impl::start_metrics() {
+  const auto& cfg = state->cfg;
+  if (cfg.metrics_address.empty()) return;
+  const std::string where = (cfg.metrics_address.find(':') != std::string::npos ? "[" + cfg.metrics_address + "]" : cfg.metrics_address);
+  try {
+    const net::ip::tcp::endpoint ep(net::ip::make_address(cfg.metrics_address), cfg.metrics_port);
+    metrics_accept = std::make_shared<metrics_listener>(ioc, ep, [s = state] { return scrape(*s); });
+  } catch (const boost::system::system_error& e) {
+    const std::string what = "cannot listen on " + where + ":" + std::to_string(cfg.metrics_port) + " for metrics: " + e.code().message();
+    if (cfg.metrics_required) throw std::runtime_error(what);
+    spdlog::warn("metrics off: {} (choose another with --metrics-bind ADDR:PORT, or --metrics-bind off)", what);
+    return;
+  }
+  metrics_accept->run();
+  spdlog::info("metrics listening metrics=http://{}:{}/metrics", where, metrics_accept->port());
+}
+
 server::server(const config& cfg) : impl_(std::make_unique<impl>(cfg)) {}
 
 server::~server() {
@@ -96,6 +137,7 @@ std::uint16_t server::start() {
   }
   impl_->state->rooms.recover(impl_->state->players);
   impl_->accept->run();
+  impl_->start_metrics();
   if (cfg.handle_signals) {
     impl_->signals.add(SIGINT);
     impl_->signals.add(SIGTERM);

@@ -36,10 +36,11 @@ inline json play_turn(ws_client& c, json st) {
   return st;
 }
 
-inline table seat_players(test_server& s, int n, const json& options, const std::string& game = "happy_holidays") {
+// Players 0..n-1 say hello; player 0 creates the room and the others join it.
+inline table seat_players(std::uint16_t port, int n, const json& options, const std::string& game = "happy_holidays") {
   table t;
   for (int i = 0; i < n; ++i) {
-    t.clients.push_back(std::make_unique<ws_client>(s.port));
+    t.clients.push_back(std::make_unique<ws_client>(port));
     say_hello(*t.clients.back(), "Player " + std::to_string(i));
   }
   auto created = t.clients[0]->request({{"type", "create_room"}, {"game", game}, {"options", options}});
@@ -47,6 +48,10 @@ inline table seat_players(test_server& s, int n, const json& options, const std:
   t.code = created["room"];
   for (int i = 1; i < n; ++i) REQUIRE(t.clients[i]->request({{"type", "join_room"}, {"room", t.code}})["type"] == "ok");
   return t;
+}
+
+inline table seat_players(test_server& s, int n, const json& options, const std::string& game = "happy_holidays") {
+  return seat_players(s.port, n, options, game);
 }
 
 inline int two_largest(const json& stacks) {

@@ -92,3 +92,46 @@ TEST_CASE("limits per address: defaults, at least 1 each, address and origin lis
   CHECK(parse({"--allowed-origin", "https://friends.example/path"}).exit_code == 2);
   CHECK(parse({"--allowed-origin", "null"}).exit_code == 2);
 }
+
+TEST_CASE("metrics-bind: 127.0.0.1:9464 by default (best effort), ADDR:PORT or off, chosen ones required", "[config]") {
+  env_vars.clear();
+  auto p = parse({});
+  REQUIRE(p.cfg);
+  CHECK(p.cfg->metrics_address == "127.0.0.1");
+  CHECK(p.cfg->metrics_port == 9464);
+  CHECK_FALSE(p.cfg->metrics_required);
+  auto any = parse({"--metrics-bind", "0.0.0.0:9100"});
+  REQUIRE(any.cfg);
+  CHECK(any.cfg->metrics_address == "0.0.0.0");
+  CHECK(any.cfg->metrics_port == 9100);
+  CHECK(any.cfg->metrics_required);
+  auto v6 = parse({"--metrics-bind=[::1]:0"});
+  REQUIRE(v6.cfg);
+  CHECK(v6.cfg->metrics_address == "::1");
+  CHECK(v6.cfg->metrics_port == 0);
+  auto off = parse({"--metrics-bind", "off"});
+  REQUIRE(off.cfg);
+  CHECK(off.cfg->metrics_address.empty());
+  env_vars = {{"TINSEL_METRICS_BIND", "off"}};
+  auto env_off = parse({});
+  REQUIRE(env_off.cfg);
+  CHECK(env_off.cfg->metrics_address.empty());
+  env_vars.clear();
+  for (const char* bad : {"9464", ":9464", "localhost:9464", "::1:9464", "127.0.0.1:", "127.0.0.1:65536", "on"}) {
+    INFO(bad);
+    CHECK(parse({"--metrics-bind", bad}).exit_code == 2);
+  }
+}
+
+TEST_CASE("healthcheck URL is a mode without an environment variable; the URL is checked when used", "[config]") {
+  env_vars.clear();
+  CHECK_FALSE(parse({}).cfg->healthcheck_url.has_value());
+  auto p = parse({"--healthcheck", "http://127.0.0.1:8080/healthz"});
+  REQUIRE(p.cfg);
+  CHECK(p.cfg->healthcheck_url == "http://127.0.0.1:8080/healthz");
+  auto eq = parse({"--healthcheck=not a url"});
+  REQUIRE(eq.cfg);
+  CHECK(eq.cfg->healthcheck_url == "not a url");
+  CHECK(parse({"--healthcheck"}).exit_code == 2);
+  CHECK(parse({"--help"}).output.find("--healthcheck URL") != std::string::npos);
+}

@@ -25,8 +25,9 @@ std::atomic<int> counter{0};
 
 // The port in the server's "listening url=http://HOST:PORT/" line (or its JSON form, "url":"http://HOST:PORT/"
 // with --log-format json), or 0 while there is none.
-std::uint16_t listening_port(const std::string& log) {
-  for (const char* marker : {" listening url=http://", "\"url\":\"http://"}) {
+std::uint16_t listening_port(const std::string& log,
+                             std::initializer_list<const char*> markers = {" listening url=http://", "\"url\":\"http://"}) {
+  for (const char* marker : markers) {
     const auto at = log.find(marker);
     if (at == std::string::npos) continue;
     const auto host = at + std::string_view(marker).size();
@@ -47,7 +48,7 @@ server_process::server_process(std::vector<std::string> flags, int fd_limit) {
     args = {"/bin/sh", "-c", "ulimit -n " + std::to_string(fd_limit) + " && exec \"$0\" \"$@\"", TINSEL_SERVER_BINARY};
   else
     args = {TINSEL_SERVER_BINARY};
-  for (const char* f : {"--port", "0", "--threads", "2", "--log-level", "info"}) args.emplace_back(f);
+  for (const char* f : {"--port", "0", "--metrics-bind", "127.0.0.1:0", "--threads", "2", "--log-level", "info"}) args.emplace_back(f);
   // Rooms in memory only, unless the test gives the journal a folder of its own.
   if (std::find(flags.begin(), flags.end(), "--data-dir") == flags.end())
     for (const char* f : {"--journal", "off"}) args.emplace_back(f);
@@ -89,6 +90,8 @@ server_process::server_process(std::vector<std::string> flags, int fd_limit) {
       throw std::runtime_error("tinsel-server did not listen within a minute; its log:\n" + log());
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  // The metrics listener logs before the public one (or not at all with --metrics-bind off).
+  metrics_port = listening_port(log(), {" metrics=http://", "\"metrics\":\"http://"});
 }
 
 void server_process::kill_hard() {

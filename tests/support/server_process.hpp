@@ -15,8 +15,9 @@ namespace tinsel::test {
 
 class server_process {
  public:
-  // `flags` are added to "--port 0 --threads 2 --log-level info" (and "--journal off" unless they
-  // name a --data-dir); `fd_limit` > 0 starts the server
+  // `flags` are added to "--port 0 --metrics-bind 127.0.0.1:0 --threads 2 --log-level info" (and
+  // "--journal off" unless they name a --data-dir; a later flag wins, e.g. "--metrics-bind off");
+  // `fd_limit` > 0 starts the server
   // under `ulimit -n fd_limit`. Waits (generously: up to a minute on a busy machine) until it listens.
   explicit server_process(std::vector<std::string> flags = {}, int fd_limit = 0);
   ~server_process();  // SIGKILL if it still runs; removes the log
@@ -37,6 +38,7 @@ class server_process {
 
   pid_t pid = 0;
   std::uint16_t port = 0;
+  std::uint16_t metrics_port = 0;  // the metrics listener's, from its log line; 0 if it has none
   std::string log_path;
 
  private:

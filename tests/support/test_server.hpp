@@ -15,6 +15,7 @@ struct test_server {
     cfg.threads = 2;
     cfg.handle_signals = false;
     cfg.log_level = "warn";
+    cfg.metrics_address.clear();  // no metrics listener: tests in parallel would contend for 9464
     cfg.journal = "off";  // a test that wants durable rooms sets journal and data_dir
     if (tweak) tweak(cfg);
     srv = std::make_unique<server::server>(cfg);

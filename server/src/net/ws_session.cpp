@@ -4,6 +4,8 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include "ops/metrics.hpp"
+
 namespace tinsel::server {
 
 namespace beast = boost::beast;
@@ -104,6 +106,7 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
       }
     } else if (++refused_in_row_ >= state_->cfg.rate_close_after) {
       spdlog::warn("rate limit abuse, closing conn={} refused={}", id_, refused_in_row_);
+      metrics().rate_limit_closed();
       do_close(close_code::rate_limited, "rate limit exceeded");
     } else {
       client_.on_rate_limited(text, self);
@@ -144,6 +147,7 @@ void ws_session::on_send(std::shared_ptr<const std::string> frame) {
   if (!open_) return;
   if (queue_.size() >= state_->cfg.write_queue_messages || queued_bytes_ + frame->size() > state_->cfg.write_queue_bytes) {
     spdlog::warn("client too slow, closing conn={} queued={} bytes={}", id_, queue_.size(), queued_bytes_);
+    metrics().slow_client_closed();
     return do_close(close_code::too_slow, "too slow: outgoing queue full");
   }
   queued_bytes_ += frame->size();
@@ -164,6 +168,7 @@ void ws_session::on_write(beast::error_code ec, std::size_t) {
     return finish();
   }
   if (queue_.empty()) return;  // cleared by a close meanwhile
+  metrics().frame_sent(queue_.front()->size());
   queued_bytes_ -= queue_.front()->size();
   queue_.pop_front();
   if (!queue_.empty() && open_) do_write();

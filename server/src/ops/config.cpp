@@ -96,6 +96,24 @@ bool parse_origins(const std::string& s, std::vector<std::string>& out) {
   return true;
 }
 
+// "ADDR:PORT" ("127.0.0.1:9464", "[::1]:9464", "0.0.0.0:0"), or "off".
+bool parse_metrics_bind(const std::string& s, config& c) {
+  c.metrics_required = true;
+  if (s == "off") {
+    c.metrics_address.clear();
+    return true;
+  }
+  const auto colon = s.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  std::string host = s.substr(0, colon);
+  if (host.starts_with('[') && host.ends_with(']')) host = host.substr(1, host.size() - 2);
+  else if (host.find(':') != std::string::npos) return false;  // IPv6 needs brackets
+  if (!canonical_address(host)) return false;
+  if (!parse_number<std::uint16_t>(s.substr(colon + 1), c.metrics_port, 0, 65535)) return false;
+  c.metrics_address = host;
+  return true;
+}
+
 struct flag {
   const char* name;  // without leading dashes
   const char* env;
@@ -122,6 +140,8 @@ std::vector<flag> flags() {
          c.log_format = v;
          return v == "text" || v == "json";
        }},
+      {"metrics-bind", "TINSEL_METRICS_BIND", "ADDR:PORT of the Prometheus /metrics listener, apart from the public port, or off (default 127.0.0.1:9464)",
+       [](config& c, const std::string& v) { return parse_metrics_bind(v, c); }},
       {"web-root", "TINSEL_WEB_ROOT", "folder of the browser client served at / (default: the source tree's clients/web)",
        [](config& c, const std::string& v) { c.web_root = v; return !v.empty(); }},
       {"journal", "TINSEL_JOURNAL", "sqlite (the default: rooms survive a restart or a crash, kept in DATA-DIR/tinsel.db) or off (rooms live in memory only)",
@@ -197,6 +217,8 @@ std::string usage() {
   o << "tinsel-server " << version_string() << ": Christmas board games for families far apart\n\n"
     << "Usage: tinsel-server [options]\n\nOptions (each also settable through the environment variable shown):\n";
   for (const auto& f : flags()) o << "  --" << f.name << " VALUE   [" << f.env << "]\n      " << f.help << "\n";
+  o << "  --healthcheck URL\n      GET the URL (plain http://HOST[:PORT]/PATH) and exit 0 on 200, 1 otherwise, within 5 s; for\n"
+       "      container health checks (HEALTHCHECK CMD tinsel-server --healthcheck http://127.0.0.1:8080/healthz)\n";
   o << "  --help       show this text\n  --version    print the version\n";
   return o.str();
 }
@@ -227,6 +249,21 @@ parsed_args parse_args(const std::vector<std::string>& args, const char* (*geten
     }
     std::string value;
     bool has_value = false;
+    if (a == "--healthcheck" || a.starts_with("--healthcheck=")) {
+      // A mode, not a setting: no environment variable. The URL is checked when it is used, so
+      // that a container health check reports a bad one as unhealthy (1), not as status 2 (which
+      // Docker reserves).
+      if (a.size() > 13) {
+        cfg.healthcheck_url = a.substr(14);
+      } else if (i + 1 < args.size()) {
+        cfg.healthcheck_url = args[++i];
+      } else {
+        out.exit_code = 2;
+        out.output = "option --healthcheck needs a URL\n";
+        return out;
+      }
+      continue;
+    }
     if (auto eq = a.find('='); eq != std::string::npos) {
       value = a.substr(eq + 1);
       a = a.substr(0, eq);

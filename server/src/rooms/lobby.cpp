@@ -90,6 +90,11 @@ std::size_t lobby::size() const {
   return rooms_.size();
 }
 
+void lobby::for_each_room(const std::function<void(const room&)>& f) const {
+  std::lock_guard lock(mutex_);
+  for (const auto& [code, e] : rooms_) f(*e.r);
+}
+
 void lobby::remove(const std::string& code, bool aside) {
   std::lock_guard lock(mutex_);
   auto it = rooms_.find(code);

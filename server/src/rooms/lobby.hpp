@@ -4,6 +4,7 @@
 // A room counts against its creator's address (address_limits) until it closes or expires. With a
 // journal, rooms are written there and come back after a restart (recover), and room codes stay
 // unique across restarts.
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -41,6 +42,8 @@ class lobby {
   created create(const engine::game_info& game, nlohmann::json options, const std::string& creator);
   std::shared_ptr<room> find(const std::string& code) const;
   std::size_t size() const;
+  // Calls f for every open room, under the registry's lock (f must be quick): /metrics counts them.
+  void for_each_room(const std::function<void(const room&)>& f) const;
   // Server shutdown: close every room.
   void close_all();
 

@@ -2,6 +2,7 @@
 // A private room: seats, spectators, host, chat, and the game. All of its state lives on its own
 // strand; every public method only posts onto that strand, so it may be called from any thread.
 // No mutex guards room or game state.
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <cstdint>
@@ -63,6 +64,11 @@ class room : public std::enable_shared_from_this<room> {
 
   const std::string& code() const { return code_; }
   const engine::game_info& game_info() const { return game_; }
+  // "lobby", "playing" or "finished"; safe to call from any thread (for /metrics).
+  std::string_view status_name() const {
+    const status s = status_;
+    return s == status::lobby ? "lobby" : s == status::playing ? "playing" : "finished";
+  }
 
   // Joins as a player or spectator. A player who already holds a seat here (same player id, e.g.
   // after resuming with its token) gets that seat back; with `last_seq` it then receives every
@@ -179,7 +185,7 @@ class room : public std::enable_shared_from_this<room> {
   const config& cfg_;
   on_expired_fn on_expired_;
 
-  status status_ = status::lobby;
+  std::atomic<status> status_{status::lobby};  // atomic only so that status_name() may read it
   bool closed_ = false;
   std::string host_;  // player id
   std::vector<seat> seats_;

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 #include "rooms/room.hpp"
 #include "tinsel/engine/bot.hpp"
@@ -60,6 +61,7 @@ void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id
     st.timeouts = 0;
   }
   spdlog::info("game started room={} game={} players={}", code_, game_.id, players);
+  metrics().game_started(game_.id);
   json names = json::array();
   for (const auto& st : seats_) names.push_back(st.name);
   game_log_ = json::array();
@@ -77,14 +79,20 @@ void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id
 }
 
 void room::do_action(const pptr& p, const json& command, const json& id) {
+  const command_timer timing(game_.id);
+  auto refuse = [&](std::string_view code, std::string_view message) {
+    metrics().command_refused(game_.id, code);
+    reply_error(p, id, code, message);
+  };
   const member* m = find_member(p->connection_id());
-  if (!m) return reply_error(p, id, errc::not_in_room, "you are not in this room");
-  if (m->seat < 0) return reply_error(p, id, errc::not_a_player, "spectators cannot play");
+  if (!m) return refuse(errc::not_in_room, "you are not in this room");
+  if (m->seat < 0) return refuse(errc::not_a_player, "spectators cannot play");
   if (status_ != status::playing || !game_state_)
-    return reply_error(p, id, errc::game_not_started, "no game is running in this room");
+    return refuse(errc::game_not_started, "no game is running in this room");
   auto& st = seats_[static_cast<std::size_t>(m->seat)];
   auto result = game_state_->apply(m->seat, command, *dice_);
-  if (!result) return reply_error(p, id, result.error().code, result.error().message);
+  if (!result) return refuse(result.error().code, result.error().message);
+  metrics().command_accepted(game_.id);
   journal_game({{"kind", "command"}, {"seat", m->seat}, {"command", command}});
   const bool was_away = st.away;
   st.timeouts = 0;  // any command clears away (C5)
@@ -316,6 +324,7 @@ void room::on_bot_timer(std::uint64_t serial) {
 
 void room::finish_game_if_over() {
   spdlog::info("game finished room={} game={} winners={}", code_, game_.id, last_result_.value("winners", json::array()).dump());
+  metrics().game_finished(game_.id);
   // Players who left for good free their seats; bots stay; a disconnected player keeps the seat
   // for the lobby grace from now on. The room is ready for another game.
   for (auto& st : seats_) {

@@ -81,6 +81,15 @@ struct config {
   // Web origins (lower case, like https://example.org) that may open a WebSocket besides the
   // server's own origin and loopback development origins.
   std::vector<std::string> allowed_origins;
+  // The metrics listener (GET /metrics, Prometheus text format), on an address of its own so that
+  // the public port never shows it. Empty address: off (--metrics-bind off). The default address is
+  // taken if it is free (a warning otherwise, so that a second server on one machine still starts);
+  // an address given with --metrics-bind that cannot be bound is a start-up error.
+  std::string metrics_address = "127.0.0.1";
+  std::uint16_t metrics_port = 9464;
+  bool metrics_required = false;
+  // --healthcheck URL: instead of serving, GET the URL and exit 0 on 200, 1 otherwise (ops/healthcheck.hpp).
+  std::optional<std::string> healthcheck_url;
   std::chrono::milliseconds shutdown_grace{3000};
   bool handle_signals = true;
 };
