@@ -82,6 +82,7 @@ try {
   assert.match(await ben.page.locator('#conn').textContent(), /Der Server startet neu/);
   await oma.page.locator('#conn.conn-restarting').waitFor({ timeout: 10000 });
   await screenshot(ben.page, 'restarting-phone.png');
+  await screenshot(oma.page, 'restarting.png');
   await stopping;
   server = await startServer(['--data-dir', dataDir, '--port', port]);
   await ben.page.locator('#conn.conn-online').waitFor({ timeout: 30000 });
@@ -95,6 +96,8 @@ try {
   const link = oma.page.getByTestId('record');
   await link.waitFor();
   await screenshot(oma.page, 'results-record.png');
+  await ben.page.getByTestId('record').scrollIntoViewIfNeeded();
+  await ben.page.screenshot({ path: path.join(process.env.TINSEL_SCREENSHOT_DIR || 'build/screenshots', 'results-record-phone.png') });
   const [download] = await Promise.all([oma.page.waitForEvent('download'), link.click()]);
   const file = path.join(dataDir, 'record.json');
   await download.saveAs(file);
