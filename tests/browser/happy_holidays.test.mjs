@@ -4,25 +4,7 @@
 // page mid-game and carries on; the host opens a second window, which takes the seat over), and
 // everyone reaches the results screen.
 import assert from 'node:assert/strict';
-import { assertNoPageErrors, createRoom, joinByInvite, newPlayer, run, screenshot, sleep, startProxy } from './lib.mjs';
-
-// Clicks one offered action if it is this page's turn; returns true if it clicked.
-async function playOneStep(page) {
-  const mine = await page.locator('.turn-bar.mine').count();
-  if (!mine) return false;
-  const buttons = page.locator('.actions button.action');
-  const n = await buttons.count();
-  if (!n) return false;
-  // Prefer the highlighted choice (take a reindeer, roll), else a random one.
-  const primary = page.locator('.actions button.action.primary');
-  const target = (await primary.count()) ? primary.first() : buttons.nth(Math.floor(Math.random() * n));
-  try {
-    await target.click({ timeout: 1000 });
-    return true;
-  } catch {
-    return false; // the screen changed under the click: look again
-  }
-}
+import { assertNoPageErrors, createRoom, joinByInvite, newPlayer, playOneStep, run, screenshot, sleep, startProxy } from './lib.mjs';
 
 await run('browser: Happy Holidays from invite to results', async ({ browser, baseUrl }) => {
   const oma = await newPlayer(browser, 'Oma');

@@ -165,3 +165,21 @@ export async function startProxy(targetUrl) {
     },
   };
 }
+
+// Happy Holidays: clicks one offered action if it is this page's turn; returns true if it clicked.
+export async function playOneStep(page) {
+  const mine = await page.locator('.turn-bar.mine').count();
+  if (!mine) return false;
+  const buttons = page.locator('.actions button.action');
+  const n = await buttons.count();
+  if (!n) return false;
+  // Prefer the highlighted choice (take a reindeer, roll), else a random one.
+  const primary = page.locator('.actions button.action.primary');
+  const target = (await primary.count()) ? primary.first() : buttons.nth(Math.floor(Math.random() * n));
+  try {
+    await target.click({ timeout: 1000 });
+    return true;
+  } catch {
+    return false; // the screen changed under the click: look again
+  }
+}

@@ -8,24 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { assertNoPageErrors, createRoom, joinByInvite, launchBrowser, newPlayer, screenshot, sleep, startServer } from './lib.mjs';
+import { assertNoPageErrors, createRoom, joinByInvite, launchBrowser, newPlayer, playOneStep, screenshot, sleep, startServer } from './lib.mjs';
 
 const replayBinary = process.env.TINSEL_REPLAY_BINARY || 'build/tools/replay/tinsel-replay';
-
-async function playOneStep(page) {
-  if (!(await page.locator('.turn-bar.mine').count())) return false;
-  const buttons = page.locator('.actions button.action');
-  const n = await buttons.count();
-  if (!n) return false;
-  const primary = page.locator('.actions button.action.primary');
-  const target = (await primary.count()) ? primary.first() : buttons.nth(Math.floor(Math.random() * n));
-  try {
-    await target.click({ timeout: 1000 });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function play(pages, clicks, deadline) {
   let done = 0;

@@ -13,8 +13,6 @@ namespace tinsel::server {
 
 namespace errc = protocol::errc;
 using clock = std::chrono::steady_clock;
-// Chat lines a joining member receives (chat_history), and the journal keeps.
-constexpr std::size_t chat_history_lines = 100;
 
 namespace {
 std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
@@ -261,8 +259,7 @@ void room::chat(std::shared_ptr<participant> p, std::string text, json request_i
                 {"from", {{"player", m->who.player_id}, {"name", m->who.name}, {"seat", m->seat < 0 ? json(nullptr) : json(m->seat)}}},
                 {"text", text}};
     r.append_record({{"kind", "chat"}, {"message", msg}});
-    r.chat_.push_back(msg);
-    if (r.chat_.size() > chat_history_lines) r.chat_.pop_front();
+    r.remember_chat(msg);
     if (!id.is_null()) r.tell(p, share(protocol::make_ok(id)));
     r.send_to_all(share(protocol::dump(msg)));
   }, p, request_id);

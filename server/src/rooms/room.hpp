@@ -134,6 +134,10 @@ class room : public std::enable_shared_from_this<room> {
   // A record of the running game (command, timeout, default) with the seq its state will carry;
   // every state_hash_every of them also carries the state's hash.
   void journal_game(json body);
+  // The room's event at the start of a game: the players' names and the seed's commitment.
+  engine::event game_started_event(const json& names) const;
+  // Keeps a chat message for chat_history (the last chat_history_lines of them).
+  void remember_chat(json msg);
   // The finished game as anyone may check it (docs/protocol.md, "Game records").
   json game_record() const;
   // After a failed write: the room as its journal has it, everyone resynced.

@@ -10,7 +10,6 @@
 #include "tinsel/engine/bot.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
-#include "tinsel/protocol/sha256.hpp"
 
 namespace tinsel::server {
 
@@ -74,8 +73,7 @@ void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id
            {"options", options_}});
   tell(p, share(protocol::make_ok(id)));
   broadcast_room();
-  broadcast_state({engine::event::public_event(
-      {{"kind", "game_started"}, {"game", game_.id}, {"players", names}, {"commitment", protocol::sha256_hex(std::to_string(seed_))}})});
+  broadcast_state({game_started_event(names)});
 }
 
 void room::do_action(const pptr& p, const json& command, const json& id) {

@@ -33,6 +33,23 @@ long long unix_ms() {
 }
 }  // namespace
 
+namespace {
+// Chat lines a joining member receives (chat_history), and the journal keeps.
+constexpr std::size_t chat_history_lines = 100;
+}  // namespace
+
+engine::event room::game_started_event(const json& names) const {
+  return engine::event::public_event({{"kind", "game_started"},
+                                      {"game", game_.id},
+                                      {"players", names},
+                                      {"commitment", protocol::sha256_hex(std::to_string(seed_))}});
+}
+
+void room::remember_chat(json msg) {
+  chat_.push_back(std::move(msg));
+  if (chat_.size() > chat_history_lines) chat_.pop_front();
+}
+
 void room::journal_lobby_if_changed() {
   if (!journal_) return;
   json seats = json::array();
@@ -159,8 +176,7 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
         record_id_.clear();
         commands_since_hash_ = 0;
         seq_ = r.at("seq").get<std::uint64_t>();
-        history_.push_back({seq_, {engine::event::public_event({{"kind", "game_started"}, {"game", game_.id}, {"players", names},
-                                                                   {"commitment", protocol::sha256_hex(std::to_string(seed_))}})}});
+        history_.push_back({seq_, {game_started_event(names)}});
       } else if (kind == "command" || kind == "timeout" || kind == "default") {
         if (!replay_game_record(r, why)) return false;
       } else if (kind == "ended") {
@@ -172,8 +188,7 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
         last_result_ = r.at("result");
         record_id_ = r.value("record_id", "");
       } else if (kind == "chat") {
-        chat_.push_back(r.at("message"));
-        if (chat_.size() > 100) chat_.pop_front();
+        remember_chat(r.at("message"));
       } else {
         why = "an unknown record kind '" + kind + "'";
         return false;
