@@ -164,6 +164,13 @@ class room : public std::enable_shared_from_this<room> {
   json room_json() const;
   // After the game changed: bump seq, send each member its state, arm the prompt timer.
   void broadcast_state(const engine::events& evs);
+  // A state frame is put together from serialized parts: what every viewer of one broadcast shares
+  // (events, prompt, result, and the view where the game hides nothing) is serialized once, and
+  // per viewer only its seat, its legal commands, and what differs.
+  struct state_parts;
+  state_parts make_state_parts(const engine::events& evs) const;
+  std::string state_frame(engine::viewer v, const state_parts& parts, std::string_view extra = {}) const;
+  // One viewer's frame on its own (catch-up, resync); `extra`: more members, e.g. "resync":true.
   std::string state_frame(engine::viewer v, const engine::events& evs, const json& extra = nullptr) const;
   // Applies a seat's command (from a player or the bot) and tells everyone.
   engine::outcome<engine::events> play(int seat_index, const json& command);

@@ -100,6 +100,16 @@ void room::do_action(const pptr& p, const json& command, const json& id) {
   broadcast_state(result.value());
 }
 
+struct room::state_parts {
+  std::vector<std::string> events;  // each event's body, serialized
+  std::vector<const engine::event*> sources;
+  std::string public_events;        // the events array, when every event is public
+  bool all_public = true;
+  std::string middle;               // from "over" to "seat": the same for every viewer
+  std::string tail;                 // from "seq" to "view"
+  std::string shared_view;          // the view, when the game shows everyone the same
+};
+
 void room::broadcast_state(const engine::events& evs) {
   ++seq_;
   history_.push_back({seq_, evs});
@@ -120,14 +130,15 @@ void room::broadcast_state(const engine::events& evs) {
   } else {
     arm_prompt_timer();
   }
-  // One serialization per distinct view: all spectators share one frame, each seat has its own.
+  // One frame per distinct view: all spectators share one, and so do seats whose frames match.
+  const state_parts parts = make_state_parts(evs);
   std::shared_ptr<const std::string> spectator_frame;
   std::map<int, std::shared_ptr<const std::string>> seat_frames;
   for (auto& [c, m] : members_) {
     auto p = m.p.lock();
     if (!p) continue;
     auto& frame = m.seat < 0 ? spectator_frame : seat_frames[m.seat];
-    if (!frame) frame = share(state_frame(engine::viewer{m.seat}, evs));
+    if (!frame) frame = share(state_frame(engine::viewer{m.seat}, parts));
     tell(p, frame);
   }
   if (over) {
@@ -137,28 +148,72 @@ void room::broadcast_state(const engine::events& evs) {
   }
 }
 
-std::string room::state_frame(engine::viewer v, const engine::events& evs, const json& extra) const {
-  json evj = json::array();
-  for (const auto& e : evs)
-    if (e.visible_to(v)) evj.push_back(e.body);
-  json prompt = nullptr;
-  if (auto pr = game_state_->current_prompt()) {
-    prompt = {{"kind", pr->kind}, {"seats", pr->seats}, {"deadline", deadline_ ? json(epoch_ms(*deadline_)) : json(nullptr)}};
+// The members come in the order nlohmann::json writes an object's (alphabetical), as they did when
+// a frame was one JSON document; catch-up members (`resync`, `replayed_from`) follow at the end.
+room::state_parts room::make_state_parts(const engine::events& evs) const {
+  state_parts s;
+  s.events.reserve(evs.size());
+  for (const auto& e : evs) {
+    s.events.push_back(protocol::dump(e.body));
+    s.sources.push_back(&e);
+    if (e.to != engine::event::audience::everyone) s.all_public = false;
   }
+  if (s.all_public) {
+    s.public_events = "[";
+    for (const auto& e : s.events) {
+      if (s.public_events.size() > 1) s.public_events += ',';
+      s.public_events += e;
+    }
+    s.public_events += ']';
+  }
+  json prompt = nullptr;
+  if (auto pr = game_state_->current_prompt())
+    prompt = {{"deadline", deadline_ ? json(epoch_ms(*deadline_)) : json(nullptr)}, {"kind", pr->kind}, {"seats", pr->seats}};
   const bool over = game_state_->is_over();
-  json j = {{"type", "state"},
-            {"room", code_},
-            {"seq", seq_},
-            {"seat", v.is_spectator() ? json(nullptr) : json(v.seat)},
-            {"view", game_state_->view(v)},
-            {"legal", v.is_spectator() ? json::array() : game_state_->legal(v.seat)},
-            {"prompt", prompt},
-            {"events", std::move(evj)},
-            {"over", over},
-            {"result", over ? last_result_ : json(nullptr)}};
+  s.middle = std::string(",\"over\":") + (over ? "true" : "false") + ",\"prompt\":" + protocol::dump(prompt) +
+             ",\"result\":" + (over ? protocol::dump(last_result_) : "null") + ",\"room\":" + protocol::dump(json(code_)) +
+             ",\"seat\":";
+  s.tail = ",\"seq\":" + std::to_string(seq_) + ",\"type\":\"state\",\"view\":";
+  if (game_state_->view_is_shared()) s.shared_view = protocol::dump(game_state_->view(engine::viewer::spectator()));
+  return s;
+}
+
+std::string room::state_frame(engine::viewer v, const state_parts& s, std::string_view extra) const {
+  std::string events;
+  if (!s.all_public) {
+    events = "[";
+    for (std::size_t i = 0; i < s.events.size(); ++i) {
+      if (!s.sources[i]->visible_to(v)) continue;
+      if (events.size() > 1) events += ',';
+      events += s.events[i];
+    }
+    events += ']';
+  }
+  const std::string legal = v.is_spectator() ? "[]" : protocol::dump(game_state_->legal(v.seat));
+  const std::string own_view = s.shared_view.empty() ? protocol::dump(game_state_->view(v)) : std::string();
+  const std::string& ev = s.all_public ? s.public_events : events;
+  const std::string& view = s.shared_view.empty() ? own_view : s.shared_view;
+  const std::string seat_text = v.is_spectator() ? "null" : std::to_string(v.seat);
+  std::string f;
+  f.reserve(64 + ev.size() + legal.size() + s.middle.size() + s.tail.size() + view.size() + extra.size());
+  f += "{\"events\":";
+  f += ev;
+  f += ",\"legal\":";
+  f += legal;
+  f += s.middle;
+  f += seat_text;
+  f += s.tail;
+  f += view;
+  f += extra;
+  f += '}';
+  return f;
+}
+
+std::string room::state_frame(engine::viewer v, const engine::events& evs, const json& extra) const {
+  std::string more;
   if (extra.is_object())
-    for (const auto& [k, val] : extra.items()) j[k] = val;
-  return protocol::dump(j);
+    for (const auto& [k, val] : extra.items()) more += "," + protocol::dump(json(k)) + ":" + protocol::dump(val);
+  return state_frame(v, make_state_parts(evs), more);
 }
 
 // A (re)joining member gets one state with the current view. With `last_seq` from the history it

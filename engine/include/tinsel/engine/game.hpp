@@ -83,6 +83,9 @@ class game {
   virtual json legal(int seat) const = 0;
   virtual outcome<events> apply(int seat, const json& command, dice& d) = 0;
   virtual json view(viewer v) const = 0;
+  // True when view(v) is the same for every viewer (the game hides nothing from anyone): the
+  // server then builds and serializes one view per broadcast instead of one per seat.
+  virtual bool view_is_shared() const { return false; }
   virtual std::optional<prompt> current_prompt() const = 0;
   // Applies the default for the open prompt if its serial matches; otherwise returns no events.
   virtual events on_timeout(std::uint64_t serial, dice& d) = 0;
