@@ -1,5 +1,11 @@
 #include "net/ws_session.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
@@ -47,7 +53,6 @@ ws_session::~ws_session() {
 }
 
 void ws_session::run(beast::http::request<beast::http::string_body> upgrade) {
-  beast::get_lowest_layer(ws_).expires_never();
   // Heartbeats: Beast pings an idle peer and drops it if nothing comes back within the timeout.
   websocket::stream_base::timeout t = websocket::stream_base::timeout::suggested(beast::role_type::server);
   t.handshake_timeout = std::chrono::seconds(10);  // also bounds the close handshake
@@ -58,6 +63,18 @@ void ws_session::run(beast::http::request<beast::http::string_body> upgrade) {
     res.set(beast::http::field::server, "tinsel/" + version_string());
   }));
   ws_.read_message_max(state_->cfg.hard_frame_bytes);
+  if (state_->cfg.deflate) {
+    websocket::permessage_deflate pmd;
+    pmd.server_enable = true;
+    // A small window and memory level: the state frames repeat within a few KB, and each
+    // connection keeps its compressor between frames (bench/README.md, "Compression").
+    pmd.server_max_window_bits = 10;
+    pmd.client_max_window_bits = 10;
+    pmd.memLevel = 4;
+    pmd.compLevel = 3;
+    pmd.msg_size_threshold = 256;  // smaller frames (an `ok`) are not worth compressing
+    ws_.set_option(pmd);
+  }
   state_->add_session(id_, weak_from_this());
   ws_.async_accept(upgrade, beast::bind_front_handler(&ws_session::on_accept, shared_from_this()));
 }
@@ -129,7 +146,18 @@ bool ws_session::take_token() {
 
 void ws_session::send(std::shared_ptr<const std::string> frame) {
   net::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
-    self->on_send(std::move(frame));
+    if (self->enqueue(std::move(frame)) && self->queue_.size() == 1) self->do_write();
+  });
+}
+
+void ws_session::send_all(std::vector<std::shared_ptr<const std::string>> frames) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), frames = std::move(frames)]() mutable {
+    const bool idle = self->queue_.empty();
+    for (auto& f : frames)
+      if (!self->enqueue(std::move(f))) return;
+    if (!idle || self->queue_.empty()) return;  // a write in flight goes on with what was queued
+    if (self->queue_.size() > 1) self->cork(true);
+    self->do_write();
   });
 }
 
@@ -143,16 +171,27 @@ void ws_session::close_with(close_code code, std::string reason) {
   });
 }
 
-void ws_session::on_send(std::shared_ptr<const std::string> frame) {
-  if (!open_) return;
+bool ws_session::enqueue(std::shared_ptr<const std::string> frame) {
+  if (!open_) return false;
   if (queue_.size() >= state_->cfg.write_queue_messages || queued_bytes_ + frame->size() > state_->cfg.write_queue_bytes) {
     spdlog::warn("client too slow, closing conn={} queued={} bytes={}", id_, queue_.size(), queued_bytes_);
     metrics().slow_client_closed();
-    return do_close(close_code::too_slow, "too slow: outgoing queue full");
+    do_close(close_code::too_slow, "too slow: outgoing queue full");
+    return false;
   }
   queued_bytes_ += frame->size();
   queue_.push_back(std::move(frame));
-  if (queue_.size() == 1) do_write();
+  return true;
+}
+
+void ws_session::cork(bool on) {
+  if (corked_ == on) return;
+  corked_ = on;
+  const int value = on ? 1 : 0;
+  auto& socket = ws_.next_layer();
+  // Best effort: a failure only means the frames leave in separate segments.
+  if (::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CORK, &value, sizeof value) != 0)
+    spdlog::debug("TCP_CORK failed conn={} errno={}", id_, errno);
 }
 
 void ws_session::do_write() {
@@ -171,7 +210,8 @@ void ws_session::on_write(beast::error_code ec, std::size_t) {
   metrics().frame_sent(queue_.front()->size());
   queued_bytes_ -= queue_.front()->size();
   queue_.pop_front();
-  if (!queue_.empty() && open_) do_write();
+  if (!queue_.empty() && open_) return do_write();
+  cork(false);
 }
 
 void ws_session::do_close(close_code code, std::string reason) {
@@ -183,6 +223,7 @@ void ws_session::do_close(close_code code, std::string reason) {
     queue_.erase(queue_.begin() + 1, queue_.end());
     queued_bytes_ = queue_.front()->size();
   }
+  cork(false);  // the close frame must not wait behind a held segment
   spdlog::info("closing conn={} code={} reason=\"{}\"", id_, static_cast<int>(code), reason);
   // Leave the room now: a peer that is not reading may take until the close timeout to answer.
   detach();

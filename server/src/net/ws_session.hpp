@@ -27,6 +27,7 @@ class ws_session final : public participant, public std::enable_shared_from_this
 
   std::uint64_t connection_id() const override { return id_; }
   void send(std::shared_ptr<const std::string> frame) override;
+  void send_all(std::vector<std::shared_ptr<const std::string>> frames) override;
   void left_room(const std::shared_ptr<room>& r) override;
   void close_with(close_code code, std::string reason) override;
 
@@ -34,7 +35,11 @@ class ws_session final : public participant, public std::enable_shared_from_this
   void on_accept(boost::beast::error_code ec);
   void do_read();
   void on_read(boost::beast::error_code ec, std::size_t bytes);
-  void on_send(std::shared_ptr<const std::string> frame);
+  // Queues frames; false (and the connection is closing) when the client is too slow.
+  bool enqueue(std::shared_ptr<const std::string> frame);
+  // Holds back partial TCP segments while several queued frames are written, so they leave in one
+  // segment; released when the queue is empty (or the connection closes).
+  void cork(bool on);
   void do_write();
   void on_write(boost::beast::error_code ec, std::size_t bytes);
   void do_close(close_code code, std::string reason);
@@ -42,7 +47,9 @@ class ws_session final : public participant, public std::enable_shared_from_this
   void detach();  // leave the room and release the identity, once
   bool take_token();
 
-  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  // On the bare socket: the websocket layer's own timeouts (handshake, idle pings) are all this
+  // connection needs, and tcp_stream's per-operation timer bookkeeping would cost on every frame.
+  boost::beast::websocket::stream<boost::asio::ip::tcp::socket> ws_;
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<server_state> state_;
   const std::string address_;
@@ -56,6 +63,7 @@ class ws_session final : public participant, public std::enable_shared_from_this
   int refused_in_row_ = 0;
   bool finished_ = false;
   bool detached_ = false;
+  bool corked_ = false;
 };
 
 }  // namespace tinsel::server

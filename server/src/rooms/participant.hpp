@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tinsel::server {
 
@@ -27,6 +28,9 @@ class participant {
   // Queues one serialized frame. Thread-safe; never blocks; a frame shared by many recipients is
   // serialized once.
   virtual void send(std::shared_ptr<const std::string> frame) = 0;
+  // Queues several frames in order, handed over at once, so that they can share one write on the
+  // wire (a command's `ok` and the `state` it caused). Thread-safe; never blocks.
+  virtual void send_all(std::vector<std::shared_ptr<const std::string>> frames) = 0;
   // The room no longer counts this participant as a member (join refused, kicked, room closed,
   // seat taken over by another connection). Thread-safe.
   virtual void left_room(const std::shared_ptr<room>& r) = 0;

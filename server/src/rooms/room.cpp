@@ -92,15 +92,35 @@ void room::committed(bool ok, std::vector<outgoing> out, const pptr& sender, con
                                               "the server could not save this; nothing changed, please try again")));
     return reload_from_journal();
   }
+  // Each participant's frames go in one hand-over, in order: a command's `ok` and its `state`
+  // can then share a write. Anything else flushes what is gathered first, to keep the order.
+  std::vector<std::pair<pptr, std::vector<frame_ptr>>> batches;
+  const auto flush = [&] {
+    for (auto& [to, frames] : batches) {
+      if (frames.size() == 1) to->send(std::move(frames.front()));
+      else to->send_all(std::move(frames));
+    }
+    batches.clear();
+  };
   for (auto& o : out) {
     switch (o.kind) {
-      case outgoing::what::send: o.to->send(std::move(o.frame)); break;
-      case outgoing::what::left_room: o.to->left_room(shared_from_this()); break;
+      case outgoing::what::send: {
+        auto it = std::find_if(batches.begin(), batches.end(), [&](const auto& b) { return b.first == o.to; });
+        if (it == batches.end()) it = batches.insert(batches.end(), {o.to, {}});
+        it->second.push_back(std::move(o.frame));
+        break;
+      }
+      case outgoing::what::left_room:
+        flush();
+        o.to->left_room(shared_from_this());
+        break;
       case outgoing::what::expired:
+        flush();
         if (on_expired_) on_expired_(code_, false);
         break;
     }
   }
+  flush();
 }
 
 void room::tell(const pptr& p, frame_ptr frame) { outbox_.push_back({outgoing::what::send, p, std::move(frame)}); }
