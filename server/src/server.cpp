@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "tinsel/server/config.hpp"
+#include "net/io_pool.hpp"
 #include "net/listener.hpp"
 #include "net/metrics_listener.hpp"
 #include "net/ws_session.hpp"
@@ -39,21 +40,27 @@ std::unique_ptr<storage::journal> server_state::open_journal(const config& cfg, 
   }
 }
 
+namespace {
+unsigned thread_count(const config& cfg) { return cfg.threads ? cfg.threads : std::max(1u, std::thread::hardware_concurrency()); }
+}  // namespace
+
 struct server::impl {
   explicit impl(const config& cfg)
-      : state(std::make_shared<server_state>(ioc.get_executor(), cfg)), signals(ioc), drain_timer(ioc) {}
+      : pool(thread_count(cfg)),
+        state(std::make_shared<server_state>([this] { return pool.next(); }, cfg)),
+        signals(pool.main()),
+        drain_timer(pool.main()) {}
 
   void begin_shutdown();
   void start_metrics();
   void drain(std::chrono::steady_clock::time_point deadline);
 
-  net::io_context ioc;
+  io_pool pool;
   std::shared_ptr<server_state> state;
   std::shared_ptr<listener> accept;
   std::shared_ptr<metrics_listener> metrics_accept;  // null: --metrics-bind off
   net::signal_set signals;
   net::steady_timer drain_timer;
-  std::vector<std::thread> threads;
 };
 
 void server::impl::begin_shutdown() {
@@ -76,7 +83,7 @@ void server::impl::begin_shutdown() {
 void server::impl::drain(std::chrono::steady_clock::time_point deadline) {
   if (state->session_count() == 0 || std::chrono::steady_clock::now() >= deadline) {
     spdlog::info("stopped");
-    ioc.stop();
+    pool.stop();
     return;
   }
   drain_timer.expires_after(std::chrono::milliseconds(20));
@@ -107,7 +114,7 @@ void server::impl::start_metrics() {
   const std::string where = (cfg.metrics_address.find(':') != std::string::npos ? "[" + cfg.metrics_address + "]" : cfg.metrics_address);
   try {
     const net::ip::tcp::endpoint ep(net::ip::make_address(cfg.metrics_address), cfg.metrics_port);
-    metrics_accept = std::make_shared<metrics_listener>(ioc, ep, [s = state] { return scrape(*s); });
+    metrics_accept = std::make_shared<metrics_listener>(pool.main(), ep, [s = state] { return scrape(*s); });
   } catch (const boost::system::system_error& e) {
     const std::string what = "cannot listen on " + where + ":" + std::to_string(cfg.metrics_port) + " for metrics: " + e.code().message();
     if (cfg.metrics_required) throw std::runtime_error(what);
@@ -131,7 +138,7 @@ std::uint16_t server::start() {
   const auto address = net::ip::make_address(cfg.bind, ec);
   if (ec) throw std::runtime_error("invalid bind address '" + cfg.bind + "'");
   try {
-    impl_->accept = std::make_shared<listener>(impl_->ioc, net::ip::tcp::endpoint(address, cfg.port), impl_->state);
+    impl_->accept = std::make_shared<listener>(impl_->pool, net::ip::tcp::endpoint(address, cfg.port), impl_->state);
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error("cannot listen on " + cfg.bind + ":" + std::to_string(cfg.port) + ": " + e.code().message());
   }
@@ -147,19 +154,17 @@ std::uint16_t server::start() {
       impl_->begin_shutdown();
     });
   }
-  const unsigned n = cfg.threads ? cfg.threads : std::max(1u, std::thread::hardware_concurrency());
-  for (unsigned i = 0; i < n; ++i) impl_->threads.emplace_back([this] { impl_->ioc.run(); });
+  impl_->pool.run();
+  spdlog::info("threads threads={}", impl_->pool.size());
   return impl_->accept->port();
 }
 
 void server::shutdown() {
-  net::post(impl_->ioc, [this] { impl_->begin_shutdown(); });
+  net::post(impl_->pool.main(), [this] { impl_->begin_shutdown(); });
 }
 
 void server::wait() {
-  for (auto& t : impl_->threads)
-    if (t.joinable()) t.join();
-  impl_->threads.clear();
+  impl_->pool.join();
   if (impl_->state->journal) impl_->state->journal->close();
 }
 

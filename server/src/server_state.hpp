@@ -20,11 +20,12 @@ namespace tinsel::server {
 class ws_session;
 
 struct server_state {
-  server_state(boost::asio::any_io_executor ex, config c)
+  // `next_executor`: where a new room lives (io_pool::next).
+  server_state(std::function<boost::asio::any_io_executor()> next_executor, config c)
       : cfg(std::move(c)),
         limits(cfg),
         journal(open_journal(cfg, journal_status)),
-        rooms(std::move(ex), cfg, limits, journal.get()),
+        rooms(std::move(next_executor), cfg, limits, journal.get()),
         players(cfg.reconnect_grace, limits) {}
 
   // The journal as configured; null (journal_status "unavailable") when its folder or database

@@ -13,8 +13,8 @@ namespace tinsel::server {
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
-listener::listener(net::io_context& ioc, tcp::endpoint endpoint, std::shared_ptr<server_state> state)
-    : ioc_(ioc), acceptor_(net::make_strand(ioc)), retry_timer_(acceptor_.get_executor()), state_(std::move(state)) {
+listener::listener(io_pool& pool, tcp::endpoint endpoint, std::shared_ptr<server_state> state)
+    : pool_(pool), acceptor_(net::make_strand(pool.main())), retry_timer_(acceptor_.get_executor()), state_(std::move(state)) {
   acceptor_.open(endpoint.protocol());
   acceptor_.set_option(net::socket_base::reuse_address(true));
   acceptor_.bind(endpoint);
@@ -34,7 +34,7 @@ void listener::stop() {
 }
 
 void listener::do_accept() {
-  acceptor_.async_accept(net::make_strand(ioc_), [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {
+  acceptor_.async_accept(net::make_strand(pool_.next()), [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {
     if (ec == net::error::operation_aborted || !self->acceptor_.is_open()) return;
     if (ec) return self->back_off(ec);
     self->retry_delay_ = std::chrono::milliseconds(0);

@@ -1,5 +1,6 @@
 #pragma once
-// Accepts TCP connections and hands each, on its own strand, to an http_session.
+// Accepts TCP connections and hands each to an http_session, on its own strand of the next of the
+// pool's contexts.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -7,13 +8,14 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "net/io_pool.hpp"
 #include "server_state.hpp"
 
 namespace tinsel::server {
 
 class listener : public std::enable_shared_from_this<listener> {
  public:
-  listener(boost::asio::io_context& ioc, boost::asio::ip::tcp::endpoint endpoint, std::shared_ptr<server_state> state);
+  listener(io_pool& pool, boost::asio::ip::tcp::endpoint endpoint, std::shared_ptr<server_state> state);
   std::uint16_t port() const;
   void run();
   void stop();  // thread-safe
@@ -24,7 +26,7 @@ class listener : public std::enable_shared_from_this<listener> {
   // the next try, longer each time in a row, and log at most once a second.
   void back_off(const boost::system::error_code& ec);
 
-  boost::asio::io_context& ioc_;
+  io_pool& pool_;
   boost::asio::ip::tcp::acceptor acceptor_;
   boost::asio::steady_timer retry_timer_;
   std::chrono::milliseconds retry_delay_{0};

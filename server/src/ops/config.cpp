@@ -151,6 +151,11 @@ std::vector<flag> flags() {
        }},
       {"data-dir", "TINSEL_DATA_DIR", "folder of the journal database, created if missing (default: data, in the working directory)",
        [](config& c, const std::string& v) { c.data_dir = v; return !v.empty(); }},
+      {"deflate", "TINSEL_DEFLATE", "on or off (the default): compress WebSocket frames for clients that offer permessage-deflate",
+       [](config& c, const std::string& v) {
+         c.deflate = v == "on";
+         return v == "on" || v == "off";
+       }},
       {"durability", "TINSEL_DURABILITY", "process (the default: what was acknowledged survives a crash or kill -9) or power (also a power loss; an fsync per commit)",
        [](config& c, const std::string& v) {
          c.durability = v;

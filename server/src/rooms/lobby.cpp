@@ -6,12 +6,13 @@
 
 namespace tinsel::server {
 
-lobby::lobby(boost::asio::any_io_executor ex, const config& cfg, address_limits& limits, storage::journal* journal)
-    : ex_(std::move(ex)), cfg_(cfg), limits_(limits), journal_(journal) {}
+lobby::lobby(std::function<boost::asio::any_io_executor()> next_executor, const config& cfg, address_limits& limits,
+             storage::journal* journal)
+    : next_executor_(std::move(next_executor)), cfg_(cfg), limits_(limits), journal_(journal) {}
 
 std::shared_ptr<room> lobby::make_room(const std::string& code, const engine::game_info& game, nlohmann::json options,
                                        bool recovered) {
-  return std::make_shared<room>(ex_, code, game, std::move(options), cfg_, [this](const std::string& c, bool aside) { remove(c, aside); },
+  return std::make_shared<room>(next_executor_(), code, game, std::move(options), cfg_, [this](const std::string& c, bool aside) { remove(c, aside); },
                                 journal_, recovered);
 }
 

@@ -24,7 +24,8 @@ namespace tinsel::server {
 
 class lobby {
  public:
-  lobby(boost::asio::any_io_executor ex, const config& cfg, address_limits& limits, storage::journal* journal = nullptr);
+  // `next_executor`: the executor each new room runs on (one of the server's threads, in turn).
+  lobby(std::function<boost::asio::any_io_executor()> next_executor, const config& cfg, address_limits& limits, storage::journal* journal = nullptr);
 
   // At start: every room the journal holds open is rebuilt, and its players' identities restored
   // so that they can resume with their tokens. A room that does not replay is set aside (logged;
@@ -52,7 +53,7 @@ class lobby {
   std::shared_ptr<room> make_room(const std::string& code, const engine::game_info& game, nlohmann::json options,
                                   bool recovered);
 
-  boost::asio::any_io_executor ex_;
+  std::function<boost::asio::any_io_executor()> next_executor_;
   struct entry {
     std::shared_ptr<room> r;
     std::string creator;  // address key

@@ -28,6 +28,9 @@ struct config {
   // "process": a commit survives the server's crash or kill -9 (SQLite synchronous=NORMAL);
   // "power": also a power loss (synchronous=FULL, an fsync per commit).
   std::string durability = "process";
+  // WebSocket permessage-deflate (RFC 7692) for clients that offer it (browsers do): fewer bytes on
+  // a phone's line for some CPU and memory per connection (docs/operations.md, "Compression").
+  bool deflate = false;
   int keep_records_days = 90;  // finished games' records; 0 keeps them for ever
 
   protocol::limits limits;
