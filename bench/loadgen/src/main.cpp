@@ -379,8 +379,10 @@ int report_load(const options& o, const run_state& run, const window_figures& w,
   }
   const double own_pct = w.seconds > 0 ? w.own_cpu / w.seconds * 100 : 0;
   // The share of the rooms' time spent waiting on a server timer rather than on our commands.
-  const double timer_pct =
-      w.seconds > 0 ? static_cast<double>(w.timer_wait_ns) / 1e9 / (w.seconds * o.rooms) * 100 : 0;
+  // (A wait that began before the window counts whole, hence the cap.)
+  const double timer_pct = w.seconds > 0 ? std::min(100.0, static_cast<double>(w.timer_wait_ns) / 1e9 /
+                                                               (w.seconds * o.rooms) * 100)
+                                         : 0;
 
   auto& out = std::cout;
   out << "tinsel-loadgen  " << (o.echo ? std::string("tinsel-echo") : o.game) << ", " << o.rooms << " rooms x "
