@@ -219,7 +219,8 @@ const median = (xs) => {
 const fmt = (x, d = 0) => (x === null || x === undefined ? '–' : x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
 const ids = [...new Set(runs.map((r) => r.id))];
 const by = (id) => runs.filter((r) => r.id === id);
-console.log(`Server: ${server}; window ${seconds} s after ${warmup} s warm-up; ${repeat === '1' ? 'one run per row' : `median of ${repeat} interleaved runs`}; ` +
+const window = runs.some((r) => !r.id.startsWith('idle')) ? `window ${seconds} s after ${warmup} s warm-up; ` : '';
+console.log(`Server: ${server}; ${window}${repeat === '1' ? 'one run per row' : `median of ${repeat} interleaved runs`}; ` +
             `load average ${loadBefore} before, ${loadAfter} after; ${took} s in all.\n`);
 const loadIds = ids.filter((i) => !i.startsWith('idle'));
 if (loadIds.length) {
@@ -244,9 +245,12 @@ for (const id of loadIds) {
   const games = rs[0].mode === 'tinsel' ? `, ${fmt(m('games'))} games finished` : '';
   notes.push(`${rs[0].label}: server ${fmt(sc)} % of a core, tinsel-loadgen ${fmt(lg)} %, ${fmt(m('frames_per_move'), 2)} frames per move${games}.`);
 }
-for (const r of runs.filter((x) => x.id.startsWith('idle'))) {
-  console.log(`\n${r.label}: ${fmt(r.connections)} open, server RSS ${fmt(r.server_rss_kb_before)} KB → ${fmt(r.server_rss_kb_after)} KB: ` +
-              `**${fmt(r.rss_kb_per_connection, 2)} KB per connection** (errors ${(r.errors ?? 0) + (r.refusals ?? 0)}).`);
+for (const id of ids.filter((i) => i.startsWith('idle'))) {
+  const rs = by(id);
+  const m = (k) => median(rs.map((r) => r[k]));
+  const errors = rs.reduce((n, r) => n + (r.errors ?? 0) + (r.refusals ?? 0), 0);
+  console.log(`\n${rs[0].label}: ${fmt(m('connections'))} open, server RSS ${fmt(m('server_rss_kb_before'))} KB → ${fmt(m('server_rss_kb_after'))} KB: ` +
+              `**${fmt(m('rss_kb_per_connection'), 2)} KB per connection** (errors ${errors}).`);
 }
 if (notes.length) console.log('\n' + notes.map((n) => `- ${n}`).join('\n'));
 const failed = runs.filter((r) => r.exit !== 0 || r.errors || r.refusals);
