@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// Runs tinsel-loadgen for a few seconds against a real server and fails on any error or refusal it
+// reports, never on its speed: the figures are printed, not judged.
+//
+//   node run_loadgen.mjs --server PATH --loadgen PATH --game GAME [--rooms 4] [--players 4]
+//                        [--seconds 3] [--min-games N] [--options JSON]
+//   node run_loadgen.mjs --echo PATH --loadgen PATH [--rooms 4] [--players 4] [--seconds 3]
+//   node run_loadgen.mjs --server PATH --loadgen PATH --idle N [--players 4]
+//
+// Starts the server (tinsel-server on a free port with the journal off, rate and per-address limits
+// lifted; or tinsel-echo), runs tinsel-loadgen with --json --pid, and checks its exit status and
+// its JSON line. Both processes are killed on the way out, whatever happens.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const args = parseArgs(process.argv.slice(2));
+// Generous: a busy CI machine is slow, and no check below depends on speed.
+const DEADLINE_MS = 170000;
+const children = new Set();
+
+function parseArgs(list) {
+  const out = {};
+  for (let i = 0; i < list.length; i++) {
+    const key = list[i].replace(/^--/, '');
+    if (i + 1 < list.length && !list[i + 1].startsWith('--')) out[key] = list[++i];
+    else out[key] = true;
+  }
+  return out;
+}
+
+function start(name, command, argv) {
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = { name, child, lines: [], stderr: '', waiters: [], exit: null };
+  children.add(child);
+  createInterface({ input: child.stdout }).on('line', (l) => {
+    proc.lines.push(l);
+    for (const w of [...proc.waiters]) w(l);
+  });
+  child.stderr.on('data', (d) => { proc.stderr += d; });
+  proc.exited = new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      proc.exit = { code, signal };
+      resolve(proc.exit);
+    });
+  });
+  // Waits for a line of stdout or stderr matching re.
+  proc.line = (re) => new Promise((resolve, reject) => {
+    const scan = () => [...proc.lines, ...proc.stderr.split('\n')].map((l) => l.match(re)).find(Boolean);
+    const hit = scan();
+    if (hit) return resolve(hit);
+    const poll = setInterval(() => {
+      const m = scan();
+      if (m) { clearInterval(poll); resolve(m); }
+    }, 20);
+    proc.exited.then(() => { clearInterval(poll); const m = scan(); m ? resolve(m) : reject(new Error(`${name} exited (${JSON.stringify(proc.exit)}) before printing ${re}`)); });
+  });
+  return proc;
+}
+
+function killAll() {
+  for (const child of children) child.kill('SIGKILL');
+}
+process.on('exit', killAll);
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { killAll(); process.exit(1); });
+
+function within(ms, promise, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), ms); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+async function main() {
+  const procs = [];
+  try {
+    let server;
+    let url;
+    if (args.echo) {
+      server = start('tinsel-echo', args.echo, ['--port', '0']);
+      procs.push(server);
+      const [, port] = await within(30000, server.line(/listening port=(\d+)/), 'tinsel-echo to listen');
+      url = `ws://127.0.0.1:${port}/ws`;
+    } else {
+      server = start('tinsel-server', args.server, [
+        '--port', '0', '--log-level', 'info', '--journal', 'off', '--metrics-bind', 'off', '--threads', '1',
+        '--max-connections', '20000', '--max-connections-per-address', '20000',
+        '--rooms-per-address-per-minute', '100000', '--live-rooms-per-address', '100000',
+        '--identities-per-address', '100000', '--rate-per-sec', '100000', '--rate-burst', '100000',
+      ]);
+      procs.push(server);
+      const [, port] = await within(30000, server.line(/listening url=http:\/\/127\.0\.0\.1:(\d+)\//), 'tinsel-server to listen');
+      url = `ws://127.0.0.1:${port}/ws`;
+    }
+
+    const lgArgs = ['--url', url, '--pid', String(server.child.pid), '--json', '--seed', '7'];
+    if (args.idle) {
+      lgArgs.push('--idle', String(args.idle), '--players', String(args.players ?? 4), '--settle', '1');
+    } else {
+      lgArgs.push('--rooms', String(args.rooms ?? 4), '--players', String(args.players ?? 4),
+                  '--seconds', String(args.seconds ?? 3), '--warmup', '0.5');
+      if (args.echo) lgArgs.push('--echo');
+      else lgArgs.push('--game', args.game);
+      if (args['min-games']) lgArgs.push('--min-games', String(args['min-games']));
+      if (args.options) lgArgs.push('--options', args.options);
+    }
+    const lg = start('tinsel-loadgen', args.loadgen, lgArgs);
+    procs.push(lg);
+    await within(DEADLINE_MS, lg.exited, 'tinsel-loadgen to finish');
+    console.log(lg.lines.filter((l) => !l.startsWith('{')).join('\n'));
+
+    check(server.exit === null, `the server exited during the run: ${JSON.stringify(server.exit)}`);
+    const jsonLine = lg.lines.find((l) => l.startsWith('{'));
+    check(jsonLine, `tinsel-loadgen printed no JSON line (exit ${JSON.stringify(lg.exit)})`);
+    const r = JSON.parse(jsonLine);
+    check(r.errors === 0, `tinsel-loadgen counted ${r.errors} error(s):\n${lg.stderr}`);
+    check(r.refusals === 0, `tinsel-loadgen counted ${r.refusals} refusal(s):\n${lg.stderr}`);
+    check(lg.exit.code === 0, `tinsel-loadgen exited with ${JSON.stringify(lg.exit)}:\n${lg.stderr}`);
+    if (args.idle) {
+      check(r.connections === Number(args.idle), `${r.connections} of ${args.idle} connections were open`);
+      check(typeof r.server_rss_kb_before === 'number' && typeof r.server_rss_kb_after === 'number' &&
+            typeof r.rss_kb_per_connection === 'number', `no RSS figures: ${jsonLine}`);
+    } else {
+      // One move in a window of seconds, from rooms that are all set up before it opens: a check
+      // that the loop works, not of speed.
+      check(r.moves > 0 && r.samples === r.moves, `no moves measured: ${jsonLine}`);
+      check(r.frames_per_move >= r.players, `fewer frames per move (${r.frames_per_move}) than players: every member gets every state`);
+      if (args['min-games']) check(r.games >= Number(args['min-games']), `${r.games} games finished, expected ${args['min-games']}`);
+    }
+    server.child.kill('SIGTERM');
+    await within(30000, server.exited, 'the server to stop');
+    console.log(`ok: ${jsonLine}`);
+  } catch (e) {
+    console.log(`FAILED: ${e.message}`);
+    for (const p of procs) {
+      const tail = (text) => text.split('\n').slice(-40).join('\n');
+      console.log(`---- ${p.name}: exit ${JSON.stringify(p.exit)}\n-- stdout:\n${tail(p.lines.join('\n'))}\n-- stderr (tail):\n${tail(p.stderr)}`);
+    }
+    killAll();
+    process.exit(1);
+  }
+}
+
+await main();
