@@ -5,9 +5,12 @@
 # tinsel-loadgen against it and prints one markdown table. bench/README.md describes every row.
 #
 #   bench/run.sh [--quick] [--seconds 10] [--warmup 2] [--repeat 1] [--only ROW,ROW]
-#                [--server PATH] [--build-dir build] [--no-build] [--idle [N]] [--out DIR]
+#                [--server PATH] [--baseline PATH] [--build-dir build] [--no-build] [--idle [N]] [--out DIR]
 #
-# Rows (for --only): echo hh hh-t2 hh-250 cp ub journal deflate, and idle idle-game (only with --idle
+# --baseline PATH: every Tinsel row also runs against another tinsel-server binary (for example one
+# built from an older commit), interleaved with the current one, and the table shows both.
+#
+# Rows (for --only): echo hh hh-t2 hh-250 cp ub journal deflate cp-deflate ub-deflate, and idle idle-game (only with --idle
 # or --only: 10,000 connections by default, which needs `ulimit -n` of about 10,100 in each process).
 set -euo pipefail
 
@@ -19,6 +22,7 @@ warmup=2
 repeat=1
 only=""
 server_bin=""
+baseline_bin=""
 do_build=1
 idle=0
 idle_connections=10000
@@ -33,6 +37,7 @@ while [ $# -gt 0 ]; do
     --repeat) repeat=$2; shift ;;
     --only) only=$2; shift ;;
     --server) server_bin=$(realpath "$2"); shift ;;
+    --baseline) baseline_bin=$(realpath "$2"); shift ;;
     --build-dir) build=$(realpath "$2"); shift ;;
     --no-build) do_build=0 ;;
     --idle)
@@ -61,7 +66,7 @@ fi
 [ -n "$server_bin" ] || server_bin="$build/server/tinsel-server"
 loadgen="$build/bench/loadgen/tinsel-loadgen"
 echo_bin="$build/bench/echo/tinsel-echo"
-for b in "$server_bin" "$loadgen" "$echo_bin"; do
+for b in "$server_bin" "$loadgen" "$echo_bin" ${baseline_bin:+"$baseline_bin"}; do
   [ -x "$b" ] || { echo "run.sh: $b is missing (build it, or drop --no-build)" >&2; exit 2; }
 done
 
@@ -75,17 +80,29 @@ results="$out/results.jsonl"
 
 # ---- servers -------------------------------------------------------------------------------------
 
-# The flags this server binary lists in --help; an older binary (--server) may lack some.
-server_help=$("$server_bin" --help 2>&1 || true)
-known() { grep -Eq -- "^ +--$1( |$)" <<<"$server_help"; }
-lifted=()
-skipped=()
-for pair in max-connections=20000 max-connections-per-address=20000 rooms-per-address-per-minute=100000 \
-            live-rooms-per-address=100000 identities-per-address=100000 rate-per-sec=100000 rate-burst=100000 \
-            metrics-bind=off; do
-  if known "${pair%%=*}"; then lifted+=("--${pair%%=*}" "${pair#*=}"); else skipped+=("${pair%%=*}"); fi
-done
-[ ${#skipped[@]} -eq 0 ] || echo "run.sh: $server_bin does not know --${skipped[*]} (left out)" >&2
+# The flags a server binary lists in --help; an older binary (--server, --baseline) may lack some.
+# lifted_flags BINARY: prints the limit-lifting flags that binary knows, one per line.
+lifted_flags() {
+  local help skipped=()
+  help=$("$1" --help 2>&1 || true)
+  for pair in max-connections=20000 max-connections-per-address=20000 rooms-per-address-per-minute=100000 \
+              live-rooms-per-address=100000 identities-per-address=100000 rate-per-sec=100000 rate-burst=100000 \
+              metrics-bind=off; do
+    if grep -Eq -- "^ +--${pair%%=*}( |$)" <<<"$help"; then printf '%s\n' "--${pair%%=*}" "${pair#*=}"
+    else skipped+=("${pair%%=*}"); fi
+  done
+  [ ${#skipped[@]} -eq 0 ] || echo "run.sh: $1 does not know --${skipped[*]} (left out)" >&2
+}
+# knows BINARY FLAG: whether that binary lists --FLAG.
+# (--help is read into a variable first: grep -q ending the pipe early would fail it under pipefail.)
+knows() {
+  local help
+  help=$("$1" --help 2>&1 || true)
+  grep -Eq -- "^ +--$2( |$)" <<<"$help"
+}
+mapfile -t lifted < <(lifted_flags "$server_bin")
+baseline_lifted=()
+[ -z "$baseline_bin" ] || mapfile -t baseline_lifted < <(lifted_flags "$baseline_bin")
 
 free_port() {
   node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
@@ -102,12 +119,22 @@ stop_server() {
 }
 trap stop_server EXIT
 
-# start_tinsel LOG FLAGS...: sets server_pid and url.
+# start_tinsel BINARY LOG FLAGS...: sets server_pid and url.
 start_tinsel() {
-  local log=$1; shift
-  local port
+  local bin=$1 log=$2; shift 2
+  local port extra=("${lifted[@]}")
+  [ "$bin" = "$server_bin" ] || extra=("${baseline_lifted[@]}")
+  # A flag this binary does not know (an older --baseline) is left out: "--deflate on" for one.
+  local flags=()
+  while [ $# -gt 0 ]; do
+    if [[ $1 == --* ]] && ! knows "$bin" "${1#--}"; then
+      echo "run.sh: $bin does not know $1 (left out)" >&2
+      [[ $# -gt 1 && $2 != --* ]] && shift
+    else flags+=("$1"); fi
+    shift
+  done
   port=$(free_port)
-  "$server_bin" --port "$port" --log-level warn "${lifted[@]}" "$@" >"$log" 2>&1 &
+  "$bin" --port "$port" --log-level warn "${extra[@]}" "${flags[@]}" >"$log" 2>&1 &
   server_pid=$!
   url="ws://127.0.0.1:$port/ws"
   for _ in $(seq 200); do
@@ -145,7 +172,9 @@ rows=(
   "cp|christmas_penguins 50×4|tinsel|--threads 1 --journal off|--game christmas_penguins --rooms 50 --players 4"
   "ub|unterm_baum 50×4|tinsel|--threads 1 --journal off|--game unterm_baum --rooms 50 --players 4"
   "journal|happy_holidays 50×4, journal sqlite|tinsel|--threads 1 --journal sqlite --data-dir @DATA@|--game happy_holidays --rooms 50 --players 4"
-  "deflate|happy_holidays 50×4, client offers deflate|tinsel|--threads 1 --journal off|--game happy_holidays --rooms 50 --players 4 --deflate"
+  "deflate|happy_holidays 50×4, permessage-deflate|tinsel|--threads 1 --journal off --deflate on|--game happy_holidays --rooms 50 --players 4 --deflate"
+  "cp-deflate|christmas_penguins 50×4, permessage-deflate|tinsel|--threads 1 --journal off --deflate on|--game christmas_penguins --rooms 50 --players 4 --deflate"
+  "ub-deflate|unterm_baum 50×4, permessage-deflate|tinsel|--threads 1 --journal off --deflate on|--game unterm_baum --rooms 50 --players 4 --deflate"
 )
 idle_rows=(
   "idle|$idle_connections idle connections in rooms of 4, in the lobby|idle|--threads 1 --journal off|--idle $idle_connections --players 4"
@@ -163,9 +192,16 @@ for row in "${rows[@]}" "${idle_rows[@]}"; do
 done
 [ ${#selected[@]} -gt 0 ] || { echo "run.sh: --only $only names no row" >&2; exit 2; }
 
+# run_row REP ROW [before]: with "before", against the --baseline binary.
 run_row() {
-  local rep=$1 row=$2
+  local rep=$1 row=$2 which=${3:-}
   IFS='|' read -r id label kind sflags lflags <<<"$row"
+  local bin=$server_bin
+  if [ "$which" = before ]; then
+    bin=$baseline_bin
+    id="$id@before"
+    label="$label, before"
+  fi
   local data=""
   if [[ $sflags == *@DATA@* ]]; then
     data=$(mktemp -d /tmp/tinsel-bench-journal.XXXXXX)
@@ -173,7 +209,7 @@ run_row() {
   fi
   local slog="$out/$id-$rep.server.log" llog="$out/$id-$rep.loadgen.log"
   # shellcheck disable=SC2086  # the flags are words
-  if [ "$kind" = echo ]; then start_echo "$slog" $sflags; else start_tinsel "$slog" $sflags; fi
+  if [ "$kind" = echo ]; then start_echo "$slog" $sflags; else start_tinsel "$bin" "$slog" $sflags; fi
   local timing=(--seconds "$seconds" --warmup "$warmup")
   [ "$kind" = idle ] && timing=()
   echo "== $label (run $rep of $repeat; log $llog)" >&2
@@ -202,12 +238,15 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 # Repeats are interleaved (all rows, then all rows again), so a burst of load from elsewhere on the
 # machine spreads over the rows instead of spoiling one.
 for rep in $(seq "$repeat"); do
-  for row in "${selected[@]}"; do run_row "$rep" "$row"; done
+  for row in "${selected[@]}"; do
+    run_row "$rep" "$row"
+    if [ -n "$baseline_bin" ] && [[ $row != echo\|* ]]; then run_row "$rep" "$row" before; fi
+  done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # ---- the table -----------------------------------------------------------------------------------
-node - "$results" "$server_bin" "$seconds" "$warmup" "$repeat" "$load_before" "$load_after" "$(( $(date +%s) - started ))" <<'EOF'
+node - "$results" "$server_bin${baseline_bin:+ (rows marked \"before\": $baseline_bin)}" "$seconds" "$warmup" "$repeat" "$load_before" "$load_after" "$(( $(date +%s) - started ))" <<'EOF'
 const fs = require('fs');
 const [file, server, seconds, warmup, repeat, loadBefore, loadAfter, took] = process.argv.slice(2);
 const runs = fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -224,7 +263,7 @@ console.log(`Server: ${server}; ${window}${repeat === '1' ? 'one run per row' : 
             `load average ${loadBefore} before, ${loadAfter} after; ${took} s in all.\n`);
 const loadIds = ids.filter((i) => !i.startsWith('idle'));
 if (loadIds.length) {
-  console.log('| configuration | moves/s | p50 (ms) | p99 (ms) | server CPU per move (µs) | bytes/move/client | errors |');
+  console.log('| configuration | moves/s | p50 (ms) | p99 (ms) | server CPU per move (µs) | bytes/move/client: payload / wire | errors |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
 }
 const notes = [];
@@ -235,7 +274,7 @@ for (const id of loadIds) {
   let label = rs[0].label;
   if (rs.some((r) => r.deflate === 'offered, not negotiated')) label += ' (not negotiated: no deflate on the wire)';
   if (rs.some((r) => r.deflate === 'negotiated')) label += ' (negotiated)';
-  console.log(`| ${label} | ${fmt(m('moves_per_sec'))} | ${fmt(m('p50_ms'), 2)} | ${fmt(m('p99_ms'), 2)} | ${fmt(m('server_cpu_us_per_move'))} | ${fmt(m('payload_bytes_per_move_per_client'))} | ${errors} |`);
+  console.log(`| ${label} | ${fmt(m('moves_per_sec'))} | ${fmt(m('p50_ms'), 2)} | ${fmt(m('p99_ms'), 2)} | ${fmt(m('server_cpu_us_per_move'))} | ${fmt(m('payload_bytes_per_move_per_client'))} / ${fmt(m('wire_bytes_per_move_per_client'))} | ${errors} |`);
   const timer = m('timer_wait_percent');
   if (timer >= 1) notes.push(`${rs[0].label}: the rooms spent ${fmt(timer)} % of their time waiting for a server timer (MEMORIZE cannot be switched off), which lowers its moves/s.`);
   const logs = rs.reduce((n, r) => n + (r.server_log_lines ?? 0), 0);

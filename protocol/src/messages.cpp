@@ -307,6 +307,11 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+void dump_to(std::string& out, const json& j) {
+  nlohmann::detail::serializer<json> s(nlohmann::detail::output_adapter<char>(out), ' ', json::error_handler_t::replace);
+  s.dump(j, false, false, 0);
+}
+
 std::string make_ok(const json& id, json extra) {
   json j = json::object();
   j["type"] = "ok";

@@ -220,7 +220,7 @@ void ws_session::do_close(close_code code, std::string reason) {
   // Drop what is not yet on the wire; one write may still be in flight, which Beast allows
   // alongside the close.
   if (queue_.size() > 1) {
-    queue_.erase(queue_.begin() + 1, queue_.end());
+    queue_.keep_front_only();
     queued_bytes_ = queue_.front()->size();
   }
   cork(false);  // the close frame must not wait behind a held segment

@@ -236,6 +236,7 @@ class room : public std::enable_shared_from_this<room> {
   json game_log_ = json::array();  // the running game's journal records, for its game record
   std::string record_id_;          // the finished game's record (empty: none)
   std::deque<json> chat_;          // the last chat_history_lines chat messages, for late joiners
+  mutable std::size_t frame_size_hint_ = 0;  // the last state frame's size: the next one's buffer
 
   boost::asio::steady_timer prompt_timer_;
   boost::asio::steady_timer bot_timer_;

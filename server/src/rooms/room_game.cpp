@@ -91,7 +91,7 @@ void room::do_action(const pptr& p, const json& command, const json& id) {
   auto result = game_state_->apply(m->seat, command, *dice_);
   if (!result) return refuse(result.error().code, result.error().message);
   metrics().command_accepted(game_.id);
-  journal_game({{"kind", "command"}, {"seat", m->seat}, {"command", command}});
+  if (journal_) journal_game({{"kind", "command"}, {"seat", m->seat}, {"command", command}});
   const bool was_away = st.away;
   st.timeouts = 0;  // any command clears away (C5)
   st.away = false;
@@ -174,38 +174,40 @@ room::state_parts room::make_state_parts(const engine::events& evs) const {
              ",\"result\":" + (over ? protocol::dump(last_result_) : "null") + ",\"room\":" + protocol::dump(json(code_)) +
              ",\"seat\":";
   s.tail = ",\"seq\":" + std::to_string(seq_) + ",\"type\":\"state\",\"view\":";
-  if (game_state_->view_is_shared()) s.shared_view = protocol::dump(game_state_->view(engine::viewer::spectator()));
+  if (game_state_->view_is_shared()) protocol::dump_to(s.shared_view, game_state_->view(engine::viewer::spectator()));
   return s;
 }
 
 std::string room::state_frame(engine::viewer v, const state_parts& s, std::string_view extra) const {
-  std::string events;
-  if (!s.all_public) {
-    events = "[";
+  // One buffer, sized like the last frame, and every part appended in place.
+  std::string f;
+  f.reserve(frame_size_hint_ + 256);
+  f += "{\"events\":";
+  if (s.all_public) {
+    f += s.public_events;
+  } else {
+    f += '[';
+    bool first = true;
     for (std::size_t i = 0; i < s.events.size(); ++i) {
       if (!s.sources[i]->visible_to(v)) continue;
-      if (events.size() > 1) events += ',';
-      events += s.events[i];
+      if (!first) f += ',';
+      first = false;
+      f += s.events[i];
     }
-    events += ']';
+    f += ']';
   }
-  const std::string legal = v.is_spectator() ? "[]" : protocol::dump(game_state_->legal(v.seat));
-  const std::string own_view = s.shared_view.empty() ? protocol::dump(game_state_->view(v)) : std::string();
-  const std::string& ev = s.all_public ? s.public_events : events;
-  const std::string& view = s.shared_view.empty() ? own_view : s.shared_view;
-  const std::string seat_text = v.is_spectator() ? "null" : std::to_string(v.seat);
-  std::string f;
-  f.reserve(64 + ev.size() + legal.size() + s.middle.size() + s.tail.size() + view.size() + extra.size());
-  f += "{\"events\":";
-  f += ev;
   f += ",\"legal\":";
-  f += legal;
+  if (v.is_spectator()) f += "[]";
+  else protocol::dump_to(f, game_state_->legal(v.seat));
   f += s.middle;
-  f += seat_text;
+  if (v.is_spectator()) f += "null";
+  else f += std::to_string(v.seat);
   f += s.tail;
-  f += view;
+  if (s.shared_view.empty()) protocol::dump_to(f, game_state_->view(v));
+  else f += s.shared_view;
   f += extra;
   f += '}';
+  frame_size_hint_ = f.size();
   return f;
 }
 

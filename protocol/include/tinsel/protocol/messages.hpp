@@ -92,6 +92,8 @@ std::optional<std::string> normalize_room_code(std::string_view s);
 // Serializes a server message; never throws (invalid UTF-8 would be replaced, though all text we
 // send has been validated on the way in).
 std::string dump(const json& j);
+// The same, appended to `out` (a frame built in one buffer, without a string per part).
+void dump_to(std::string& out, const json& j);
 
 // Server → client builders. Each returns the serialized frame.
 std::string make_ok(const json& id, json extra = json::object());
