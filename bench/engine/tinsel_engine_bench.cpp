@@ -13,7 +13,7 @@
 //   (d) legal(seat) + view(seat) for the four seats on a fixed mid-game position: rounds of four
 //       seats per second (calls per second = 8 × rounds).
 //
-//   tinsel-engine-bench [--seconds S] [--game ID] [--json] [--seed N]
+//   tinsel-engine-bench [--seconds S] [--game ID] [--json] [--seed N] [--only a|b|c|d]
 #include <chrono>
 #include <ctime>
 #include <cstdint>
@@ -243,11 +243,12 @@ double fixed_position(const game_info& info, double seconds, std::uint64_t seed)
 
 void usage() {
   std::puts(
-      "usage: tinsel-engine-bench [--seconds S] [--game ID] [--json] [--seed N]\n"
+      "usage: tinsel-engine-bench [--seconds S] [--game ID] [--json] [--seed N] [--only a|b|c|d]\n"
       "  --seconds S  length of each of the four measurements per game (default 2)\n"
       "  --game ID    only this game (happy_holidays, christmas_penguins, unterm_baum)\n"
       "  --json       print the figures as JSON instead of a table\n"
-      "  --seed N     seed of the dice and of the command choices (default 1)");
+      "  --seed N     seed of the dice and of the command choices (default 1)\n"
+      "  --only X     run only measurement a, b, c or d (for a profiler); the others print 0");
 }
 
 std::string grouped(double v) {
@@ -267,6 +268,7 @@ int main(int argc, char** argv) {
   std::string only;
   bool as_json = false;
   std::uint64_t seed = 1;
+  std::string only_mode;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const auto value = [&]() -> const char* {
@@ -284,6 +286,12 @@ int main(int argc, char** argv) {
       as_json = true;
     } else if (a == "--seed") {
       seed = std::strtoull(value(), nullptr, 10);
+    } else if (a == "--only") {
+      only_mode = value();
+      if (only_mode.size() != 1 || only_mode[0] < 'a' || only_mode[0] > 'd') {
+        usage();
+        return 2;
+      }
     } else if (a == "--help" || a == "-h") {
       usage();
       return 0;
@@ -308,17 +316,21 @@ int main(int argc, char** argv) {
   for (const auto* info : games) {
     result_row r;
     r.id = info->id;
-    random_play(*info, seconds / 10, seed, extra::frames);  // warm-up: caches, allocator
-    const auto a = random_play(*info, seconds, seed, extra::none);
-    r.play = a.per_second;
-    r.games = a.games;
-    r.legal_view = random_play(*info, seconds, seed, extra::legal_view).per_second;
-    const auto c = random_play(*info, seconds, seed, extra::frames);
-    r.frames = c.per_second;
-    r.frame_bytes = c.frame_bytes;
-    r.position = fixed_position(*info, seconds, seed);
+    const auto wanted = [&](char m) { return only_mode.empty() || only_mode[0] == m; };
+    if (only_mode.empty()) random_play(*info, seconds / 10, seed, extra::frames);  // warm-up: caches, allocator
+    if (wanted('a')) {
+      const auto a = random_play(*info, seconds, seed, extra::none);
+      r.play = a.per_second;
+      r.games = a.games;
+    }
+    if (wanted('b')) r.legal_view = random_play(*info, seconds, seed, extra::legal_view).per_second;
+    if (wanted('c')) {
+      const auto c = random_play(*info, seconds, seed, extra::frames);
+      r.frames = c.per_second;
+      r.frame_bytes = c.frame_bytes;
+    }
+    if (wanted('d')) r.position = fixed_position(*info, seconds, seed);
     rows.push_back(r);
-    if (!as_json) std::fprintf(stderr, "%s done\n", info->id.c_str());
   }
 
   if (as_json) {
