@@ -6,6 +6,7 @@
 // hh_rules.cpp (legal, apply, timeouts: the turn state machine).
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +35,7 @@ json counts_json(const counts& c);
 
 // The normalized options, decoded once.
 struct config {
-  json options;  // normalized, kept for full_state/restore
+  std::shared_ptr<const json> options;  // normalized, kept for full_state/restore; shared by clones
   int players = 0;
   int gifts_per_colour = 8;
   int reindeer = 1;
