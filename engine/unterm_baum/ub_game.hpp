@@ -143,7 +143,8 @@ class ub_game final : public game {
   std::vector<int> winners() const;
   std::string prompt_kind() const;
   json location_json(const location& l) const;
-  json wish_list_json(int seat) const;
+  json wish_list_json(int seat) const;  // {"hand", "wishes"}
+  json wishes_json(int seat) const;      // the placed wishes, or null before the seat has assigned
 
   state s_;
 };
