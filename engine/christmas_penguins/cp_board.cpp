@@ -88,6 +88,7 @@ int floe_at(const state& s, int q, int r) {
 }
 
 void rebuild_grid(state& s) {
+  s.adj_ok = false;
   s.grid.fill(-1);
   for (std::size_t f = 0; f < s.floes.size(); ++f)
     s.grid[static_cast<std::size_t>(cell_index(s.floes[f].q, s.floes[f].r))] = static_cast<int>(f);
@@ -110,7 +111,8 @@ bool has_channel(const state& s, int a, int b) {
 
 bool connected_edge(const state& s, int a, int b) { return lattice_adjacent(s, a, b) && !has_channel(s, a, b); }
 
-neighbour_list neighbours(const state& s, int f) {
+namespace {
+neighbour_list compute_neighbours(const state& s, int f) {
   neighbour_list out;
   const auto& c = s.floes[static_cast<std::size_t>(f)];
   const bool any_channel = !s.channels.empty();
@@ -120,22 +122,49 @@ neighbour_list neighbours(const state& s, int f) {
   }
   return out;
 }
+}  // namespace
 
-bool board_connected(const state& s) {
+const neighbour_list& neighbours(const state& s, int f) {
+  if (!s.adj_ok) {
+    for (std::size_t i = 0; i < s.floes.size(); ++i) s.adj[i] = compute_neighbours(s, static_cast<int>(i));
+    s.adj_ok = true;
+  }
+  return s.adj[static_cast<std::size_t>(f)];
+}
+
+bool board_connected(const state& s) { return board_connected_after(s, -1, 0, 0, -1, -1); }
+
+bool board_connected_after(const state& s, int moved, int q, int r, int cut_a, int cut_b) {
   const auto n = s.floes.size();
-  std::vector<bool> seen(n, false);
-  std::vector<int> todo = {0};
+  std::array<bool, max_floes> seen{};
+  std::array<int, max_floes> todo{};
+  std::size_t top = 0, count = 1;
+  todo[top++] = 0;
   seen[0] = true;
-  std::size_t count = 1;
-  while (!todo.empty()) {
-    const int f = todo.back();
-    todo.pop_back();
-    for (int m : neighbours(s, f))
-      if (!seen[static_cast<std::size_t>(m)]) {
-        seen[static_cast<std::size_t>(m)] = true;
-        ++count;
-        todo.push_back(m);
-      }
+  const auto visit = [&](int m) {
+    if (seen[static_cast<std::size_t>(m)]) return;
+    seen[static_cast<std::size_t>(m)] = true;
+    ++count;
+    todo[top++] = m;
+  };
+  const floe* old = moved >= 0 ? &s.floes[static_cast<std::size_t>(moved)] : nullptr;
+  while (top > 0) {
+    const int f = todo[--top];
+    if (!old) {
+      for (int m : neighbours(s, f))
+        if (!((f == cut_a && m == cut_b) || (f == cut_b && m == cut_a))) visit(m);
+      continue;
+    }
+    // The board with `moved` on (q, r): its old cell is vacant and its channels are gone.
+    const auto& c = s.floes[static_cast<std::size_t>(f)];
+    const int fq = f == moved ? q : c.q, fr = f == moved ? r : c.r;
+    for (const auto& d : directions) {
+      const int cq = fq + d[0], cr = fr + d[1];
+      const int m = cq == q && cr == r ? moved : cq == old->q && cr == old->r ? -1 : floe_at(s, cq, cr);
+      if (m < 0) continue;
+      if (f != moved && m != moved && has_channel(s, f, m)) continue;
+      visit(m);
+    }
   }
   return count == n;
 }

@@ -27,6 +27,7 @@ inline constexpr int edge = -1;    // a penguin beside the board (its player is 
 inline constexpr int at_hut = -2;  // a penguin that re-enters from the hut (A30)
 inline constexpr int grid_offset = 6;  // cells with |q|,|r| <= 5 (radius 4 + 1 for the green stone)
 inline constexpr int grid_side = 2 * grid_offset + 1;
+inline constexpr int max_floes = 61;  // radius 4
 
 using counts = std::array<int, colour_count>;
 using stone_counts = std::array<int, stone_kinds>;
@@ -91,6 +92,14 @@ struct channel {
   int owner = 0;
 };
 
+// Connected neighbours in direction order; a fixed-size list because path search calls it a lot.
+struct neighbour_list {
+  std::array<int, 6> v{};
+  int n = 0;
+  const int* begin() const { return v.data(); }
+  const int* end() const { return v.data() + n; }
+};
+
 struct state {
   std::shared_ptr<const config> cfg;
   std::vector<floe> floes;
@@ -125,6 +134,11 @@ struct state {
   std::vector<bool> reclaim_blocked;
   std::uint64_t serial = 1;
   std::string end_reason;
+  // Derived, not state: the connected neighbours of every floe (see neighbours()), built when first
+  // needed after the floes or the channels changed; whoever changes them clears adj_ok
+  // (rebuild_grid, the channel code, cp_game::edit).
+  mutable std::array<neighbour_list, max_floes> adj{};
+  mutable bool adj_ok = false;
 };
 
 // Small helpers shared by the rule files.
@@ -149,15 +163,11 @@ int hex_dist(const state& s, int a, int b);
 bool lattice_adjacent(const state& s, int a, int b);
 bool has_channel(const state& s, int a, int b);
 bool connected_edge(const state& s, int a, int b);
-// Connected neighbours in direction order; a fixed-size list because path search calls it a lot.
-struct neighbour_list {
-  std::array<int, 6> v{};
-  int n = 0;
-  const int* begin() const { return v.data(); }
-  const int* end() const { return v.data() + n; }
-};
-neighbour_list neighbours(const state& s, int f);
+const neighbour_list& neighbours(const state& s, int f);
 bool board_connected(const state& s);
+// Whether the board would stay connected if floe `moved` (>= 0) went to the vacant cell (q, r) and
+// lost its channels, or if a channel were put on the edge cut_a–cut_b; without copying the state.
+bool board_connected_after(const state& s, int moved, int q, int r, int cut_a, int cut_b);
 void rebuild_grid(state& s);
 int penguin_at(const state& s, int f, int except_seat = -1);  // seat or -1
 bool has_figure(const state& s, int f, int except_seat = -1);
@@ -196,6 +206,7 @@ class cp_game final : public game {
   // Tests only: set up a rulebook position (the caller keeps it consistent).
   state& edit() {
     view_cache_.reset();
+    s_.adj_ok = false;
     return s_;
   }
 
@@ -205,8 +216,8 @@ class cp_game final : public game {
 
  private:
   using result_t = std::optional<rule_error>;
-  // cp_rules.cpp: the turn machine. Commands are validated before anything changes; apply()
-  // restores the state on any error anyway, so a half-applied command cannot leak.
+  // cp_rules.cpp: the turn machine. Commands are validated before anything changes (apply() undoes
+  // the one early change, the reclaim_blocked reset; see there).
   result_t dispatch(int seat, const json& cmd, dice& d, events& out);
   void timeout_default(dice& d, events& out);
   void open(phase p);

@@ -1,6 +1,7 @@
 // Christmas Penguins turn machine: apply and the arrival resolution (A40). Every transition that opens a prompt goes through open() (which bumps the serial);
 // stable points (A23) go through reach(), which first grants a queued "Stop!".
 #include <algorithm>
+#include <cassert>
 #include <climits>
 #include <map>
 
@@ -71,12 +72,23 @@ const char* expected_kind(phase p) {
 }  // namespace
 // ---- apply ----------------------------------------------------------------------------------
 
+// dispatch() validates a command completely before it changes anything, with one exception: the
+// reclaim_blocked reset of a command that moves play on happens before the phase checks, so it is
+// undone here when the command is refused. (Debug builds check that a refusal left the state as
+// it was.)
 outcome<events> cp_game::apply(int seat, const json& command, dice& d) {
   view_cache_.reset();
-  state backup = s_;
+  std::uint32_t reclaim = 0;
+  for (std::size_t i = 0; i < s_.reclaim_blocked.size(); ++i)
+    if (s_.reclaim_blocked[i]) reclaim |= 1U << i;
+#ifndef NDEBUG
+  const json before = full_state();
+#endif
   events out;
+  out.reserve(4);
   if (auto err = dispatch(seat, command, d, out)) {
-    s_ = std::move(backup);
+    for (std::size_t i = 0; i < s_.reclaim_blocked.size(); ++i) s_.reclaim_blocked[i] = (reclaim >> i) & 1U;
+    assert(full_state() == before);
     return *err;
   }
   return out;

@@ -97,14 +97,8 @@ cp_game::result_t cp_game::green_error(int seat, int f, int q, int r) const {
     if (n >= 0 && n != f) touches = true;
   }
   if (!touches) return bad("the cell must touch another floe");
-  if (s_.cfg->connectivity_guard) {
-    state t = s_;
-    std::erase_if(t.channels, [&](const channel& c) { return c.a == f || c.b == f; });
-    t.floes[static_cast<std::size_t>(f)].q = q;
-    t.floes[static_cast<std::size_t>(f)].r = r;
-    rebuild_grid(t);
-    if (!board_connected(t)) return make_error("disconnects_board", "the board must stay connected (A36)");
-  }
+  if (s_.cfg->connectivity_guard && !board_connected_after(s_, f, q, r, -1, -1))
+    return make_error("disconnects_board", "the board must stay connected (A36)");
   return std::nullopt;
 }
 
@@ -127,6 +121,7 @@ cp_game::result_t cp_game::use_stone(int seat, const json& cmd, events& out) {
     const int q = static_cast<int>(lq), r = static_cast<int>(lr);
     if (auto e = green_error(seat, *f, q, r)) return e;
     std::erase_if(s_.channels, [&](const channel& c) { return c.a == *f || c.b == *f; });
+    s_.adj_ok = false;
     auto& fl = s_.floes[static_cast<std::size_t>(*f)];
     ev["floe"] = *f;
     ev["from"] = {fl.q, fl.r};
@@ -215,11 +210,8 @@ cp_game::result_t cp_game::channel_error(int seat, int a, int b) const {
   if (a < 0 || b < 0 || a >= n || b >= n || !lattice_adjacent(s_, a, b))
     return make_error("illegal_edge", "a channel lies between two adjacent floes");
   if (has_channel(s_, a, b)) return make_error("illegal_edge", "there is a channel on that edge already");
-  if (s_.cfg->connectivity_guard) {
-    state t = s_;
-    t.channels.push_back({std::min(a, b), std::max(a, b), seat});
-    if (!board_connected(t)) return make_error("disconnects_board", "the board must stay connected (A36)");
-  }
+  if (s_.cfg->connectivity_guard && !board_connected_after(s_, -1, 0, 0, a, b))
+    return make_error("disconnects_board", "the board must stay connected (A36)");
   return std::nullopt;
 }
 
@@ -229,6 +221,7 @@ cp_game::result_t cp_game::place_channel(int seat, const json& cmd, events& out)
   if (!a || !b) return make_error("illegal_edge", "place_channel needs floe ids \"a\" and \"b\"");
   if (auto e = channel_error(seat, *a, *b)) return e;
   s_.channels.push_back({std::min(*a, *b), std::max(*a, *b), seat});
+  s_.adj_ok = false;
   --s_.channels_left[static_cast<std::size_t>(seat)];
   ++s_.channels_this_turn;
   out.push_back(event::public_event({{"kind", "channel_placed"}, {"seat", seat}, {"a", std::min(*a, *b)}, {"b", std::max(*a, *b)}}));
