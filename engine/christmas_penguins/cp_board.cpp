@@ -1,6 +1,7 @@
 // Christmas Penguins board geometry and the searches the rules need: connected edges, exact-N
 // simple paths (A9-A13), push chains (A14, A15), and the candidate floes of every placement.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <functional>
 
@@ -53,10 +54,15 @@ bool end_allowed(const state& s, const mover& m, int x) {
   return true;
 }
 
-// Exact-N walk (A10-A12). Intermediate floes must be figure-free; `found` collects end floes.
-// With a target the search is pruned by hex distance and stops at the first hit.
+// Exact-N walk (A10-A12). Intermediate floes must be figure-free; `found` collects end floes (bit
+// i = floe i). With a target the search is pruned by distance and stops at the first hit. Without
+// one, a branch stops once every floe it could still end on has been found: only the set of end
+// floes matters, not the paths.
 void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, int left, int target,
-          std::vector<bool>& found, bool& hit) {
+          std::uint64_t candidates, std::uint64_t& found, bool& hit) {
+  // A simple path cannot end on a floe it has already passed.
+  const std::uint64_t open = within(s, v, left) & candidates & (s.cfg->simple_path ? ~seen : ~std::uint64_t{0});
+  if (target < 0 ? (open & ~found) == 0 : (open & bit(target)) == 0) return;
   for (int n : neighbours(s, v)) {
     if (hit) return;
     if (s.cfg->simple_path) {
@@ -67,13 +73,31 @@ void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, i
     if (m.santa && n == s.tree) continue;  // A12: Santa never passes or enters the tree floe
     if (target >= 0 && hex_dist(s, n, target) > left - 1) continue;
     if (left == 1) {
-      found[static_cast<std::size_t>(n)] = true;
+      found |= bit(n);
       if (n == target) hit = true;
       continue;
     }
     if (blocks(s, m, n)) continue;
-    walk(s, m, n, v, seen | bit(n), left - 1, target, found, hit);
+    walk(s, m, n, v, seen | bit(n), left - 1, target, candidates, found, hit);
   }
+}
+
+// Every floe a walk of at most `steps` steps could end on: reached through floes the mover may pass
+// (a superset of the walk's end floes, which lets walk() stop early).
+std::uint64_t walk_candidates(const state& s, const mover& m, int steps) {
+  std::uint64_t seen = bit(m.origin), frontier = seen, out = 0;
+  for (int d = 0; d < steps && frontier; ++d) {
+    std::uint64_t next = 0;
+    for (std::uint64_t f = frontier; f; f &= f - 1)
+      for (int n : neighbours(s, std::countr_zero(f))) {
+        if (m.santa && n == s.tree) continue;
+        out |= bit(n);
+        if (!(seen & bit(n)) && !blocks(s, m, n)) next |= bit(n);
+      }
+    seen |= next;
+    frontier = next;
+  }
+  return out;
 }
 }  // namespace
 
@@ -124,12 +148,36 @@ neighbour_list compute_neighbours(const state& s, int f) {
 }
 }  // namespace
 
-const neighbour_list& neighbours(const state& s, int f) {
-  if (!s.adj_ok) {
-    for (std::size_t i = 0; i < s.floes.size(); ++i) s.adj[i] = compute_neighbours(s, static_cast<int>(i));
-    s.adj_ok = true;
+namespace {
+void build_adjacency(const state& s) {
+  const auto n = s.floes.size();
+  for (std::size_t i = 0; i < n; ++i) s.adj[i] = compute_neighbours(s, static_cast<int>(i));
+  // Breadth-first distances from every floe, cut at 6 (the largest roll).
+  for (std::size_t from = 0; from < n; ++from) {
+    auto& r = s.reach[from];
+    std::uint64_t seen = bit(static_cast<int>(from)), frontier = seen;
+    r[0] = seen;
+    for (std::size_t d = 1; d < r.size(); ++d) {
+      std::uint64_t next = 0;
+      for (std::uint64_t f = frontier; f; f &= f - 1)
+        for (int m : s.adj[static_cast<std::size_t>(std::countr_zero(f))]) next |= bit(m);
+      frontier = next & ~seen;
+      seen |= next;
+      r[d] = seen;
+    }
   }
+  s.adj_ok = true;
+}
+}  // namespace
+
+const neighbour_list& neighbours(const state& s, int f) {
+  if (!s.adj_ok) build_adjacency(s);
   return s.adj[static_cast<std::size_t>(f)];
+}
+
+std::uint64_t within(const state& s, int f, int d) {
+  if (!s.adj_ok) build_adjacency(s);
+  return s.reach[static_cast<std::size_t>(f)][static_cast<std::size_t>(std::min(d, 6))];
 }
 
 bool board_connected(const state& s) { return board_connected_after(s, -1, 0, 0, -1, -1); }
@@ -190,12 +238,12 @@ bool active_is_santa(const state& s) { return s.active == s.santa_player; }
 
 std::vector<int> move_destinations(const state& s) {
   const mover m = active_mover(s);
-  std::vector<bool> found(s.floes.size(), false);
+  std::uint64_t found = 0;
   bool hit = false;
-  if (s.roll > 0) walk(s, m, m.origin, -1, bit(m.origin), s.roll, -1, found, hit);
+  if (s.roll > 0) walk(s, m, m.origin, -1, bit(m.origin), s.roll, -1, walk_candidates(s, m, s.roll), found, hit);
   std::vector<int> out;
-  for (std::size_t f = 0; f < found.size(); ++f)
-    if (found[f] && end_allowed(s, m, static_cast<int>(f))) out.push_back(static_cast<int>(f));
+  for (int f = 0; f < static_cast<int>(s.floes.size()); ++f)
+    if ((found & bit(f)) && end_allowed(s, m, f)) out.push_back(f);
   return out;
 }
 
@@ -203,9 +251,9 @@ bool move_legal(const state& s, int to) {
   if (to < 0 || to >= static_cast<int>(s.floes.size()) || s.roll <= 0) return false;
   const mover m = active_mover(s);
   if (!end_allowed(s, m, to)) return false;
-  std::vector<bool> found(s.floes.size(), false);
+  std::uint64_t found = 0;
   bool hit = false;
-  walk(s, m, m.origin, -1, bit(m.origin), s.roll, to, found, hit);
+  walk(s, m, m.origin, -1, bit(m.origin), s.roll, to, walk_candidates(s, m, s.roll), found, hit);
   return hit;
 }
 

@@ -137,7 +137,9 @@ struct state {
   // Derived, not state: the connected neighbours of every floe (see neighbours()), built when first
   // needed after the floes or the channels changed; whoever changes them clears adj_ok
   // (rebuild_grid, the channel code, cp_game::edit).
+  // reach[f][d] is the set (bit i = floe i) of floes at most d connected steps from f.
   mutable std::array<neighbour_list, max_floes> adj{};
+  mutable std::array<std::array<std::uint64_t, 7>, max_floes> reach{};
   mutable bool adj_ok = false;
 };
 
@@ -164,6 +166,8 @@ bool lattice_adjacent(const state& s, int a, int b);
 bool has_channel(const state& s, int a, int b);
 bool connected_edge(const state& s, int a, int b);
 const neighbour_list& neighbours(const state& s, int f);
+// The floes at most d (0..6) connected steps from f, as a bit set (bit i = floe i).
+std::uint64_t within(const state& s, int f, int d);
 bool board_connected(const state& s);
 // Whether the board would stay connected if floe `moved` (>= 0) went to the vacant cell (q, r) and
 // lost its channels, or if a channel were put on the edge cut_a–cut_b; without copying the state.
