@@ -13,7 +13,8 @@
 //   (d) legal(seat) + view(seat) for the four seats on a fixed mid-game position: rounds of four
 //       seats per second (calls per second = 8 × rounds).
 //
-//   tinsel-engine-bench [--seconds S] [--game ID] [--json] [--seed N] [--only a|b|c|d]
+//   tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <cstdint>
@@ -243,8 +244,10 @@ double fixed_position(const game_info& info, double seconds, std::uint64_t seed)
 
 void usage() {
   std::puts(
-      "usage: tinsel-engine-bench [--seconds S] [--game ID] [--json] [--seed N] [--only a|b|c|d]\n"
+      "usage: tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]\n"
       "  --seconds S  length of each of the four measurements per game (default 2)\n"
+      "  --repeat N   run each measurement N times and keep the best (default 1): on a shared machine\n"
+      "               the best run is the one least slowed down by other processes\n"
       "  --game ID    only this game (happy_holidays, christmas_penguins, unterm_baum)\n"
       "  --json       print the figures as JSON instead of a table\n"
       "  --seed N     seed of the dice and of the command choices (default 1)\n"
@@ -269,6 +272,7 @@ int main(int argc, char** argv) {
   bool as_json = false;
   std::uint64_t seed = 1;
   std::string only_mode;
+  int repeat = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const auto value = [&]() -> const char* {
@@ -282,6 +286,8 @@ int main(int argc, char** argv) {
       seconds = std::atof(value());
     } else if (a == "--game") {
       only = value();
+    } else if (a == "--repeat") {
+      repeat = std::max(1, std::atoi(value()));
     } else if (a == "--json") {
       as_json = true;
     } else if (a == "--seed") {
@@ -318,18 +324,18 @@ int main(int argc, char** argv) {
     r.id = info->id;
     const auto wanted = [&](char m) { return only_mode.empty() || only_mode[0] == m; };
     if (only_mode.empty()) random_play(*info, seconds / 10, seed, extra::frames);  // warm-up: caches, allocator
-    if (wanted('a')) {
-      const auto a = random_play(*info, seconds, seed, extra::none);
-      r.play = a.per_second;
-      r.games = a.games;
+    for (int k = 0; k < repeat; ++k) {
+      if (wanted('a')) {
+        const auto a = random_play(*info, seconds, seed, extra::none);
+        if (a.per_second > r.play) r.play = a.per_second, r.games = a.games;
+      }
+      if (wanted('b')) r.legal_view = std::max(r.legal_view, random_play(*info, seconds, seed, extra::legal_view).per_second);
+      if (wanted('c')) {
+        const auto c = random_play(*info, seconds, seed, extra::frames);
+        if (c.per_second > r.frames) r.frames = c.per_second, r.frame_bytes = c.frame_bytes;
+      }
+      if (wanted('d')) r.position = std::max(r.position, fixed_position(*info, seconds, seed));
     }
-    if (wanted('b')) r.legal_view = random_play(*info, seconds, seed, extra::legal_view).per_second;
-    if (wanted('c')) {
-      const auto c = random_play(*info, seconds, seed, extra::frames);
-      r.frames = c.per_second;
-      r.frame_bytes = c.frame_bytes;
-    }
-    if (wanted('d')) r.position = fixed_position(*info, seconds, seed);
     rows.push_back(r);
   }
 
@@ -339,6 +345,7 @@ int main(int argc, char** argv) {
       out.push_back({{"game", r.id},
                      {"players", players},
                      {"seconds", seconds},
+                     {"repeat", repeat},
                      {"random_play_commands_per_s", r.play},
                      {"games_played", r.games},
                      {"with_legal_view_commands_per_s", r.legal_view},
@@ -355,7 +362,9 @@ int main(int argc, char** argv) {
     std::printf("%-20s %14s %14s %14s %12s %16s %14s\n", r.id.c_str(), grouped(r.play).c_str(),
                 grouped(r.legal_view).c_str(), grouped(r.frames).c_str(), grouped(r.frame_bytes).c_str(),
                 grouped(r.position).c_str(), grouped(8 * r.position).c_str());
-  std::printf("(a)-(c): applied commands per second; (d): rounds of legal+view for 4 seats per second; %g s each\n",
-              seconds);
+  std::printf(
+      "(a)-(c): applied commands per CPU second; (d): rounds of legal+view for 4 seats per CPU second; "
+      "%g s each, best of %d\n",
+      seconds, repeat);
   return 0;
 }

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/fast_json.hpp"
 #include "tinsel/engine/game.hpp"
 
 namespace tinsel::engine::christmas_penguins::detail {
@@ -151,11 +152,8 @@ inline int most(const counts& c) {  // D10/D11/D15: the largest count, tie lowes
     if (c[static_cast<std::size_t>(i)] > c[static_cast<std::size_t>(best)]) best = i;
   return best;
 }
-inline json floe_cmd(const char* kind, const char* key, int f) {
-  json c = json::object();
-  c["kind"] = kind;
-  c[key] = f;
-  return c;
+inline json floe_cmd(const char* kind, const char* key, int f) {  // key is "floe" or "to"
+  return std::string_view(key) < "kind" ? fast_json::object(key, f, "kind", kind) : fast_json::object("kind", kind, key, f);
 }
 
 // ---- board (cp_board.cpp) ------------------------------------------------------------------

@@ -9,6 +9,8 @@
 
 namespace tinsel::engine::christmas_penguins::detail {
 
+using fast_json::object;
+
 namespace {
 using result_t = std::optional<rule_error>;
 
@@ -112,7 +114,7 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
     if (it == s_.stop_queue.end()) return make_error("not_queued", "you have no queued stop");
     s_.stop_queue.erase(it);
     s_.reclaim_blocked[static_cast<std::size_t>(seat)] = true;
-    out.push_back(event::public_event({{"kind", "stop_withdrawn"}, {"seat", seat}}));
+    out.push_back(event::public_event(object("kind", "stop_withdrawn", "seat", seat)));
     return std::nullopt;
   }
   if (kind == "cancel_stop" || kind == "use_stone") {
@@ -144,21 +146,21 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
       if (!floe_ok || !is_refuge(s_, *f)) return bad_floe();
       s_.penguin[static_cast<std::size_t>(seat)] = *f;
       s_.place_order.erase(s_.place_order.begin());
-      out.push_back(event::public_event({{"kind", "penguin_placed"}, {"seat", seat}, {"floe", *f}}));
+      out.push_back(event::public_event(object("floe", *f, "kind", "penguin_placed", "seat", seat)));
       next_setup(out);
       return std::nullopt;
     }
     case phase::place_tree: {
       if (!floe_ok || !contains(tree_candidates(s_), *f)) return bad_floe();
       s_.tree = *f;
-      out.push_back(event::public_event({{"kind", "tree_placed"}, {"floe", *f}}));
+      out.push_back(event::public_event(object("floe", *f, "kind", "tree_placed")));
       next_setup(out);
       return std::nullopt;
     }
     case phase::place_bear: {
       if (!floe_ok || has_figure(s_, *f) || *f == s_.tree) return bad_floe();
       s_.bear = *f;
-      out.push_back(event::public_event({{"kind", "bear_placed"}, {"floe", *f}}));
+      out.push_back(event::public_event(object("floe", *f, "kind", "bear_placed")));
       next_setup(out);
       return std::nullopt;
     }
@@ -167,19 +169,19 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
       const int stone = s_.supply.front();
       s_.supply.erase(s_.supply.begin());
       s_.floes[static_cast<std::size_t>(*f)].stone = stone;
-      out.push_back(event::public_event({{"kind", "stone_placed"}, {"stone", stone_name(stone)}, {"floe", *f}}));
+      out.push_back(event::public_event(object("floe", *f, "kind", "stone_placed", "stone", stone_name(stone))));
       start_turn(out);  // the next stone, or the roll
       return std::nullopt;
     }
     case phase::await_roll: {
       s_.roll = static_cast<int>(d.roll(6)) + 1;
-      out.push_back(event::public_event({{"kind", "rolled"}, {"seat", seat}, {"value", s_.roll}}));
+      out.push_back(event::public_event(object("kind", "rolled", "seat", seat, "value", s_.roll)));
       reach(phase::reaction, out);
       return std::nullopt;
     }
     case phase::reaction: {
       std::erase(s_.reaction_seats, seat);
-      out.push_back(event::public_event({{"kind", "passed"}, {"seat", seat}}));
+      out.push_back(event::public_event(object("kind", "passed", "seat", seat)));
       if (s_.reaction_seats.empty()) after_reaction(out);
       return std::nullopt;
     }
@@ -205,7 +207,7 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
       for (std::size_t i = 0; i + 1 < chain.size(); ++i) pushed.push_back(penguin_at(s_, chain[i], s_.active));
       for (std::size_t i = 0; i < chain.size(); ++i) s_.penguin[static_cast<std::size_t>(pushed[i])] = chain[i];
       out.push_back(event::public_event(
-          {{"kind", "pushed"}, {"seat", seat}, {"from", s_.pending_floe}, {"chain", chain}, {"penguins", pushed}}));
+          object("chain", chain, "from", s_.pending_floe, "kind", "pushed", "penguins", pushed, "seat", seat)));
       after_push(out);
       return std::nullopt;
     }
@@ -234,10 +236,10 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
       if (cmd["take"].get<bool>()) {
         ++s_.stones[static_cast<std::size_t>(seat)][static_cast<std::size_t>(fl.stone)];
         out.push_back(event::public_event(
-            {{"kind", "stone_taken"}, {"seat", seat}, {"stone", stone_name(fl.stone)}, {"floe", s_.pending_floe}}));
+            object("floe", s_.pending_floe, "kind", "stone_taken", "seat", seat, "stone", stone_name(fl.stone))));
         fl.stone = no_stone;
       } else {
-        out.push_back(event::public_event({{"kind", "stone_left"}, {"seat", seat}, {"floe", s_.pending_floe}}));
+        out.push_back(event::public_event(object("floe", s_.pending_floe, "kind", "stone_left", "seat", seat)));
       }
       after_pickup(out);
       return std::nullopt;
@@ -287,7 +289,7 @@ void cp_game::start_turn(events& out) {
     s_.roll = 0;
     s_.channels_this_turn = 0;
     out.push_back(event::public_event(
-        {{"kind", "turn_started"}, {"seat", s_.active}, {"round", s_.turns / s_.cfg->players + 1}}));
+        object("kind", "turn_started", "round", s_.turns / s_.cfg->players + 1, "seat", s_.active)));
   }
   // A24: Santa first re-places every handed-in stone; with nowhere to put one, it is discarded.
   if (s_.active == s_.santa_player && !s_.supply.empty()) {
@@ -295,7 +297,7 @@ void cp_game::start_turn(events& out) {
       open(phase::santa_place_stone);
       return;
     }
-    for (int st : s_.supply) out.push_back(event::public_event({{"kind", "stone_discarded"}, {"stone", stone_name(st)}}));
+    for (int st : s_.supply) out.push_back(event::public_event(object("kind", "stone_discarded", "stone", stone_name(st))));
     s_.supply.clear();
   }
   reach(phase::await_roll, out);
@@ -306,12 +308,12 @@ void cp_game::reach(phase p, events& out) {
     const int c = s_.stop_queue.front();
     s_.stop_queue.pop_front();
     if (!usable(c)) {
-      out.push_back(event::public_event({{"kind", "stop_dropped"}, {"seat", c}, {"reason", "no_usable_stone"}}));
+      out.push_back(event::public_event(object("kind", "stop_dropped", "reason", "no_usable_stone", "seat", c)));
       continue;
     }
     s_.claimant = c;
     s_.resume = p;
-    out.push_back(event::public_event({{"kind", "stop_granted"}, {"seat", c}, {"resumes", phase_name(p)}}));
+    out.push_back(event::public_event(object("kind", "stop_granted", "resumes", phase_name(p), "seat", c)));
     open(phase::stopped);
     return;
   }
@@ -336,7 +338,7 @@ void cp_game::reach(phase p, events& out) {
       break;
     case phase::await_bear:
       if (bear_steps(s_).empty()) {
-        out.push_back(event::public_event({{"kind", "bear_stays"}, {"floe", s_.bear}}));
+        out.push_back(event::public_event(object("floe", s_.bear, "kind", "bear_stays")));
         reach(phase::await_post, out);
         return;
       }
@@ -359,9 +361,9 @@ void cp_game::auto_stay(events& out) {
   auto& pos = s_.penguin[static_cast<std::size_t>(s_.active)];
   if (!active_is_santa(s_) && pos == at_hut && !has_figure(s_, s_.hut)) {
     pos = s_.hut;
-    out.push_back(event::public_event({{"kind", "entered_hut_floe"}, {"seat", s_.active}, {"floe", s_.hut}}));
+    out.push_back(event::public_event(object("floe", s_.hut, "kind", "entered_hut_floe", "seat", s_.active)));
   } else {
-    out.push_back(event::public_event({{"kind", "no_move"}, {"seat", s_.active}, {"roll", s_.roll}}));
+    out.push_back(event::public_event(object("kind", "no_move", "roll", s_.roll, "seat", s_.active)));
   }
   after_move(out);
 }
@@ -371,7 +373,7 @@ void cp_game::do_move(int to, events& out) {
   auto& pos = s_.penguin[static_cast<std::size_t>(s_.active)];
   const int from = santa ? s_.santa : pos == at_hut ? s_.hut : pos;
   out.push_back(event::public_event(
-      {{"kind", "moved"}, {"seat", s_.active}, {"figure", santa ? "santa" : "penguin"}, {"from", from}, {"to", to}}));
+      object("figure", santa ? "santa" : "penguin", "from", from, "kind", "moved", "seat", s_.active, "to", to)));
   s_.pending_floe = to;
   if (santa) {
     s_.santa = to;
@@ -426,7 +428,7 @@ void cp_game::after_pickup(events& out) {
     auto& mine = s_.presents[static_cast<std::size_t>(s_.active)];
     for (int c = 0; c < colour_count; ++c) mine[static_cast<std::size_t>(c)] += loose[static_cast<std::size_t>(c)];
     out.push_back(event::public_event(
-        {{"kind", "loose_presents_collected"}, {"seat", s_.active}, {"floe", s_.pending_floe}, {"presents", counts_json(loose)}}));
+        object("floe", s_.pending_floe, "kind", "loose_presents_collected", "presents", counts_json(loose), "seat", s_.active)));
     loose.fill(0);
   }
   after_move(out);
@@ -440,11 +442,7 @@ void cp_game::after_move(events& out) {
 }
 
 void cp_game::meet(events& out) {
-  out.push_back(event::public_event({{"kind", "santa_met"},
-                                     {"santa_seat", s_.santa_player},
-                                     {"penguin_seat", s_.pending_seat},
-                                     {"floe", s_.pending_floe},
-                                     {"by", s_.santa_moved ? "santa" : "penguin"}}));
+  out.push_back(event::public_event(object("by", s_.santa_moved ? "santa" : "penguin", "floe", s_.pending_floe, "kind", "santa_met", "penguin_seat", s_.pending_seat, "santa_seat", s_.santa_player)));
   if (total(s_.presents[static_cast<std::size_t>(s_.pending_seat)]) > 0) {
     open(phase::confiscate);
     return;
@@ -464,7 +462,7 @@ void cp_game::confiscate(std::optional<int> colour, events& out) {
       case confiscate_to::removed: to = "removed"; break;
     }
     out.push_back(event::public_event(
-        {{"kind", "present_confiscated"}, {"from", s_.pending_seat}, {"colour", colour_name(*colour)}, {"to", to}}));
+        object("colour", colour_name(*colour), "from", s_.pending_seat, "kind", "present_confiscated", "to", to)));
   }
   swap_roles(out);
   after_move(out);
@@ -479,20 +477,20 @@ void cp_game::swap_roles(events& out) {
   s_.penguin[static_cast<std::size_t>(victim)] = edge;
   s_.penguin[static_cast<std::size_t>(old_santa)] = at_hut;
   out.push_back(event::public_event(
-      {{"kind", "roles_swapped"}, {"santa_seat", victim}, {"at_hut_seat", old_santa}, {"santa_floe", s_.santa}}));
+      object("at_hut_seat", old_santa, "kind", "roles_swapped", "santa_floe", s_.santa, "santa_seat", victim)));
 }
 
 void cp_game::steal(int colour, events& out) {
   const auto c = static_cast<std::size_t>(colour);
   --s_.pool[c];
   ++s_.presents[static_cast<std::size_t>(s_.active)][c];
-  out.push_back(event::public_event({{"kind", "present_stolen"}, {"seat", s_.active}, {"colour", colour_name(colour)}}));
+  out.push_back(event::public_event(object("colour", colour_name(colour), "kind", "present_stolen", "seat", s_.active)));
   if (total(s_.pool) == 0) {
     finish("pool_empty", out);  // A37: nothing else of this turn happens
     return;
   }
   if (tree_candidates(s_).empty()) {
-    out.push_back(event::public_event({{"kind", "tree_stays"}, {"floe", s_.tree}}));
+    out.push_back(event::public_event(object("floe", s_.tree, "kind", "tree_stays")));
     after_move(out);
     return;
   }
@@ -500,13 +498,13 @@ void cp_game::steal(int colour, events& out) {
 }
 
 void cp_game::relocate(int f, events& out) {
-  out.push_back(event::public_event({{"kind", "tree_relocated"}, {"from", s_.tree}, {"to", f}}));
+  out.push_back(event::public_event(object("from", s_.tree, "kind", "tree_relocated", "to", f)));
   s_.tree = f;
   after_move(out);
 }
 
 void cp_game::bear_move(int to, events& out) {
-  out.push_back(event::public_event({{"kind", "bear_moved"}, {"seat", s_.active}, {"from", s_.bear}, {"to", to}}));
+  out.push_back(event::public_event(object("from", s_.bear, "kind", "bear_moved", "seat", s_.active, "to", to)));
   s_.bear = to;
   const int victim = penguin_at(s_, to);
   if (victim >= 0 && !flee_targets(s_, victim).empty()) {
@@ -527,18 +525,15 @@ void cp_game::flee(std::optional<int> colour, int to, events& out) {
       ++s_.pool[c];
     else
       ++s_.floes[static_cast<std::size_t>(s_.bear)].loose[c];
-    out.push_back(event::public_event({{"kind", "present_dropped"},
-                                       {"seat", victim},
-                                       {"colour", colour_name(*colour)},
-                                       {"to", s_.cfg->drop_to_pool ? json("pool") : json(s_.bear)}}));
+    out.push_back(event::public_event(object("colour", colour_name(*colour), "kind", "present_dropped", "seat", victim, "to", s_.cfg->drop_to_pool ? json("pool") : json(s_.bear))));
   }
   s_.penguin[static_cast<std::size_t>(victim)] = to;
-  out.push_back(event::public_event({{"kind", "fled"}, {"seat", victim}, {"from", s_.bear}, {"to", to}}));
+  out.push_back(event::public_event(object("from", s_.bear, "kind", "fled", "seat", victim, "to", to)));
   reach(phase::await_post, out);
 }
 
 void cp_game::end_turn(events& out) {
-  out.push_back(event::public_event({{"kind", "turn_ended"}, {"seat", s_.active}}));
+  out.push_back(event::public_event(object("kind", "turn_ended", "seat", s_.active)));
   ++s_.turns;
   if (s_.turns % s_.cfg->players == 0 && s_.turns / s_.cfg->players >= s_.cfg->max_rounds) {
     finish("round_cap", out);  // C8
@@ -555,7 +550,7 @@ void cp_game::finish(const char* reason, events& out) {
   s_.claimant = -1;
   s_.stop_queue.clear();
   s_.reaction_seats.clear();
-  out.push_back(event::public_event({{"kind", "game_over"}, {"reason", reason}, {"result", result()}}));
+  out.push_back(event::public_event(object("kind", "game_over", "reason", reason, "result", result())));
 }
 
 
