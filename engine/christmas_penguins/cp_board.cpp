@@ -113,6 +113,7 @@ int floe_at(const state& s, int q, int r) {
 
 void rebuild_grid(state& s) {
   s.adj_ok = false;
+  ++s.layout;
   s.grid.fill(-1);
   for (std::size_t f = 0; f < s.floes.size(); ++f)
     s.grid[static_cast<std::size_t>(cell_index(s.floes[f].q, s.floes[f].r))] = static_cast<int>(f);

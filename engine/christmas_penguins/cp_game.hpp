@@ -142,6 +142,9 @@ struct state {
   mutable std::array<neighbour_list, max_floes> adj{};
   mutable std::array<std::array<std::uint64_t, 7>, max_floes> reach{};
   mutable bool adj_ok = false;
+  // Counts changes of the board's layout (floe positions, channels), like adj_ok; part of the key
+  // under which cp_game caches the move destinations.
+  std::uint32_t layout = 0;
 };
 
 // Small helpers shared by the rule files.
@@ -153,7 +156,8 @@ inline int most(const counts& c) {  // D10/D11/D15: the largest count, tie lowes
   return best;
 }
 inline json floe_cmd(const char* kind, const char* key, int f) {  // key is "floe" or "to"
-  return std::string_view(key) < "kind" ? fast_json::object(key, f, "kind", kind) : fast_json::object("kind", kind, key, f);
+  static const fast_json::shape floe_kind{"floe", "kind"}, kind_to{"kind", "to"};
+  return std::string_view(key) == "floe" ? floe_kind(f, kind) : kind_to(kind, f);
 }
 
 // ---- board (cp_board.cpp) ------------------------------------------------------------------
@@ -208,7 +212,9 @@ class cp_game final : public game {
   // Tests only: set up a rulebook position (the caller keeps it consistent).
   state& edit() {
     view_cache_.reset();
+    dests_.reset();
     s_.adj_ok = false;
+    ++s_.layout;
     return s_;
   }
 
@@ -261,12 +267,22 @@ class cp_game final : public game {
   bool channel_phase() const;
 
   json build_view() const;
+  // move_destinations(s_), cached under everything it depends on (see destinations_key).
+  const std::vector<int>& destinations() const;
+  bool destination_legal(int to) const;
 
   state s_;
   // Every viewer gets the same view (1.5) and the harness and the room ask for it many times per
   // state, so it is built once per state. Any mutation goes through apply/on_timeout/edit, which
   // drop it. Like the rest of the game, not safe for concurrent use (the room serializes calls).
   mutable std::shared_ptr<const json> view_cache_;
+  // The legal moves are searched when the move prompt opens, again for legal(), and again to check
+  // the move: the first search is kept, under a key of every input of the search.
+  struct destinations_cache {
+    std::array<int, 16> key{};
+    std::vector<int> floes;
+  };
+  mutable std::optional<destinations_cache> dests_;
 };
 
 }  // namespace tinsel::engine::christmas_penguins::detail

@@ -1,5 +1,6 @@
 // Christmas Penguins prompts, legal() and the deterministic timeout defaults D1-D17.
 #include <algorithm>
+#include <cassert>
 #include <climits>
 
 #include "christmas_penguins/cp_game.hpp"
@@ -51,6 +52,45 @@ std::optional<prompt> cp_game::current_prompt() const {
   return prompt{prompt_kind(), prompt_seats(), timeout, s_.serial};
 }
 
+// ---- move destinations ----------------------------------------------------------------------
+
+namespace {
+// Everything move_destinations() reads besides the configuration: who moves and from where, the
+// figures, the tree, the roll and the board's layout.
+std::array<int, 16> destinations_key(const state& s) {
+  std::array<int, 16> k{};
+  k.fill(-9);
+  k[0] = s.active;
+  k[1] = s.santa_player;
+  k[2] = s.santa;
+  k[3] = s.bear;
+  k[4] = s.tree;
+  k[5] = s.hut;
+  k[6] = s.roll;
+  k[7] = static_cast<int>(s.layout);
+  k[8] = static_cast<int>(s.floes.size());
+  for (std::size_t p = 0; p < s.penguin.size() && p < 6; ++p) k[9 + p] = s.penguin[p];
+  k[15] = static_cast<int>(s.penguin.size());
+  return k;
+}
+}  // namespace
+
+const std::vector<int>& cp_game::destinations() const {
+  const auto key = destinations_key(s_);
+  if (!dests_ || dests_->key != key) dests_ = destinations_cache{key, move_destinations(s_)};
+  assert(dests_->floes == move_destinations(s_));
+  return dests_->floes;
+}
+
+// move_legal(s_, to), answered from the destinations: an end floe of some path that the mover may
+// end on is exactly what both check.
+bool cp_game::destination_legal(int to) const {
+  if (to < 0 || to >= static_cast<int>(s_.floes.size()) || s_.roll <= 0) return false;
+  const auto& d = destinations();
+  assert(std::binary_search(d.begin(), d.end(), to) == move_legal(s_, to));
+  return std::binary_search(d.begin(), d.end(), to);
+}
+
 // ---- legal ----------------------------------------------------------------------------------
 
 json cp_game::legal(int seat) const {
@@ -88,7 +128,7 @@ json cp_game::legal(int seat) const {
     case phase::await_roll: out.push_back(object("kind", "roll")); break;
     case phase::reaction: out.push_back(object("kind", "pass")); break;
     case phase::await_move:
-      for (int f : move_destinations(s_)) out.push_back(floe_cmd("move", "to", f));
+      for (int f : destinations()) out.push_back(floe_cmd("move", "to", f));
       break;
     case phase::push_chain:
       for (const auto& c : push_chains(s_, s_.active, s_.pending_floe)) out.push_back(object("chain", c, "kind", "push"));
@@ -142,7 +182,7 @@ json cp_game::legal(int seat) const {
 
 // D8.
 int cp_game::default_move() const {
-  const auto dests = move_destinations(s_);
+  const auto& dests = destinations();
   const auto min_dist_to_penguins = [&](int f) {
     int best = INT_MAX;
     for (int p : s_.penguin)

@@ -186,7 +186,7 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
       return std::nullopt;
     }
     case phase::await_move: {
-      if (!floe_ok || !move_legal(s_, *f))
+      if (!floe_ok || !destination_legal(*f))
         return make_error("illegal_destination", "no legal path of exactly " + std::to_string(s_.roll) +
                                                      " steps ends there");
       do_move(*f, out);
@@ -331,7 +331,7 @@ void cp_game::reach(phase p, events& out) {
       break;
     }
     case phase::await_move:
-      if (move_destinations(s_).empty()) {
+      if (destinations().empty()) {
         auto_stay(out);
         return;
       }

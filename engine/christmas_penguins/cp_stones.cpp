@@ -121,6 +121,7 @@ cp_game::result_t cp_game::use_stone(int seat, const json& cmd, events& out) {
     if (auto e = green_error(seat, *f, q, r)) return e;
     std::erase_if(s_.channels, [&](const channel& c) { return c.a == *f || c.b == *f; });
     s_.adj_ok = false;
+    ++s_.layout;
     auto& fl = s_.floes[static_cast<std::size_t>(*f)];
     ev["floe"] = *f;
     ev["from"] = {fl.q, fl.r};
@@ -216,11 +217,12 @@ cp_game::result_t cp_game::place_channel(int seat, const json& cmd, events& out)
   if (auto e = channel_error(seat, *a, *b)) return e;
   s_.channels.push_back({std::min(*a, *b), std::max(*a, *b), seat});
   s_.adj_ok = false;
+  ++s_.layout;
   --s_.channels_left[static_cast<std::size_t>(seat)];
   ++s_.channels_this_turn;
   out.push_back(event::public_event(object("a", std::min(*a, *b), "b", std::max(*a, *b), "kind", "channel_placed", "seat", seat)));
   // A channel can take away the last destination for the die already rolled.
-  if (s_.ph == phase::await_move && move_destinations(s_).empty()) reach(phase::await_move, out);
+  if (s_.ph == phase::await_move && destinations().empty()) reach(phase::await_move, out);
   return std::nullopt;
 }
 

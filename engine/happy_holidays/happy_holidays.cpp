@@ -121,6 +121,11 @@ std::optional<prompt> hh_game::current_prompt() const {
 // Rulebook 3.4: nothing is hidden, so every viewer (seat or spectator) gets the same object.
 // Built member by member in key order (fast_json): the room builds a view after every command.
 json hh_game::view(viewer) const {
+  if (!view_cache_) view_cache_ = build_view();
+  return *view_cache_;
+}
+
+json hh_game::build_view() const {
   const int n = s_.cfg.players;
   json players = fast_json::array_with_capacity(static_cast<std::size_t>(n));
   for (int p = 0; p < n; ++p) {

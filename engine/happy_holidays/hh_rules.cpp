@@ -132,6 +132,7 @@ json hh_game::legal(int seat) const {
 }
 
 outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
+  view_cache_.reset();
   if (s_.ph == phase::over) return make_error("game_over", "the game is over");
   if (seat != s_.active)
     return make_error("not_your_turn", "it is seat " + std::to_string(s_.active) + "'s turn");
@@ -194,6 +195,7 @@ outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
 events hh_game::on_timeout(std::uint64_t serial, dice& d) {
   events out;
   if (s_.ph == phase::over || serial != s_.serial) return out;
+  view_cache_.reset();
   out.reserve(4);
   const int a = s_.active;
   const int n = s_.cfg.players;

@@ -290,6 +290,7 @@ json ub_game::legal_turn() const {
 // ---- apply --------------------------------------------------------------------------------
 
 outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
+  view_cache_.reset();
   if (s_.ph == phase::over) return make_error("game_over", "the game is over");
   const auto& cfg = s_.cfg;
   if (seat < 0 || seat >= cfg.players) return make_error("not_your_turn", "not a seat of this game");
@@ -447,6 +448,7 @@ outcome<std::vector<std::pair<int, int>>> ub_game::check_mapping(int seat, const
 events ub_game::on_timeout(std::uint64_t serial, dice&) {
   events out;
   if (s_.ph == phase::over || serial != s_.serial) return out;
+  view_cache_.reset();
   switch (s_.ph) {
     case phase::assign:  // D2 + D3 for everyone still writing, in seat order
       for (int p = 0; p < s_.cfg.players; ++p)

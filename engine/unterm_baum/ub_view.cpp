@@ -185,6 +185,15 @@ std::optional<prompt> ub_game::current_prompt() const {
 }
 
 json ub_game::view(viewer v) const {
+  if (!view_cache_) view_cache_ = build_view();
+  json out = *view_cache_;
+  // A8: the owner's own list during ASSIGN and MEMORIZE only; never to spectators.
+  if (!v.is_spectator() && v.seat < s_.cfg.players && (s_.ph == phase::assign || s_.ph == phase::memorize))
+    out["wish_list"] = wish_list_json(v.seat);
+  return out;
+}
+
+json ub_game::build_view() const {
   const auto& cfg = s_.cfg;
   const bool over = s_.ph == phase::over;
   const int n = cfg.players;
@@ -233,9 +242,6 @@ json ub_game::view(viewer v) const {
   json actions = s_.ph == phase::play ? object("move", move_allowed(), "reveal", reveal_allowed(), "used",
                                                s_.reveals_used + s_.moves_used)
                                       : json(nullptr);
-  // A8: the owner's own list during ASSIGN and MEMORIZE only; never to spectators.
-  const bool own_list =
-      !v.is_spectator() && v.seat < n && (s_.ph == phase::assign || s_.ph == phase::memorize);
   json out = object("actions", std::move(actions), "actions_mode", cfg.any_two ? "anyTwo" : "oneEach", "active",
                     s_.ph == phase::play || over ? json(s_.active) : json(nullptr), "cards_to_remember", cfg.k,
                     "family_size", cfg.m, "free_families", std::move(free), "game", "unterm_baum", "max_rounds",
@@ -245,7 +251,7 @@ json ub_game::view(viewer v) const {
                     (s_.turn - 1) / n + 1, "slots_per_row", cfg.c, "start_seat", s_.start_seat, "tie_break",
                     cfg.exact_then_row ? "exactThenRow" : "shared", "tree", std::move(tree));
   if (over) fast_json::append(out, "tree_faces", std::move(tree_faces));
-  fast_json::append(out, "turn", s_.turn, "wish_list", own_list ? wish_list_json(v.seat) : json(nullptr));
+  fast_json::append(out, "turn", s_.turn, "wish_list", nullptr);
   return out;
 }
 
