@@ -35,7 +35,8 @@ std::array<int, 2> face_colours(int face) { return {face, (face + 1) % colour_co
 
 // Views and events carry many of these; the keys go in in the order a json object keeps them.
 json counts_json(const counts& c) {
-  return fast_json::object("blue", c[2], "green", c[1], "red", c[0], "yellow", c[3]);
+  static const fast_json::shape colours{"blue", "green", "red", "yellow"};
+  return colours(c[2], c[1], c[0], c[3]);
 }
 
 const char* phase_name(phase p) { return phase_names.at(static_cast<std::size_t>(p)); }
@@ -214,7 +215,23 @@ outcome<json> normalize_options(const json& in) {
 
 // Decodes normalized options for `players` seated players; rejects a reindeer count that cannot be
 // dealt.
+outcome<config> decode_config(const json& options, int players);
+
+// A room starts game after game with the same options, so the last decoding is kept (one per
+// thread; the function is pure).
 outcome<config> make_config(const json& options, int players) {
+  struct last_config {
+    json options;
+    config decoded;
+  };
+  thread_local std::optional<last_config> last;
+  if (last && last->decoded.players == players && last->options == options) return last->decoded;
+  auto c = decode_config(options, players);
+  if (c) last = last_config{options, c.value()};
+  return c;
+}
+
+outcome<config> decode_config(const json& options, int players) {
   auto norm = normalize_options(options);
   if (!norm) return norm.error();
   const json& o = norm.value();

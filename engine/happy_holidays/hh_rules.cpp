@@ -15,6 +15,13 @@ namespace tinsel::engine::happy_holidays::detail {
 namespace {
 
 using fast_json::object;
+using fast_json::shape;
+
+// The objects of every turn (legal entries and events), laid out once (fast_json::shape).
+const shape& kind_only() { static const shape s{"kind"}; return s; }
+const shape& from_kind() { static const shape s{"from", "kind"}; return s; }
+const shape& colour_kind() { static const shape s{"colour", "kind"}; return s; }
+const shape& kind_owner() { static const shape s{"kind", "owner"}; return s; }
 
 enum class kind { take_reindeer, roll, sleigh_colour, choose_sleigh, wish_colour };
 
@@ -75,7 +82,7 @@ outcome<command> parse(const json& c) {
   return cmd;
 }
 
-json cmd_json(const char* kind_name) { return object("kind", kind_name); }
+json cmd_json(const char* kind_name) { return kind_only()(kind_name); }
 
 int sum(const counts& c) { return c[0] + c[1] + c[2] + c[3]; }
 
@@ -109,7 +116,7 @@ json hh_game::legal(int seat) const {
         // Clockwise from the active player: nearest holder first, as D1 picks.
         for (int k = 1; k < n; ++k) {
           const int p = (seat + k) % n;
-          if (s_.reindeer[static_cast<std::size_t>(p)]) list.push_back(object("from", p, "kind", "take_reindeer"));
+          if (s_.reindeer[static_cast<std::size_t>(p)]) list.push_back(from_kind()(p, "take_reindeer"));
         }
         if (!s_.cfg.assisted) list.push_back(cmd_json("roll"));  // the "forgot" move (A8)
       } else {
@@ -117,13 +124,13 @@ json hh_game::legal(int seat) const {
       }
       break;
     case phase::sleigh_colour:
-      for (int c : face_colours(*s_.last_face)) list.push_back(object("colour", colour_name(c), "kind", "sleigh_colour"));
+      for (int c : face_colours(*s_.last_face)) list.push_back(colour_kind()(colour_name(c), "sleigh_colour"));
       break;
     case phase::choose_sleigh:
-      for (int p = 0; p < n; ++p) list.push_back(object("kind", "choose_sleigh", "owner", p));
+      for (int p = 0; p < n; ++p) list.push_back(kind_owner()("choose_sleigh", p));
       break;
     case phase::wish_colour:
-      for (int c = 0; c < colour_count; ++c) list.push_back(object("colour", colour_name(c), "kind", "wish_colour"));
+      for (int c = 0; c < colour_count; ++c) list.push_back(colour_kind()(colour_name(c), "wish_colour"));
       break;
     case phase::over:
       break;
@@ -252,7 +259,8 @@ events hh_game::on_timeout(std::uint64_t serial, dice& d) {
 void hh_game::take_reindeer(int from, events& out) {
   s_.reindeer[static_cast<std::size_t>(from)] = false;
   s_.reindeer[static_cast<std::size_t>(s_.active)] = true;
-  out.push_back(event::public_event(object("from", from, "kind", "took_reindeer", "seat", s_.active)));
+  static const shape took{"from", "kind", "seat"};
+  out.push_back(event::public_event(took(from, "took_reindeer", s_.active)));
   open_prompt();  // the prompt is now "roll"
 }
 
@@ -263,13 +271,13 @@ void hh_game::roll(dice& d, events& out) {
     const int face = static_cast<int>(d.roll(face_count));
     s_.last_face = face;
     s_.last_roll_seat = a;
+    static const shape rolled_pair{"colours", "face", "kind", "seat"}, rolled{"face", "kind", "seat"};
     if (is_pair_face(face)) {
       const auto pair = face_colours(face);
-      out.push_back(event::public_event(
-          object("colours", fast_json::array(colour_name(pair[0]), colour_name(pair[1])), "face", face_name(face),
-                 "kind", "rolled", "seat", a)));
+      out.push_back(event::public_event(rolled_pair(fast_json::array(colour_name(pair[0]), colour_name(pair[1])),
+                                                    face_name(face), "rolled", a)));
     } else {
-      out.push_back(event::public_event(object("face", face_name(face), "kind", "rolled", "seat", a)));
+      out.push_back(event::public_event(rolled(face_name(face), "rolled", a)));
     }
 
     if (is_pair_face(face)) {  // R7 / A9
@@ -286,7 +294,8 @@ void hh_game::roll(dice& d, events& out) {
         if (may_reroll("no_gifts_of_rolled_colours", out)) continue;
         return;
       }
-      out.push_back(event::public_event(object("colours", std::move(moved), "kind", "gifts_to_sleigh", "seat", a)));
+      static const shape to_sleigh{"colours", "kind", "seat"};
+      out.push_back(event::public_event(to_sleigh(std::move(moved), "gifts_to_sleigh", a)));
       const auto left = std::count_if(s_.tree.begin(), s_.tree.end(), [](int g) { return g > 0; });
       if (s_.cfg.end_immediate && left <= 1) {
         finish("tree", out);  // A14 immediate: step 2 is skipped
@@ -337,9 +346,9 @@ void hh_game::bank_colour(int colour, events& out) {  // R7 step 2 / A10
   moved[uc] = sleigh[uc];
   s_.stacks[ua][uc] += sleigh[uc];
   sleigh[uc] = 0;
-  out.push_back(event::public_event(object("colour", colour_name(colour), "count", moved[uc], "gifts",
-                                           counts_json(moved), "kind", "banked", "seat", s_.active,
-                                           "sleigh_owner", s_.active)));
+  static const shape banked{"colour", "count", "gifts", "kind", "seat", "sleigh_owner"};
+  out.push_back(event::public_event(
+      banked(colour_name(colour), moved[uc], counts_json(moved), "banked", s_.active, s_.active)));
   end_turn(out);
 }
 
@@ -352,13 +361,13 @@ void hh_game::reward(int owner, events& out) {  // R8 / A11
   for (int c = 0; c < colour_count; ++c)
     s_.stacks[ua][static_cast<std::size_t>(c)] += moved[static_cast<std::size_t>(c)];
   chosen = counts{};
-  out.push_back(event::public_event(
-      object("count", sum(moved), "gifts", counts_json(moved), "kind", "banked", "seat", a, "sleigh_owner", owner)));
+  static const shape banked{"count", "gifts", "kind", "seat", "sleigh_owner"};
+  static const shape swapped{"gifts_given", "kind", "seat", "with"};
+  out.push_back(event::public_event(banked(sum(moved), counts_json(moved), "banked", a, owner)));
   if (owner != a) {
     std::swap(s_.sleigh_of[ua], s_.sleigh_of[uo]);
     out.push_back(event::public_event(
-        object("gifts_given", counts_json(s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[uo])]), "kind",
-               "sleigh_swapped", "seat", a, "with", owner)));
+        swapped(counts_json(s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[uo])]), "sleigh_swapped", a, owner)));
   }
   end_turn(out);
 }
@@ -376,8 +385,8 @@ void hh_game::wish(int colour, events& out) {  // R9 / A12: each other holder gi
     fast_json::elements(from).emplace_back((a + k) % n);
   }
   const auto count = from.size();
-  out.push_back(event::public_event(
-      object("colour", colour_name(colour), "count", count, "from", std::move(from), "kind", "wish_given", "seat", a)));
+  static const shape given{"colour", "count", "from", "kind", "seat"};
+  out.push_back(event::public_event(given(colour_name(colour), count, std::move(from), "wish_given", a)));
   end_turn(out);
 }
 
@@ -390,9 +399,10 @@ void hh_game::end_turn(events& out) {
   s_.rerolls = 0;
   s_.ph = phase::start_of_turn;
   open_prompt();
-  out.push_back(event::public_event(
-      object("has_reindeer", static_cast<bool>(s_.reindeer[static_cast<std::size_t>(s_.active)]), "kind",
-             "turn_started", "round", (s_.turn - 1) / s_.cfg.players + 1, "seat", s_.active, "turn", s_.turn)));
+  static const shape started{"has_reindeer", "kind", "round", "seat", "turn"};
+  out.push_back(event::public_event(started(static_cast<bool>(s_.reindeer[static_cast<std::size_t>(s_.active)]),
+                                            "turn_started", (s_.turn - 1) / s_.cfg.players + 1, s_.active,
+                                            s_.turn)));
 }
 
 void hh_game::finish(const char* reason, events& out) {
