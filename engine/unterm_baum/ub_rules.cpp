@@ -78,7 +78,10 @@ outcome<location> parse_location(const json& j, const config& cfg, const std::st
   return location{static_cast<int>(*seat), c.value()};
 }
 
-json cell_json(int grid_slot, const config& cfg) { return object("row", grid_slot / cfg.c, "slot", grid_slot % cfg.c); }
+json cell_json(int grid_slot, const config& cfg) {
+  static const fast_json::shape cell{"row", "slot"};
+  return cell(grid_slot / cfg.c, grid_slot % cfg.c);
+}
 
 enum class kind { assign, reveal, move, rearrange, end_turn };
 
@@ -237,8 +240,9 @@ json ub_game::legal_turn() const {
                                             static_cast<std::size_t>(move_ok ? (n + 1) * n + 1 : 0) + 2);
   auto& list = fast_json::elements(out);
   list.push_back(object("kind", "end_turn"));
+  static const fast_json::shape reveal_entry{"kind", "location"}, move_entry{"from", "kind", "to"};
   if (reveal_ok)
-    for (const auto& l : cards) list.push_back(object("kind", "reveal", "location", location_json(l)));
+    for (const auto& l : cards) list.push_back(reveal_entry("reveal", location_json(l)));
 
   if (move_ok) {
     // One concrete move per (source area, destination area): the first card of the source to the
@@ -251,8 +255,8 @@ json ub_game::legal_turn() const {
         if (b == a || !is_open(b)) continue;  // A13: tree → tree and field → same field are not moves
         const int dst = first_hole[static_cast<std::size_t>(b + 1)];
         if (dst < 0) continue;
-        list.push_back(object("from", location_json(cards[static_cast<std::size_t>(src)]), "kind", "move", "to",
-                              location_json(holes[static_cast<std::size_t>(dst)])));
+        list.push_back(move_entry(location_json(cards[static_cast<std::size_t>(src)]), "move",
+                                  location_json(holes[static_cast<std::size_t>(dst)])));
       }
     }
     if (list.size() > examples_from) {

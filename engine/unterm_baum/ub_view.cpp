@@ -32,8 +32,9 @@ std::vector<int> ordinals(const std::vector<int>& grid, const config& cfg) {
 }  // namespace
 
 json ub_game::location_json(const location& l) const {
-  if (l.on_tree()) return object("tree", l.index);
-  return object("row", l.index / s_.cfg.c, "seat", l.seat, "slot", l.index % s_.cfg.c);
+  static const fast_json::shape tree{"tree"}, field{"row", "seat", "slot"};
+  if (l.on_tree()) return tree(l.index);
+  return field(l.index / s_.cfg.c, l.seat, l.index % s_.cfg.c);
 }
 
 json ub_game::wishes_json(int seat) const {
