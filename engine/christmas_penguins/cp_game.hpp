@@ -155,6 +155,11 @@ inline int most(const counts& c) {  // D10/D11/D15: the largest count, tie lowes
     if (c[static_cast<std::size_t>(i)] > c[static_cast<std::size_t>(best)]) best = i;
   return best;
 }
+// {"kind": kind}, the most frequent object of all.
+inline json kind_only(const char* kind) {
+  static const fast_json::shape s{"kind"};
+  return s(kind);
+}
 inline json floe_cmd(const char* kind, const char* key, int f) {  // key is "floe" or "to"
   static const fast_json::shape floe_kind{"floe", "kind"}, kind_to{"kind", "to"};
   return std::string_view(key) == "floe" ? floe_kind(f, kind) : kind_to(kind, f);

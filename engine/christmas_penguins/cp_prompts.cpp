@@ -106,7 +106,7 @@ json cp_game::legal(int seat) const {
     return out;
   }
   if (!queued && usable(seat) && !s_.reclaim_blocked[static_cast<std::size_t>(seat)])
-    out.push_back(object("kind", "stop"));
+    out.push_back(kind_only("stop"));
   const auto seats = prompt_seats();
   if (!contains(seats, seat)) return out;
   const int n = static_cast<int>(s_.floes.size());
@@ -125,8 +125,8 @@ json cp_game::legal(int seat) const {
     case phase::santa_place_stone:
       for (int f : stone_floes(s_)) out.push_back(floe_cmd("place_stone", "floe", f));
       break;
-    case phase::await_roll: out.push_back(object("kind", "roll")); break;
-    case phase::reaction: out.push_back(object("kind", "pass")); break;
+    case phase::await_roll: out.push_back(kind_only("roll")); break;
+    case phase::reaction: out.push_back(kind_only("pass")); break;
     case phase::await_move:
       for (int f : destinations()) out.push_back(floe_cmd("move", "to", f));
       break;
@@ -170,7 +170,7 @@ json cp_game::legal(int seat) const {
         out.push_back(object("domain", object("colour", "a colour you hold", "to", "a floe listed with any colour"), "kind", "flee"));
       break;
     }
-    case phase::await_post: out.push_back(object("kind", "end_turn")); break;
+    case phase::await_post: out.push_back(kind_only("end_turn")); break;
     default: break;
   }
   legal_channels(seat, out);
@@ -250,7 +250,7 @@ void cp_game::timeout_default(dice& d, events& out) {
       cmd = floe_cmd("place_stone", "floe", floes[d.roll(static_cast<std::uint32_t>(floes.size()))]);
       break;
     }
-    case phase::await_roll: cmd = object("kind", "roll"); break;  // D5 (no channel), D6
+    case phase::await_roll: cmd = kind_only("roll"); break;  // D5 (no channel), D6
     case phase::reaction:                                      // D7: everyone passes
       out.push_back(event::public_event(object("kind", "reaction_closed", "unanswered", s_.reaction_seats)));
       after_reaction(out);
@@ -292,7 +292,7 @@ void cp_game::timeout_default(dice& d, events& out) {
       if (total(held) > 0) cmd["colour"] = colour_name(most(held));
       break;
     }
-    case phase::await_post: cmd = object("kind", "end_turn"); break;  // D17
+    case phase::await_post: cmd = kind_only("end_turn"); break;  // D17
     case phase::stopped: end_stop("lapsed", out); return;        // D16: the stone is kept
     default: return;
   }

@@ -99,7 +99,7 @@ outcome<events> cp_game::apply(int seat, const json& command, dice& d) {
 cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& out) {
   if (!cmd.is_object() || !cmd.contains("kind") || !cmd["kind"].is_string())
     return make_error("bad_command", "a command is an object with a string \"kind\"");
-  const std::string kind = cmd["kind"].get<std::string>();
+  const std::string& kind = cmd["kind"].get_ref<const std::string&>();
   const auto known = known_kinds.find(kind);
   if (known == known_kinds.end()) return make_error("unknown_command", "unknown command kind '" + kind + "'");
   if (!fields_ok(kind, known->second, cmd))
@@ -175,13 +175,15 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
     }
     case phase::await_roll: {
       s_.roll = static_cast<int>(d.roll(6)) + 1;
-      out.push_back(event::public_event(object("kind", "rolled", "seat", seat, "value", s_.roll)));
+      static const fast_json::shape rolled{"kind", "seat", "value"};
+      out.push_back(event::public_event(rolled("rolled", seat, s_.roll)));
       reach(phase::reaction, out);
       return std::nullopt;
     }
     case phase::reaction: {
       std::erase(s_.reaction_seats, seat);
-      out.push_back(event::public_event(object("kind", "passed", "seat", seat)));
+      static const fast_json::shape passed{"kind", "seat"};
+      out.push_back(event::public_event(passed("passed", seat)));
       if (s_.reaction_seats.empty()) after_reaction(out);
       return std::nullopt;
     }
@@ -288,8 +290,9 @@ void cp_game::start_turn(events& out) {
   if (s_.ph != phase::santa_place_stone) {
     s_.roll = 0;
     s_.channels_this_turn = 0;
+    static const fast_json::shape started{"kind", "round", "seat"};
     out.push_back(event::public_event(
-        object("kind", "turn_started", "round", s_.turns / s_.cfg->players + 1, "seat", s_.active)));
+        started("turn_started", s_.turns / s_.cfg->players + 1, s_.active)));
   }
   // A24: Santa first re-places every handed-in stone; with nowhere to put one, it is discarded.
   if (s_.active == s_.santa_player && !s_.supply.empty()) {
@@ -372,8 +375,9 @@ void cp_game::do_move(int to, events& out) {
   const bool santa = active_is_santa(s_);
   auto& pos = s_.penguin[static_cast<std::size_t>(s_.active)];
   const int from = santa ? s_.santa : pos == at_hut ? s_.hut : pos;
+  static const fast_json::shape moved{"figure", "from", "kind", "seat", "to"};
   out.push_back(event::public_event(
-      object("figure", santa ? "santa" : "penguin", "from", from, "kind", "moved", "seat", s_.active, "to", to)));
+      moved(santa ? "santa" : "penguin", from, "moved", s_.active, to)));
   s_.pending_floe = to;
   if (santa) {
     s_.santa = to;
@@ -533,7 +537,8 @@ void cp_game::flee(std::optional<int> colour, int to, events& out) {
 }
 
 void cp_game::end_turn(events& out) {
-  out.push_back(event::public_event(object("kind", "turn_ended", "seat", s_.active)));
+  static const fast_json::shape ended{"kind", "seat"};
+  out.push_back(event::public_event(ended("turn_ended", s_.active)));
   ++s_.turns;
   if (s_.turns % s_.cfg->players == 0 && s_.turns / s_.cfg->players >= s_.cfg->max_rounds) {
     finish("round_cap", out);  // C8
