@@ -22,6 +22,8 @@ struct mover {
   int seat = -1;
   int origin = -1;
   bool from_hut = false;
+  std::uint64_t blocked = 0;  // floes it may not pass (see blocks())
+  std::uint64_t barred = 0;   // floes it may not even enter: the tree floe for Santa (A12)
 };
 
 mover active_mover(const state& s) {
@@ -36,13 +38,34 @@ mover active_mover(const state& s) {
   } else {
     m.origin = s.penguin[static_cast<std::size_t>(s.active)];
   }
+  // blocks(): the bear, Santa (for a penguin) and every other penguin on the board.
+  if (s.bear >= 0) m.blocked |= bit(s.bear);
+  if (!m.santa && s.santa >= 0) m.blocked |= bit(s.santa);
+  for (std::size_t p = 0; p < s.penguin.size(); ++p)
+    if (static_cast<int>(p) != m.seat && s.penguin[p] >= 0) m.blocked |= bit(s.penguin[p]);
+  if (m.santa && s.tree >= 0) m.barred = bit(s.tree);
   return m;
 }
 
-bool blocks(const state& s, const mover& m, int f) {
-  if (f == s.bear) return true;
-  if (f == s.santa && !m.santa) return true;
-  return penguin_at(s, f, m.seat) >= 0;
+// Whether push_chains(s, mover_seat, x) would find a chain: a refuge next to the pushed penguin
+// ends one at once; otherwise a chain goes on through an occupied neighbour.
+bool has_push_chain(const state& s, int mover_seat, int from, std::uint64_t used) {
+  bool refuge = false;
+  std::array<int, 6> occupied{};
+  int k = 0;
+  for (int y : neighbours(s, from)) {
+    if ((used & bit(y)) || y == s.tree || y == s.santa || y == s.bear) continue;
+    if (penguin_at(s, y, mover_seat) < 0)
+      refuge = true;
+    else
+      occupied[static_cast<std::size_t>(k++)] = y;
+  }
+  if (refuge) return true;
+  for (int i = 0; i < k; ++i) {
+    const int y = occupied[static_cast<std::size_t>(i)];
+    if (has_push_chain(s, mover_seat, y, used | bit(y))) return true;
+  }
+  return false;
 }
 
 // A13: may the mover end on X?
@@ -50,7 +73,7 @@ bool end_allowed(const state& s, const mover& m, int x) {
   if (x == s.bear) return false;
   if (m.santa) return x != s.tree;  // a penguin there is a meeting, otherwise free
   if (x == s.santa) return true;    // walking into Santa: a meeting (legal though self-harming)
-  if (penguin_at(s, x, m.seat) >= 0) return !push_chains(s, m.seat, x).empty();
+  if (penguin_at(s, x, m.seat) >= 0) return has_push_chain(s, m.seat, x, bit(x));
   return true;
 }
 
@@ -70,14 +93,14 @@ void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, i
     } else if (n == prev || (m.from_hut && n == m.origin)) {
       continue;
     }
-    if (m.santa && n == s.tree) continue;  // A12: Santa never passes or enters the tree floe
+    if (m.barred & bit(n)) continue;  // A12: Santa never passes or enters the tree floe
     if (target >= 0 && hex_dist(s, n, target) > left - 1) continue;
     if (left == 1) {
       found |= bit(n);
       if (n == target) hit = true;
       continue;
     }
-    if (blocks(s, m, n)) continue;
+    if (m.blocked & bit(n)) continue;
     walk(s, m, n, v, seen | bit(n), left - 1, target, candidates, found, hit);
   }
 }
@@ -90,9 +113,9 @@ std::uint64_t walk_candidates(const state& s, const mover& m, int steps) {
     std::uint64_t next = 0;
     for (std::uint64_t f = frontier; f; f &= f - 1)
       for (int n : neighbours(s, std::countr_zero(f))) {
-        if (m.santa && n == s.tree) continue;
+        if (m.barred & bit(n)) continue;
         out |= bit(n);
-        if (!(seen & bit(n)) && !blocks(s, m, n)) next |= bit(n);
+        if (!(seen & bit(n)) && !(m.blocked & bit(n))) next |= bit(n);
       }
     seen |= next;
     frontier = next;

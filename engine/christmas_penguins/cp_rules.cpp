@@ -29,23 +29,34 @@ std::optional<int> colour_field(const json& cmd) {
 // Every command kind and the fields it may carry besides "kind" (protocol/schema/games/
 // christmas_penguins/command.json): a field not listed is refused, so what legal() does not list is
 // never accepted. use_stone's fields depend on the stone: see fields_ok.
-const std::map<std::string, std::vector<std::string>> known_kinds = {
+struct kind_fields {
+  std::string_view kind;
+  std::array<std::string_view, 4> fields;  // unused ones empty
+};
+constexpr std::array<kind_fields, 20> known_kinds = {{
     {"place_penguin", {"floe"}}, {"place_tree", {"floe"}},    {"place_bear", {"floe"}},
     {"place_stone", {"floe"}},   {"relocate_tree", {"floe"}}, {"roll", {}},
     {"pass", {}},                {"end_turn", {}},            {"stop", {}},
     {"withdraw_stop", {}},       {"cancel_stop", {}},         {"move", {"to"}},
     {"bear_move", {"to"}},       {"push", {"chain"}},         {"confiscate", {"colour"}},
     {"steal", {"colour"}},       {"pickup_stone", {"take"}},  {"flee", {"to", "colour"}},
-    {"place_channel", {"a", "b"}}, {"use_stone", {"stone", "target", "floe", "to"}}};
+    {"place_channel", {"a", "b"}}, {"use_stone", {"stone", "target", "floe", "to"}}}};
 
-bool fields_ok(const std::string& kind, const std::vector<std::string>& allowed, const json& cmd) {
-  const bool green = kind == "use_stone" && cmd.contains("stone") && cmd["stone"] == "green";
-  for (const auto& item : cmd.items()) {
-    const std::string& key = item.key();
+const kind_fields* find_kind(std::string_view kind) {
+  for (const auto& k : known_kinds)
+    if (k.kind == kind) return &k;
+  return nullptr;
+}
+
+bool fields_ok(std::string_view kind, const std::array<std::string_view, 4>& allowed, const json& cmd) {
+  const bool use_stone = kind == "use_stone";
+  const bool green = use_stone && cmd.contains("stone") && cmd["stone"] == "green";
+  for (const auto& [key_string, value] : *cmd.get_ptr<const json::object_t*>()) {
+    const std::string_view key = key_string;
     if (key == "kind") continue;
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) return false;
+    if (key.empty() || std::find(allowed.begin(), allowed.end(), key) == allowed.end()) return false;
     // use_stone: red and blue take a target, green a floe and a destination.
-    if (kind == "use_stone" && key != "stone" && (key == "target") == green) return false;
+    if (use_stone && key != "stone" && (key == "target") == green) return false;
   }
   return true;
 }
@@ -99,11 +110,12 @@ outcome<events> cp_game::apply(int seat, const json& command, dice& d) {
 cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& out) {
   if (!cmd.is_object() || !cmd.contains("kind") || !cmd["kind"].is_string())
     return make_error("bad_command", "a command is an object with a string \"kind\"");
-  const std::string& kind = cmd["kind"].get_ref<const std::string&>();
-  const auto known = known_kinds.find(kind);
-  if (known == known_kinds.end()) return make_error("unknown_command", "unknown command kind '" + kind + "'");
-  if (!fields_ok(kind, known->second, cmd))
-    return make_error("bad_command", "'" + kind + "' carries a field it does not have");
+  const std::string& kind_string = cmd["kind"].get_ref<const std::string&>();
+  const std::string_view kind = kind_string;
+  const auto* known = find_kind(kind);
+  if (!known) return make_error("unknown_command", "unknown command kind '" + kind_string + "'");
+  if (!fields_ok(kind, known->fields, cmd))
+    return make_error("bad_command", "'" + kind_string + "' carries a field it does not have");
   if (s_.ph == phase::over) return make_error("game_over", "the game is over");
   if (seat < 0 || seat >= s_.cfg->players) return make_error("not_a_player", "only seated players act");
 
@@ -133,7 +145,7 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
   if (kind == "place_channel") return place_channel(seat, cmd, out);
 
   if (kind != expected_kind(s_.ph))
-    return make_error("wrong_phase", "'" + kind + "' is not expected now; the game waits for '" +
+    return make_error("wrong_phase", "'" + kind_string + "' is not expected now; the game waits for '" +
                                          expected_kind(s_.ph) + "'");
   if (!contains(prompt_seats(), seat)) return make_error("not_your_turn", "another seat is awaited");
 
