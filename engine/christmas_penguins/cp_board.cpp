@@ -176,7 +176,14 @@ namespace {
 void build_adjacency(const state& s) {
   const auto n = s.floes.size();
   for (std::size_t i = 0; i < n; ++i) s.adj[i] = compute_neighbours(s, static_cast<int>(i));
-  // Breadth-first distances from every floe, cut at 6 (the largest roll).
+  s.adj_ok = true;
+  s.reach_ok = false;
+}
+
+// Breadth-first distances from every floe, cut at 6 (the largest roll).
+void build_reach(const state& s) {
+  if (!s.adj_ok) build_adjacency(s);
+  const auto n = s.floes.size();
   for (std::size_t from = 0; from < n; ++from) {
     auto& r = s.reach[from];
     std::uint64_t seen = bit(static_cast<int>(from)), frontier = seen;
@@ -190,7 +197,7 @@ void build_adjacency(const state& s) {
       r[d] = seen;
     }
   }
-  s.adj_ok = true;
+  s.reach_ok = true;
 }
 }  // namespace
 
@@ -200,7 +207,7 @@ const neighbour_list& neighbours(const state& s, int f) {
 }
 
 std::uint64_t within(const state& s, int f, int d) {
-  if (!s.adj_ok) build_adjacency(s);
+  if (!s.adj_ok || !s.reach_ok) build_reach(s);
   return s.reach[static_cast<std::size_t>(f)][static_cast<std::size_t>(std::min(d, 6))];
 }
 

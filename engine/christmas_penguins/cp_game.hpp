@@ -142,6 +142,7 @@ struct state {
   mutable std::array<neighbour_list, max_floes> adj{};
   mutable std::array<std::array<std::uint64_t, 7>, max_floes> reach{};
   mutable bool adj_ok = false;
+  mutable bool reach_ok = false;  // reach is built separately, only the path search needs it
   // Counts changes of the board's layout (floe positions, channels), like adj_ok; part of the key
   // under which cp_game caches the move destinations.
   std::uint32_t layout = 0;
