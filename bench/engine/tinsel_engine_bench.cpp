@@ -329,7 +329,8 @@ int main(int argc, char** argv) {
         const auto a = random_play(*info, seconds, seed, extra::none);
         if (a.per_second > r.play) r.play = a.per_second, r.games = a.games;
       }
-      if (wanted('b')) r.legal_view = std::max(r.legal_view, random_play(*info, seconds, seed, extra::legal_view).per_second);
+      if (wanted('b'))
+        r.legal_view = std::max(r.legal_view, random_play(*info, seconds, seed, extra::legal_view).per_second);
       if (wanted('c')) {
         const auto c = random_play(*info, seconds, seed, extra::frames);
         if (c.per_second > r.frames) r.frames = c.per_second, r.frame_bytes = c.frame_bytes;

@@ -131,7 +131,8 @@ json cp_game::legal(int seat) const {
       for (int f : destinations()) out.push_back(floe_cmd("move", "to", f));
       break;
     case phase::push_chain:
-      for (const auto& c : push_chains(s_, s_.active, s_.pending_floe)) out.push_back(object("chain", c, "kind", "push"));
+      for (const auto& c : push_chains(s_, s_.active, s_.pending_floe))
+        out.push_back(object("chain", c, "kind", "push"));
       break;
     case phase::confiscate:
     case phase::steal: {
@@ -167,7 +168,9 @@ json cp_game::legal(int seat) const {
             out.push_back(object("colour", colour_name(c), "kind", "flee", "to", f));
       }
       if (big && total(held) > 0)
-        out.push_back(object("domain", object("colour", "a colour you hold", "to", "a floe listed with any colour"), "kind", "flee"));
+        out.push_back(object("domain",
+                             object("colour", "a colour you hold", "to", "a floe listed with any colour"),
+                             "kind", "flee"));
       break;
     }
     case phase::await_post: out.push_back(kind_only("end_turn")); break;
@@ -265,7 +268,8 @@ void cp_game::timeout_default(dice& d, events& out) {
       break;
     }
     case phase::confiscate:  // D10
-      cmd = object("colour", colour_name(most(s_.presents[static_cast<std::size_t>(s_.pending_seat)])), "kind", "confiscate");
+      cmd = object("colour", colour_name(most(s_.presents[static_cast<std::size_t>(s_.pending_seat)])), "kind",
+                   "confiscate");
       break;
     case phase::steal: cmd = object("colour", colour_name(most(s_.pool)), "kind", "steal"); break;  // D11
     case phase::relocate_tree:

@@ -312,7 +312,8 @@ void cp_game::start_turn(events& out) {
       open(phase::santa_place_stone);
       return;
     }
-    for (int st : s_.supply) out.push_back(event::public_event(object("kind", "stone_discarded", "stone", stone_name(st))));
+    for (int st : s_.supply)
+      out.push_back(event::public_event(object("kind", "stone_discarded", "stone", stone_name(st))));
     s_.supply.clear();
   }
   reach(phase::await_roll, out);
@@ -444,7 +445,8 @@ void cp_game::after_pickup(events& out) {
     auto& mine = s_.presents[static_cast<std::size_t>(s_.active)];
     for (int c = 0; c < colour_count; ++c) mine[static_cast<std::size_t>(c)] += loose[static_cast<std::size_t>(c)];
     out.push_back(event::public_event(
-        object("floe", s_.pending_floe, "kind", "loose_presents_collected", "presents", counts_json(loose), "seat", s_.active)));
+        object("floe", s_.pending_floe, "kind", "loose_presents_collected", "presents", counts_json(loose), "seat",
+               s_.active)));
     loose.fill(0);
   }
   after_move(out);
@@ -458,7 +460,9 @@ void cp_game::after_move(events& out) {
 }
 
 void cp_game::meet(events& out) {
-  out.push_back(event::public_event(object("by", s_.santa_moved ? "santa" : "penguin", "floe", s_.pending_floe, "kind", "santa_met", "penguin_seat", s_.pending_seat, "santa_seat", s_.santa_player)));
+  out.push_back(event::public_event(object("by", s_.santa_moved ? "santa" : "penguin", "floe", s_.pending_floe,
+                                           "kind", "santa_met", "penguin_seat", s_.pending_seat, "santa_seat",
+                                           s_.santa_player)));
   if (total(s_.presents[static_cast<std::size_t>(s_.pending_seat)]) > 0) {
     open(phase::confiscate);
     return;
@@ -500,7 +504,8 @@ void cp_game::steal(int colour, events& out) {
   const auto c = static_cast<std::size_t>(colour);
   --s_.pool[c];
   ++s_.presents[static_cast<std::size_t>(s_.active)][c];
-  out.push_back(event::public_event(object("colour", colour_name(colour), "kind", "present_stolen", "seat", s_.active)));
+  out.push_back(
+      event::public_event(object("colour", colour_name(colour), "kind", "present_stolen", "seat", s_.active)));
   if (total(s_.pool) == 0) {
     finish("pool_empty", out);  // A37: nothing else of this turn happens
     return;
@@ -541,7 +546,8 @@ void cp_game::flee(std::optional<int> colour, int to, events& out) {
       ++s_.pool[c];
     else
       ++s_.floes[static_cast<std::size_t>(s_.bear)].loose[c];
-    out.push_back(event::public_event(object("colour", colour_name(*colour), "kind", "present_dropped", "seat", victim, "to", s_.cfg->drop_to_pool ? json("pool") : json(s_.bear))));
+    out.push_back(event::public_event(object("colour", colour_name(*colour), "kind", "present_dropped", "seat",
+                                             victim, "to", s_.cfg->drop_to_pool ? json("pool") : json(s_.bear))));
   }
   s_.penguin[static_cast<std::size_t>(victim)] = to;
   out.push_back(event::public_event(object("from", s_.bear, "kind", "fled", "seat", victim, "to", to)));

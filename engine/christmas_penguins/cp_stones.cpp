@@ -70,7 +70,8 @@ cp_game::result_t cp_game::claim_stop(int seat, events& out) {
     return std::nullopt;
   }
   s_.stop_queue.push_back(seat);
-  out.push_back(event::public_event(object("kind", "stop_queued", "position", s_.stop_queue.size(), "seat", seat, "waiting_for", phase_name(s_.ph))));
+  out.push_back(event::public_event(object("kind", "stop_queued", "position", s_.stop_queue.size(), "seat", seat,
+                                           "waiting_for", phase_name(s_.ph))));
   return std::nullopt;
 }
 
@@ -186,7 +187,11 @@ void cp_game::legal_stones(int seat, json& out) const {
     }
     if (found >= 2) break;
   }
-  out.push_back(object("domain", object("floe", "any floe id", "to", "[q, r]: a vacant cell with max(|q|,|r|,|q+r|) <= radius+1 touching another floe; " "the board must stay connected"), "kind", "use_stone", "stone", "green"));
+  out.push_back(object("domain",
+                       object("floe", "any floe id", "to",
+                              "[q, r]: a vacant cell with max(|q|,|r|,|q+r|) <= radius+1 touching another floe; "
+                              "the board must stay connected"),
+                       "kind", "use_stone", "stone", "green"));
 }
 
 // ---- water channels (A35, A36) ------------------------------------------------------------
@@ -220,7 +225,8 @@ cp_game::result_t cp_game::place_channel(int seat, const json& cmd, events& out)
   ++s_.layout;
   --s_.channels_left[static_cast<std::size_t>(seat)];
   ++s_.channels_this_turn;
-  out.push_back(event::public_event(object("a", std::min(*a, *b), "b", std::max(*a, *b), "kind", "channel_placed", "seat", seat)));
+  out.push_back(event::public_event(
+      object("a", std::min(*a, *b), "b", std::max(*a, *b), "kind", "channel_placed", "seat", seat)));
   // A channel can take away the last destination for the die already rolled.
   if (s_.ph == phase::await_move && destinations().empty()) reach(phase::await_move, out);
   return std::nullopt;
@@ -241,7 +247,10 @@ void cp_game::legal_channels(int seat, json& out) const {
     out.push_back(object("a", std::min(own, n), "b", std::max(own, n), "kind", "place_channel"));
     if (++listed == 2) break;
   }
-  out.push_back(object("domain", object("a", "floe id", "b", "a floe lattice-adjacent to a, no channel on the edge yet, board stays connected"), "kind", "place_channel"));
+  out.push_back(object("domain",
+                       object("a", "floe id", "b",
+                              "a floe lattice-adjacent to a, no channel on the edge yet, board stays connected"),
+                       "kind", "place_channel"));
 }
 
 }  // namespace tinsel::engine::christmas_penguins::detail

@@ -161,8 +161,8 @@ json hh_game::full_state() const {
       s_.last_face ? json(*s_.last_face) : json(nullptr), "last_roll_seat", s_.last_roll_seat, "options",
       *s_.cfg.options, "phase", phase_name(s_.ph), "players", s_.cfg.players, "reindeer", std::move(reindeer),
       "rerolls", s_.rerolls, "serial", s_.serial, "sleigh_of", fast_json::array_of(s_.sleigh_of), "sleighs",
-      std::move(sleighs), "stacks", std::move(stacks), "start_seat", s_.start_seat, "tree", fast_json::array_of(s_.tree),
-      "turn", s_.turn);
+      std::move(sleighs), "stacks", std::move(stacks), "start_seat", s_.start_seat, "tree",
+      fast_json::array_of(s_.tree), "turn", s_.turn);
 }
 
 }  // namespace detail

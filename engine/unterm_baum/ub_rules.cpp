@@ -281,7 +281,8 @@ json ub_game::legal_turn() const {
     const int b = mine.size() > 1 ? mine[1] : free.front();
     json moves = fast_json::array_with_capacity(2);
     fast_json::elements(moves).push_back(object("from", cell_json(a, cfg), "to", cell_json(b, cfg)));
-    if (mine.size() > 1) fast_json::elements(moves).push_back(object("from", cell_json(b, cfg), "to", cell_json(a, cfg)));
+    if (mine.size() > 1)
+      fast_json::elements(moves).push_back(object("from", cell_json(b, cfg), "to", cell_json(a, cfg)));
     list.push_back(object("kind", "rearrange", "moves", std::move(moves)));
     json occupied = fast_json::array_with_capacity(mine.size());
     for (int i : mine) fast_json::elements(occupied).push_back(cell_json(i, cfg));

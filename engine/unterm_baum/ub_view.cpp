@@ -136,8 +136,9 @@ json ub_game::result() const {
     if (total == best) ++top_scorers;
     const int fam = s_.families[static_cast<std::size_t>(p)];
     fast_json::elements(players).push_back(
-        object("cards", std::move(card_list), "exact", exact, "family", fam == empty ? json(nullptr) : json(family(fam).id),
-               "member", member, "other", other, "score", total, "seat", p, "wishes", wishes_json(p)));
+        object("cards", std::move(card_list), "exact", exact, "family",
+               fam == empty ? json(nullptr) : json(family(fam).id), "member", member, "other", other, "score", total,
+               "seat", p, "wishes", wishes_json(p)));
   }
   const auto win = winners();
   const char* decided_by = top_scorers == 1 ? "score" : win.size() == 1 ? "tie_break" : "shared";
@@ -246,7 +247,8 @@ json ub_game::build_view() const {
   json out = object("actions", std::move(actions), "actions_mode", cfg.any_two ? "anyTwo" : "oneEach", "active",
                     s_.ph == phase::play || over ? json(s_.active) : json(nullptr), "cards_to_remember", cfg.k,
                     "family_size", cfg.m, "free_families", std::move(free), "game", "unterm_baum", "max_rounds",
-                    cfg.max_rounds, "motif_count", cfg.motifs, "phase", phase_name(s_.ph), "players", std::move(players),
+                    cfg.max_rounds, "motif_count", cfg.motifs, "phase", phase_name(s_.ph), "players",
+                    std::move(players),
                     "position_mode", cfg.ordinal ? "ordinal" : "slot", "prompt",
                     over ? json(nullptr) : json(prompt_kind()), "result", result(), "reveal_ms", cfg.reveal_ms, "round",
                     (s_.turn - 1) / n + 1, "slots_per_row", cfg.c, "start_seat", s_.start_seat, "tie_break",
