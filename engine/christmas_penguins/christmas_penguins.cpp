@@ -39,19 +39,10 @@ std::optional<int> stone_from_name(std::string_view name) {
 }
 const char* phase_name(phase p) { return phase_names.at(static_cast<std::size_t>(p)); }
 
-// Views and events carry many of these, so the keys are laid out once and copied; a json object
-// iterates its keys sorted (blue, green, orange, purple, red, yellow), which `sorted` maps back.
+// Views and events carry many of these; the keys go in in the order a json object keeps them
+// (blue, green, orange, purple, red, yellow).
 json counts_json(const counts& c) {
-  static const json blank = [] {
-    json b = json::object();
-    for (int i = 0; i < colour_count; ++i) b[colour_name(i)] = 0;
-    return b;
-  }();
-  static constexpr std::array<std::size_t, colour_count> sorted = {1, 2, 5, 4, 0, 3};
-  json out = blank;
-  std::size_t k = 0;
-  for (auto& v : out) v = c[sorted[k++]];
-  return out;
+  return fast_json::object("blue", c[1], "green", c[2], "orange", c[5], "purple", c[4], "red", c[0], "yellow", c[3]);
 }
 
 int total(const counts& c) {
@@ -112,13 +103,10 @@ std::vector<int> cp_game::winners() const {
 
 json cp_game::result() const {
   if (s_.ph != phase::over) return nullptr;
-  json presents = json::array();
-  for (const auto& c : s_.presents) presents.push_back(counts_json(c));
-  return {{"scores", points()},
-          {"winners", winners()},
-          {"presents", presents},
-          {"final_santa", s_.santa_player},
-          {"reason", s_.end_reason}};
+  json presents = fast_json::array_with_capacity(s_.presents.size());
+  for (const auto& c : s_.presents) fast_json::elements(presents).push_back(counts_json(c));
+  return fast_json::object("final_santa", s_.santa_player, "presents", std::move(presents), "reason", s_.end_reason,
+                           "scores", points(), "winners", winners());
 }
 
 // Own points against the best rival's, and being Santa is bad (you cannot win and hold no role in
@@ -142,78 +130,60 @@ json cp_game::view(viewer) const {
 }
 
 json cp_game::build_view() const {
+  using fast_json::elements;
+  using fast_json::object;
   const int n = s_.cfg->players;
   // Compact on purpose: the room builds a view after every command. cells[id] = [q, r].
-  json cells = json::array();
+  json cells = fast_json::array_with_capacity(s_.floes.size());
   json stones_on_board = json::array();
   json loose = json::array();
   for (std::size_t f = 0; f < s_.floes.size(); ++f) {
     const auto& fl = s_.floes[f];
-    cells.push_back({fl.q, fl.r});
-    if (fl.stone != no_stone) stones_on_board.push_back({f, stone_name(fl.stone)});
-    if (total(fl.loose) > 0) loose.push_back({{"floe", f}, {"presents", counts_json(fl.loose)}});
+    elements(cells).push_back(fast_json::array(fl.q, fl.r));
+    if (fl.stone != no_stone) elements(stones_on_board).push_back(fast_json::array(f, stone_name(fl.stone)));
+    if (total(fl.loose) > 0) elements(loose).push_back(object("floe", f, "presents", counts_json(fl.loose)));
   }
-  json channels = json::array();
-  for (const auto& c : s_.channels) channels.push_back({{"a", c.a}, {"b", c.b}, {"owner", c.owner}});
-  json players = json::array();
+  json channels = fast_json::array_with_capacity(s_.channels.size());
+  for (const auto& c : s_.channels) elements(channels).push_back(object("a", c.a, "b", c.b, "owner", c.owner));
+  json players = fast_json::array_with_capacity(static_cast<std::size_t>(n));
   for (int p = 0; p < n; ++p) {
     const auto i = static_cast<std::size_t>(p);
-    json o = json::object();
-    o["seat"] = p;
-    o["colour"] = colour_name(p);
-    o["role"] = p == s_.santa_player ? "santa" : "penguin";
-    o["penguin"] = position_json(s_.penguin[i]);
-    o["presents"] = counts_json(s_.presents[i]);
-    o["channels_left"] = s_.channels_left[i];
-    o["stones"] = {{"red", s_.stones[i][0]}, {"blue", s_.stones[i][1]}, {"green", s_.stones[i][2]}};
-    o["can_stop"] = s_.ph != phase::over && s_.ph != phase::stopped && usable(p) && !s_.reclaim_blocked[i];
-    players.push_back(std::move(o));
+    elements(players).push_back(object(
+        "can_stop", s_.ph != phase::over && s_.ph != phase::stopped && usable(p) && !s_.reclaim_blocked[i],
+        "channels_left", s_.channels_left[i], "colour", colour_name(p), "penguin", position_json(s_.penguin[i]),
+        "presents", counts_json(s_.presents[i]), "role", p == s_.santa_player ? "santa" : "penguin", "seat", p,
+        "stones", object("blue", s_.stones[i][1], "green", s_.stones[i][2], "red", s_.stones[i][0])));
   }
-  json supply = json::array();
-  for (int st : s_.supply) supply.push_back(stone_name(st));
-  json v = json::object();
-  v["game"] = "christmas_penguins";
-  v["phase"] = phase_name(s_.ph);
+  json supply = fast_json::array_with_capacity(s_.supply.size());
+  for (int st : s_.supply) elements(supply).emplace_back(stone_name(st));
   const auto pr = current_prompt();
-  v["prompt"] = pr ? json({{"kind", pr->kind}, {"seats", pr->seats}}) : json(nullptr);
-  v["active"] = s_.active;
-  v["start_seat"] = s_.start_seat;
-  v["santa_player"] = s_.santa_player;
-  v["round"] = s_.turns / n + 1;
-  v["max_rounds"] = s_.cfg->max_rounds;
-  v["roll"] = s_.roll > 0 ? json(s_.roll) : json(nullptr);
-  v["radius"] = s_.cfg->radius;
-  v["cells"] = std::move(cells);
-  v["stones_on_board"] = std::move(stones_on_board);
-  v["loose_presents"] = std::move(loose);
-  v["hut"] = s_.hut;
-  v["tree"] = s_.tree >= 0 ? json(s_.tree) : json(nullptr);
-  v["santa"] = s_.santa;
-  v["bear"] = s_.bear >= 0 ? json(s_.bear) : json(nullptr);
-  v["channels"] = std::move(channels);
-  v["channels_this_turn"] = s_.channels_this_turn;
-  v["players"] = std::move(players);
-  v["pool"] = counts_json(s_.pool);
-  v["santa_supply"] = std::move(supply);
   const bool pending = s_.ph == phase::push_chain || s_.ph == phase::confiscate || s_.ph == phase::steal ||
                        s_.ph == phase::relocate_tree || s_.ph == phase::pickup_stone || s_.ph == phase::flee;
   // steal_colour and pickup_stone concern the mover alone: no other seat (null, not the -1 sentinel).
-  const json pending_seat = s_.pending_seat >= 0 ? json(s_.pending_seat) : json(nullptr);
-  v["pending"] = pending ? json({{"floe", s_.pending_floe}, {"seat", pending_seat}}) : json(nullptr);
-  v["reaction_seats"] = s_.reaction_seats;
-  json stop = json::object();
-  stop["claimant"] = s_.claimant >= 0 ? json(s_.claimant) : json(nullptr);
-  stop["resumes"] = s_.ph == phase::stopped ? json(phase_name(s_.resume)) : json(nullptr);
-  stop["queue"] = std::vector<int>(s_.stop_queue.begin(), s_.stop_queue.end());
-  v["stop"] = std::move(stop);
-  v["result"] = result();
-  return v;
+  json pending_seat = s_.pending_seat >= 0 ? json(s_.pending_seat) : json(nullptr);
+  json stop = object("claimant", s_.claimant >= 0 ? json(s_.claimant) : json(nullptr), "queue",
+                     fast_json::array_of(s_.stop_queue), "resumes",
+                     s_.ph == phase::stopped ? json(phase_name(s_.resume)) : json(nullptr));
+  return object(
+      "active", s_.active, "bear", s_.bear >= 0 ? json(s_.bear) : json(nullptr), "cells", std::move(cells), "channels",
+      std::move(channels), "channels_this_turn", s_.channels_this_turn, "game", "christmas_penguins", "hut", s_.hut,
+      "loose_presents", std::move(loose), "max_rounds", s_.cfg->max_rounds, "pending",
+      pending ? object("floe", s_.pending_floe, "seat", std::move(pending_seat)) : json(nullptr), "phase",
+      phase_name(s_.ph), "players", std::move(players), "pool", counts_json(s_.pool), "prompt",
+      pr ? object("kind", pr->kind, "seats", pr->seats) : json(nullptr), "radius", s_.cfg->radius, "reaction_seats",
+      fast_json::array_of(s_.reaction_seats), "result", result(), "roll", s_.roll > 0 ? json(s_.roll) : json(nullptr),
+      "round", s_.turns / n + 1, "santa", s_.santa, "santa_player", s_.santa_player, "santa_supply", std::move(supply),
+      "start_seat", s_.start_seat, "stones_on_board", std::move(stones_on_board), "stop", std::move(stop), "tree",
+      s_.tree >= 0 ? json(s_.tree) : json(nullptr));
 }
 
 // Flat integer arrays rather than the view's objects: the harness compares full states several
 // times per step, and a compact document is what keeps that cheap.
 json cp_game::full_state() const {
   std::vector<int> cells, stones_on, loose, chans, presents, stones_held;
+  cells.reserve(2 * s_.floes.size());
+  stones_on.reserve(s_.floes.size());
+  loose.reserve(colour_count * s_.floes.size());
   for (const auto& fl : s_.floes) {
     cells.insert(cells.end(), {fl.q, fl.r});
     stones_on.push_back(fl.stone);
@@ -222,31 +192,21 @@ json cp_game::full_state() const {
   for (const auto& c : s_.channels) chans.insert(chans.end(), {c.a, c.b, c.owner});
   for (const auto& c : s_.presents) presents.insert(presents.end(), c.begin(), c.end());
   for (const auto& c : s_.stones) stones_held.insert(stones_held.end(), c.begin(), c.end());
-  json f = json::object();
-  f["game"] = "christmas_penguins";
-  f["options"] = s_.cfg->options;
-  f["players"] = s_.cfg->players;
-  f["phase"] = phase_name(s_.ph);
-  f["ints"] = std::vector<int>{s_.hut, s_.tree, s_.santa, s_.bear, s_.santa_player, s_.active, s_.start_seat,
-                               s_.turns, s_.roll, s_.channels_this_turn, s_.pending_floe, s_.pending_seat,
-                               int(s_.santa_moved), s_.claimant, int(s_.resume)};
-  f["cells"] = std::move(cells);
-  f["stones_on_board"] = std::move(stones_on);
-  f["loose"] = std::move(loose);
-  f["channels"] = std::move(chans);
-  f["penguin"] = s_.penguin;
-  f["presents"] = std::move(presents);
-  f["channels_left"] = s_.channels_left;
-  f["stones"] = std::move(stones_held);
-  f["supply"] = s_.supply;
-  f["pool"] = std::vector<int>(s_.pool.begin(), s_.pool.end());
-  f["place_order"] = s_.place_order;
-  f["reaction_seats"] = s_.reaction_seats;
-  f["stop_queue"] = std::vector<int>(s_.stop_queue.begin(), s_.stop_queue.end());
-  f["reclaim_blocked"] = s_.reclaim_blocked;
-  f["serial"] = s_.serial;
-  f["end_reason"] = s_.end_reason;
-  return f;
+  const std::array<int, 15> ints = {s_.hut,          s_.tree,          s_.santa,        s_.bear,
+                                    s_.santa_player, s_.active,        s_.start_seat,   s_.turns,
+                                    s_.roll,         s_.channels_this_turn, s_.pending_floe, s_.pending_seat,
+                                    int(s_.santa_moved), s_.claimant,  int(s_.resume)};
+  json reclaim = fast_json::array_with_capacity(s_.reclaim_blocked.size());
+  for (bool b : s_.reclaim_blocked) fast_json::elements(reclaim).emplace_back(b);
+  using fast_json::array_of;
+  return fast_json::object(
+      "cells", array_of(cells), "channels", array_of(chans), "channels_left", array_of(s_.channels_left),
+      "end_reason", s_.end_reason, "game", "christmas_penguins", "ints", array_of(ints), "loose", array_of(loose),
+      "options", s_.cfg->options, "penguin", array_of(s_.penguin), "phase", phase_name(s_.ph), "place_order",
+      array_of(s_.place_order), "players", s_.cfg->players, "pool", array_of(s_.pool), "presents", array_of(presents),
+      "reaction_seats", array_of(s_.reaction_seats), "reclaim_blocked", std::move(reclaim), "serial", s_.serial,
+      "stones", array_of(stones_held), "stones_on_board", array_of(stones_on), "stop_queue", array_of(s_.stop_queue),
+      "supply", array_of(s_.supply));
 }
 
 }  // namespace detail

@@ -1,6 +1,7 @@
 // Christmas Penguins board geometry and the searches the rules need: connected edges, exact-N
 // simple paths (A9-A13), push chains (A14, A15), and the candidate floes of every placement.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <functional>
 
@@ -21,6 +22,8 @@ struct mover {
   int seat = -1;
   int origin = -1;
   bool from_hut = false;
+  std::uint64_t blocked = 0;  // floes it may not pass (see blocks())
+  std::uint64_t barred = 0;   // floes it may not even enter: the tree floe for Santa (A12)
 };
 
 mover active_mover(const state& s) {
@@ -35,13 +38,34 @@ mover active_mover(const state& s) {
   } else {
     m.origin = s.penguin[static_cast<std::size_t>(s.active)];
   }
+  // blocks(): the bear, Santa (for a penguin) and every other penguin on the board.
+  if (s.bear >= 0) m.blocked |= bit(s.bear);
+  if (!m.santa && s.santa >= 0) m.blocked |= bit(s.santa);
+  for (std::size_t p = 0; p < s.penguin.size(); ++p)
+    if (static_cast<int>(p) != m.seat && s.penguin[p] >= 0) m.blocked |= bit(s.penguin[p]);
+  if (m.santa && s.tree >= 0) m.barred = bit(s.tree);
   return m;
 }
 
-bool blocks(const state& s, const mover& m, int f) {
-  if (f == s.bear) return true;
-  if (f == s.santa && !m.santa) return true;
-  return penguin_at(s, f, m.seat) >= 0;
+// Whether push_chains(s, mover_seat, x) would find a chain: a refuge next to the pushed penguin
+// ends one at once; otherwise a chain goes on through an occupied neighbour.
+bool has_push_chain(const state& s, int mover_seat, int from, std::uint64_t used) {
+  bool refuge = false;
+  std::array<int, 6> occupied{};
+  int k = 0;
+  for (int y : neighbours(s, from)) {
+    if ((used & bit(y)) || y == s.tree || y == s.santa || y == s.bear) continue;
+    if (penguin_at(s, y, mover_seat) < 0)
+      refuge = true;
+    else
+      occupied[static_cast<std::size_t>(k++)] = y;
+  }
+  if (refuge) return true;
+  for (int i = 0; i < k; ++i) {
+    const int y = occupied[static_cast<std::size_t>(i)];
+    if (has_push_chain(s, mover_seat, y, used | bit(y))) return true;
+  }
+  return false;
 }
 
 // A13: may the mover end on X?
@@ -49,14 +73,19 @@ bool end_allowed(const state& s, const mover& m, int x) {
   if (x == s.bear) return false;
   if (m.santa) return x != s.tree;  // a penguin there is a meeting, otherwise free
   if (x == s.santa) return true;    // walking into Santa: a meeting (legal though self-harming)
-  if (penguin_at(s, x, m.seat) >= 0) return !push_chains(s, m.seat, x).empty();
+  if (penguin_at(s, x, m.seat) >= 0) return has_push_chain(s, m.seat, x, bit(x));
   return true;
 }
 
-// Exact-N walk (A10-A12). Intermediate floes must be figure-free; `found` collects end floes.
-// With a target the search is pruned by hex distance and stops at the first hit.
+// Exact-N walk (A10-A12). Intermediate floes must be figure-free; `found` collects end floes (bit
+// i = floe i). With a target the search is pruned by distance and stops at the first hit. Without
+// one, a branch stops once every floe it could still end on has been found: only the set of end
+// floes matters, not the paths.
 void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, int left, int target,
-          std::vector<bool>& found, bool& hit) {
+          std::uint64_t candidates, std::uint64_t& found, bool& hit) {
+  // A simple path cannot end on a floe it has already passed.
+  const std::uint64_t open = within(s, v, left) & candidates & (s.cfg->simple_path ? ~seen : ~std::uint64_t{0});
+  if (target < 0 ? (open & ~found) == 0 : (open & bit(target)) == 0) return;
   for (int n : neighbours(s, v)) {
     if (hit) return;
     if (s.cfg->simple_path) {
@@ -64,16 +93,34 @@ void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, i
     } else if (n == prev || (m.from_hut && n == m.origin)) {
       continue;
     }
-    if (m.santa && n == s.tree) continue;  // A12: Santa never passes or enters the tree floe
+    if (m.barred & bit(n)) continue;  // A12: Santa never passes or enters the tree floe
     if (target >= 0 && hex_dist(s, n, target) > left - 1) continue;
     if (left == 1) {
-      found[static_cast<std::size_t>(n)] = true;
+      found |= bit(n);
       if (n == target) hit = true;
       continue;
     }
-    if (blocks(s, m, n)) continue;
-    walk(s, m, n, v, seen | bit(n), left - 1, target, found, hit);
+    if (m.blocked & bit(n)) continue;
+    walk(s, m, n, v, seen | bit(n), left - 1, target, candidates, found, hit);
   }
+}
+
+// Every floe a walk of at most `steps` steps could end on: reached through floes the mover may pass
+// (a superset of the walk's end floes, which lets walk() stop early).
+std::uint64_t walk_candidates(const state& s, const mover& m, int steps) {
+  std::uint64_t seen = bit(m.origin), frontier = seen, out = 0;
+  for (int d = 0; d < steps && frontier; ++d) {
+    std::uint64_t next = 0;
+    for (std::uint64_t f = frontier; f; f &= f - 1)
+      for (int n : neighbours(s, std::countr_zero(f))) {
+        if (m.barred & bit(n)) continue;
+        out |= bit(n);
+        if (!(seen & bit(n)) && !(m.blocked & bit(n))) next |= bit(n);
+      }
+    seen |= next;
+    frontier = next;
+  }
+  return out;
 }
 }  // namespace
 
@@ -88,6 +135,8 @@ int floe_at(const state& s, int q, int r) {
 }
 
 void rebuild_grid(state& s) {
+  s.adj_ok = false;
+  ++s.layout;
   s.grid.fill(-1);
   for (std::size_t f = 0; f < s.floes.size(); ++f)
     s.grid[static_cast<std::size_t>(cell_index(s.floes[f].q, s.floes[f].r))] = static_cast<int>(f);
@@ -110,7 +159,8 @@ bool has_channel(const state& s, int a, int b) {
 
 bool connected_edge(const state& s, int a, int b) { return lattice_adjacent(s, a, b) && !has_channel(s, a, b); }
 
-neighbour_list neighbours(const state& s, int f) {
+namespace {
+neighbour_list compute_neighbours(const state& s, int f) {
   neighbour_list out;
   const auto& c = s.floes[static_cast<std::size_t>(f)];
   const bool any_channel = !s.channels.empty();
@@ -120,22 +170,80 @@ neighbour_list neighbours(const state& s, int f) {
   }
   return out;
 }
+}  // namespace
 
-bool board_connected(const state& s) {
+namespace {
+void build_adjacency(const state& s) {
   const auto n = s.floes.size();
-  std::vector<bool> seen(n, false);
-  std::vector<int> todo = {0};
+  for (std::size_t i = 0; i < n; ++i) s.adj[i] = compute_neighbours(s, static_cast<int>(i));
+  s.adj_ok = true;
+  s.reach_ok = false;
+}
+
+// Breadth-first distances from every floe, cut at 6 (the largest roll).
+void build_reach(const state& s) {
+  if (!s.adj_ok) build_adjacency(s);
+  const auto n = s.floes.size();
+  for (std::size_t from = 0; from < n; ++from) {
+    auto& r = s.reach[from];
+    std::uint64_t seen = bit(static_cast<int>(from)), frontier = seen;
+    r[0] = seen;
+    for (std::size_t d = 1; d < r.size(); ++d) {
+      std::uint64_t next = 0;
+      for (std::uint64_t f = frontier; f; f &= f - 1)
+        for (int m : s.adj[static_cast<std::size_t>(std::countr_zero(f))]) next |= bit(m);
+      frontier = next & ~seen;
+      seen |= next;
+      r[d] = seen;
+    }
+  }
+  s.reach_ok = true;
+}
+}  // namespace
+
+const neighbour_list& neighbours(const state& s, int f) {
+  if (!s.adj_ok) build_adjacency(s);
+  return s.adj[static_cast<std::size_t>(f)];
+}
+
+std::uint64_t within(const state& s, int f, int d) {
+  if (!s.adj_ok || !s.reach_ok) build_reach(s);
+  return s.reach[static_cast<std::size_t>(f)][static_cast<std::size_t>(std::min(d, 6))];
+}
+
+bool board_connected(const state& s) { return board_connected_after(s, -1, 0, 0, -1, -1); }
+
+bool board_connected_after(const state& s, int moved, int q, int r, int cut_a, int cut_b) {
+  const auto n = s.floes.size();
+  std::array<bool, max_floes> seen{};
+  std::array<int, max_floes> todo{};
+  std::size_t top = 0, count = 1;
+  todo[top++] = 0;
   seen[0] = true;
-  std::size_t count = 1;
-  while (!todo.empty()) {
-    const int f = todo.back();
-    todo.pop_back();
-    for (int m : neighbours(s, f))
-      if (!seen[static_cast<std::size_t>(m)]) {
-        seen[static_cast<std::size_t>(m)] = true;
-        ++count;
-        todo.push_back(m);
-      }
+  const auto visit = [&](int m) {
+    if (seen[static_cast<std::size_t>(m)]) return;
+    seen[static_cast<std::size_t>(m)] = true;
+    ++count;
+    todo[top++] = m;
+  };
+  const floe* old = moved >= 0 ? &s.floes[static_cast<std::size_t>(moved)] : nullptr;
+  while (top > 0) {
+    const int f = todo[--top];
+    if (!old) {
+      for (int m : neighbours(s, f))
+        if (!((f == cut_a && m == cut_b) || (f == cut_b && m == cut_a))) visit(m);
+      continue;
+    }
+    // The board with `moved` on (q, r): its old cell is vacant and its channels are gone.
+    const auto& c = s.floes[static_cast<std::size_t>(f)];
+    const int fq = f == moved ? q : c.q, fr = f == moved ? r : c.r;
+    for (const auto& d : directions) {
+      const int cq = fq + d[0], cr = fr + d[1];
+      const int m = cq == q && cr == r ? moved : cq == old->q && cr == old->r ? -1 : floe_at(s, cq, cr);
+      if (m < 0) continue;
+      if (f != moved && m != moved && has_channel(s, f, m)) continue;
+      visit(m);
+    }
   }
   return count == n;
 }
@@ -161,12 +269,12 @@ bool active_is_santa(const state& s) { return s.active == s.santa_player; }
 
 std::vector<int> move_destinations(const state& s) {
   const mover m = active_mover(s);
-  std::vector<bool> found(s.floes.size(), false);
+  std::uint64_t found = 0;
   bool hit = false;
-  if (s.roll > 0) walk(s, m, m.origin, -1, bit(m.origin), s.roll, -1, found, hit);
+  if (s.roll > 0) walk(s, m, m.origin, -1, bit(m.origin), s.roll, -1, walk_candidates(s, m, s.roll), found, hit);
   std::vector<int> out;
-  for (std::size_t f = 0; f < found.size(); ++f)
-    if (found[f] && end_allowed(s, m, static_cast<int>(f))) out.push_back(static_cast<int>(f));
+  for (int f = 0; f < static_cast<int>(s.floes.size()); ++f)
+    if ((found & bit(f)) && end_allowed(s, m, f)) out.push_back(f);
   return out;
 }
 
@@ -174,9 +282,9 @@ bool move_legal(const state& s, int to) {
   if (to < 0 || to >= static_cast<int>(s.floes.size()) || s.roll <= 0) return false;
   const mover m = active_mover(s);
   if (!end_allowed(s, m, to)) return false;
-  std::vector<bool> found(s.floes.size(), false);
+  std::uint64_t found = 0;
   bool hit = false;
-  walk(s, m, m.origin, -1, bit(m.origin), s.roll, to, found, hit);
+  walk(s, m, m.origin, -1, bit(m.origin), s.roll, to, walk_candidates(s, m, s.roll), found, hit);
   return hit;
 }
 

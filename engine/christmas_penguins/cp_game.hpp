@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/fast_json.hpp"
 #include "tinsel/engine/game.hpp"
 
 namespace tinsel::engine::christmas_penguins::detail {
@@ -27,6 +28,7 @@ inline constexpr int edge = -1;    // a penguin beside the board (its player is 
 inline constexpr int at_hut = -2;  // a penguin that re-enters from the hut (A30)
 inline constexpr int grid_offset = 6;  // cells with |q|,|r| <= 5 (radius 4 + 1 for the green stone)
 inline constexpr int grid_side = 2 * grid_offset + 1;
+inline constexpr int max_floes = 61;  // radius 4
 
 using counts = std::array<int, colour_count>;
 using stone_counts = std::array<int, stone_kinds>;
@@ -91,6 +93,14 @@ struct channel {
   int owner = 0;
 };
 
+// Connected neighbours in direction order; a fixed-size list because path search calls it a lot.
+struct neighbour_list {
+  std::array<int, 6> v{};
+  int n = 0;
+  const int* begin() const { return v.data(); }
+  const int* end() const { return v.data() + n; }
+};
+
 struct state {
   std::shared_ptr<const config> cfg;
   std::vector<floe> floes;
@@ -125,6 +135,17 @@ struct state {
   std::vector<bool> reclaim_blocked;
   std::uint64_t serial = 1;
   std::string end_reason;
+  // Derived, not state: the connected neighbours of every floe (see neighbours()), built when first
+  // needed after the floes or the channels changed; whoever changes them clears adj_ok
+  // (rebuild_grid, the channel code, cp_game::edit).
+  // reach[f][d] is the set (bit i = floe i) of floes at most d connected steps from f.
+  mutable std::array<neighbour_list, max_floes> adj{};
+  mutable std::array<std::array<std::uint64_t, 7>, max_floes> reach{};
+  mutable bool adj_ok = false;
+  mutable bool reach_ok = false;  // reach is built separately, only the path search needs it
+  // Counts changes of the board's layout (floe positions, channels), like adj_ok; part of the key
+  // under which cp_game caches the move destinations.
+  std::uint32_t layout = 0;
 };
 
 // Small helpers shared by the rule files.
@@ -135,11 +156,14 @@ inline int most(const counts& c) {  // D10/D11/D15: the largest count, tie lowes
     if (c[static_cast<std::size_t>(i)] > c[static_cast<std::size_t>(best)]) best = i;
   return best;
 }
-inline json floe_cmd(const char* kind, const char* key, int f) {
-  json c = json::object();
-  c["kind"] = kind;
-  c[key] = f;
-  return c;
+// {"kind": kind}, the most frequent object of all.
+inline json kind_only(const char* kind) {
+  static const fast_json::shape s{"kind"};
+  return s(kind);
+}
+inline json floe_cmd(const char* kind, const char* key, int f) {  // key is "floe" or "to"
+  static const fast_json::shape floe_kind{"floe", "kind"}, kind_to{"kind", "to"};
+  return std::string_view(key) == "floe" ? floe_kind(f, kind) : kind_to(kind, f);
 }
 
 // ---- board (cp_board.cpp) ------------------------------------------------------------------
@@ -149,15 +173,13 @@ int hex_dist(const state& s, int a, int b);
 bool lattice_adjacent(const state& s, int a, int b);
 bool has_channel(const state& s, int a, int b);
 bool connected_edge(const state& s, int a, int b);
-// Connected neighbours in direction order; a fixed-size list because path search calls it a lot.
-struct neighbour_list {
-  std::array<int, 6> v{};
-  int n = 0;
-  const int* begin() const { return v.data(); }
-  const int* end() const { return v.data() + n; }
-};
-neighbour_list neighbours(const state& s, int f);
+const neighbour_list& neighbours(const state& s, int f);
+// The floes at most d (0..6) connected steps from f, as a bit set (bit i = floe i).
+std::uint64_t within(const state& s, int f, int d);
 bool board_connected(const state& s);
+// Whether the board would stay connected if floe `moved` (>= 0) went to the vacant cell (q, r) and
+// lost its channels, or if a channel were put on the edge cut_a–cut_b; without copying the state.
+bool board_connected_after(const state& s, int moved, int q, int r, int cut_a, int cut_b);
 void rebuild_grid(state& s);
 int penguin_at(const state& s, int f, int except_seat = -1);  // seat or -1
 bool has_figure(const state& s, int f, int except_seat = -1);
@@ -197,6 +219,9 @@ class cp_game final : public game {
   // Tests only: set up a rulebook position (the caller keeps it consistent).
   state& edit() {
     view_cache_.reset();
+    dests_.reset();
+    s_.adj_ok = false;
+    ++s_.layout;
     return s_;
   }
 
@@ -206,8 +231,8 @@ class cp_game final : public game {
 
  private:
   using result_t = std::optional<rule_error>;
-  // cp_rules.cpp: the turn machine. Commands are validated before anything changes; apply()
-  // restores the state on any error anyway, so a half-applied command cannot leak.
+  // cp_rules.cpp: the turn machine. Commands are validated before anything changes (apply() undoes
+  // the one early change, the reclaim_blocked reset; see there).
   result_t dispatch(int seat, const json& cmd, dice& d, events& out);
   void timeout_default(dice& d, events& out);
   void open(phase p);
@@ -249,12 +274,22 @@ class cp_game final : public game {
   bool channel_phase() const;
 
   json build_view() const;
+  // move_destinations(s_), cached under everything it depends on (see destinations_key).
+  const std::vector<int>& destinations() const;
+  bool destination_legal(int to) const;
 
   state s_;
   // Every viewer gets the same view (1.5) and the harness and the room ask for it many times per
   // state, so it is built once per state. Any mutation goes through apply/on_timeout/edit, which
   // drop it. Like the rest of the game, not safe for concurrent use (the room serializes calls).
   mutable std::shared_ptr<const json> view_cache_;
+  // The legal moves are searched when the move prompt opens, again for legal(), and again to check
+  // the move: the first search is kept, under a key of every input of the search.
+  struct destinations_cache {
+    std::array<int, 16> key{};
+    std::vector<int> floes;
+  };
+  mutable std::optional<destinations_cache> dests_;
 };
 
 }  // namespace tinsel::engine::christmas_penguins::detail

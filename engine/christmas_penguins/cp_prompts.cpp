@@ -1,10 +1,13 @@
 // Christmas Penguins prompts, legal() and the deterministic timeout defaults D1-D17.
 #include <algorithm>
+#include <cassert>
 #include <climits>
 
 #include "christmas_penguins/cp_game.hpp"
 
 namespace tinsel::engine::christmas_penguins::detail {
+
+using fast_json::object;
 
 // ---- prompts --------------------------------------------------------------------------------
 
@@ -49,22 +52,61 @@ std::optional<prompt> cp_game::current_prompt() const {
   return prompt{prompt_kind(), prompt_seats(), timeout, s_.serial};
 }
 
+// ---- move destinations ----------------------------------------------------------------------
+
+namespace {
+// Everything move_destinations() reads besides the configuration: who moves and from where, the
+// figures, the tree, the roll and the board's layout.
+std::array<int, 16> destinations_key(const state& s) {
+  std::array<int, 16> k{};
+  k.fill(-9);
+  k[0] = s.active;
+  k[1] = s.santa_player;
+  k[2] = s.santa;
+  k[3] = s.bear;
+  k[4] = s.tree;
+  k[5] = s.hut;
+  k[6] = s.roll;
+  k[7] = static_cast<int>(s.layout);
+  k[8] = static_cast<int>(s.floes.size());
+  for (std::size_t p = 0; p < s.penguin.size() && p < 6; ++p) k[9 + p] = s.penguin[p];
+  k[15] = static_cast<int>(s.penguin.size());
+  return k;
+}
+}  // namespace
+
+const std::vector<int>& cp_game::destinations() const {
+  const auto key = destinations_key(s_);
+  if (!dests_ || dests_->key != key) dests_ = destinations_cache{key, move_destinations(s_)};
+  assert(dests_->floes == move_destinations(s_));
+  return dests_->floes;
+}
+
+// move_legal(s_, to), answered from the destinations: an end floe of some path that the mover may
+// end on is exactly what both check.
+bool cp_game::destination_legal(int to) const {
+  if (to < 0 || to >= static_cast<int>(s_.floes.size()) || s_.roll <= 0) return false;
+  const auto& d = destinations();
+  assert(std::binary_search(d.begin(), d.end(), to) == move_legal(s_, to));
+  return std::binary_search(d.begin(), d.end(), to);
+}
+
 // ---- legal ----------------------------------------------------------------------------------
 
 json cp_game::legal(int seat) const {
   json out = json::array();
   if (s_.ph == phase::over || seat < 0 || seat >= s_.cfg->players) return out;
   const bool queued = std::find(s_.stop_queue.begin(), s_.stop_queue.end(), seat) != s_.stop_queue.end();
-  if (queued) out.push_back({{"kind", "withdraw_stop"}});
+  if (queued) out.push_back(object("kind", "withdraw_stop"));
   if (s_.ph == phase::stopped) {
     if (seat == s_.claimant) {
-      out.push_back({{"kind", "cancel_stop"}});
+      out.push_back(object("kind", "cancel_stop"));
       legal_stones(seat, out);
     }
     return out;
   }
   if (!queued && usable(seat) && !s_.reclaim_blocked[static_cast<std::size_t>(seat)])
-    out.push_back({{"kind", "stop"}});
+    out.push_back(kind_only("stop"));
   const auto seats = prompt_seats();
   if (!contains(seats, seat)) return out;
   const int n = static_cast<int>(s_.floes.size());
@@ -83,13 +125,14 @@ json cp_game::legal(int seat) const {
     case phase::santa_place_stone:
       for (int f : stone_floes(s_)) out.push_back(floe_cmd("place_stone", "floe", f));
       break;
-    case phase::await_roll: out.push_back({{"kind", "roll"}}); break;
-    case phase::reaction: out.push_back({{"kind", "pass"}}); break;
+    case phase::await_roll: out.push_back(kind_only("roll")); break;
+    case phase::reaction: out.push_back(kind_only("pass")); break;
     case phase::await_move:
-      for (int f : move_destinations(s_)) out.push_back(floe_cmd("move", "to", f));
+      for (int f : destinations()) out.push_back(floe_cmd("move", "to", f));
       break;
     case phase::push_chain:
-      for (const auto& c : push_chains(s_, s_.active, s_.pending_floe)) out.push_back({{"kind", "push"}, {"chain", c}});
+      for (const auto& c : push_chains(s_, s_.active, s_.pending_floe))
+        out.push_back(object("chain", c, "kind", "push"));
       break;
     case phase::confiscate:
     case phase::steal: {
@@ -97,15 +140,15 @@ json cp_game::legal(int seat) const {
       const counts& from = conf ? s_.presents[static_cast<std::size_t>(s_.pending_seat)] : s_.pool;
       for (int c = 0; c < colour_count; ++c)
         if (from[static_cast<std::size_t>(c)] > 0)
-          out.push_back({{"kind", conf ? "confiscate" : "steal"}, {"colour", colour_name(c)}});
+          out.push_back(object("colour", colour_name(c), "kind", conf ? "confiscate" : "steal"));
       break;
     }
     case phase::relocate_tree:
       for (int f : tree_candidates(s_)) out.push_back(floe_cmd("relocate_tree", "floe", f));
       break;
     case phase::pickup_stone:
-      out.push_back({{"kind", "pickup_stone"}, {"take", true}});
-      out.push_back({{"kind", "pickup_stone"}, {"take", false}});
+      out.push_back(object("kind", "pickup_stone", "take", true));
+      out.push_back(object("kind", "pickup_stone", "take", false));
       break;
     case phase::await_bear:
       for (int f : bear_steps(s_)) out.push_back(floe_cmd("bear_move", "to", f));
@@ -122,14 +165,15 @@ json cp_game::legal(int seat) const {
         }
         for (int c = 0; c < colour_count; ++c)
           if (held[static_cast<std::size_t>(c)] > 0 && (!big || c == most(held)))
-            out.push_back({{"kind", "flee"}, {"colour", colour_name(c)}, {"to", f}});
+            out.push_back(object("colour", colour_name(c), "kind", "flee", "to", f));
       }
       if (big && total(held) > 0)
-        out.push_back({{"kind", "flee"},
-                       {"domain", {{"colour", "a colour you hold"}, {"to", "a floe listed with any colour"}}}});
+        out.push_back(object("domain",
+                             object("colour", "a colour you hold", "to", "a floe listed with any colour"),
+                             "kind", "flee"));
       break;
     }
-    case phase::await_post: out.push_back({{"kind", "end_turn"}}); break;
+    case phase::await_post: out.push_back(kind_only("end_turn")); break;
     default: break;
   }
   legal_channels(seat, out);
@@ -141,7 +185,7 @@ json cp_game::legal(int seat) const {
 
 // D8.
 int cp_game::default_move() const {
-  const auto dests = move_destinations(s_);
+  const auto& dests = destinations();
   const auto min_dist_to_penguins = [&](int f) {
     int best = INT_MAX;
     for (int p : s_.penguin)
@@ -170,7 +214,7 @@ events cp_game::on_timeout(std::uint64_t serial, dice& d) {
   events out;
   if (s_.ph == phase::over || serial != s_.serial) return out;
   view_cache_.reset();
-  out.push_back(event::public_event({{"kind", "timed_out"}, {"prompt", prompt_kind()}, {"seats", prompt_seats()}}));
+  out.push_back(event::public_event(object("kind", "timed_out", "prompt", prompt_kind(), "seats", prompt_seats())));
   if (s_.ph != phase::stopped) std::fill(s_.reclaim_blocked.begin(), s_.reclaim_blocked.end(), false);
   timeout_default(d, out);
   return out;
@@ -209,9 +253,9 @@ void cp_game::timeout_default(dice& d, events& out) {
       cmd = floe_cmd("place_stone", "floe", floes[d.roll(static_cast<std::uint32_t>(floes.size()))]);
       break;
     }
-    case phase::await_roll: cmd = {{"kind", "roll"}}; break;  // D5 (no channel), D6
+    case phase::await_roll: cmd = kind_only("roll"); break;  // D5 (no channel), D6
     case phase::reaction:                                      // D7: everyone passes
-      out.push_back(event::public_event({{"kind", "reaction_closed"}, {"unanswered", s_.reaction_seats}}));
+      out.push_back(event::public_event(object("kind", "reaction_closed", "unanswered", s_.reaction_seats)));
       after_reaction(out);
       return;
     case phase::await_move: cmd = floe_cmd("move", "to", default_move()); break;
@@ -220,17 +264,18 @@ void cp_game::timeout_default(dice& d, events& out) {
       std::sort(chains.begin(), chains.end(), [](const auto& a, const auto& b) {
         return a.size() != b.size() ? a.size() < b.size() : a < b;
       });
-      cmd = {{"kind", "push"}, {"chain", chains.front()}};
+      cmd = object("chain", chains.front(), "kind", "push");
       break;
     }
     case phase::confiscate:  // D10
-      cmd = {{"kind", "confiscate"}, {"colour", colour_name(most(s_.presents[static_cast<std::size_t>(s_.pending_seat)]))}};
+      cmd = object("colour", colour_name(most(s_.presents[static_cast<std::size_t>(s_.pending_seat)])), "kind",
+                   "confiscate");
       break;
-    case phase::steal: cmd = {{"kind", "steal"}, {"colour", colour_name(most(s_.pool))}}; break;  // D11
+    case phase::steal: cmd = object("colour", colour_name(most(s_.pool)), "kind", "steal"); break;  // D11
     case phase::relocate_tree:
       cmd = floe_cmd("relocate_tree", "floe", farthest_from_penguins(tree_candidates(s_)));
       break;
-    case phase::pickup_stone: cmd = {{"kind", "pickup_stone"}, {"take", true}}; break;  // D13
+    case phase::pickup_stone: cmd = object("kind", "pickup_stone", "take", true); break;  // D13
     case phase::await_bear: {  // D14
       const auto steps = bear_steps(s_);
       cmd = floe_cmd("bear_move", "to", steps.front());
@@ -251,7 +296,7 @@ void cp_game::timeout_default(dice& d, events& out) {
       if (total(held) > 0) cmd["colour"] = colour_name(most(held));
       break;
     }
-    case phase::await_post: cmd = {{"kind", "end_turn"}}; break;  // D17
+    case phase::await_post: cmd = kind_only("end_turn"); break;  // D17
     case phase::stopped: end_stop("lapsed", out); return;        // D16: the stone is kept
     default: return;
   }

@@ -1,12 +1,15 @@
 // Christmas Penguins turn machine: apply and the arrival resolution (A40). Every transition that opens a prompt goes through open() (which bumps the serial);
 // stable points (A23) go through reach(), which first grants a queued "Stop!".
 #include <algorithm>
+#include <cassert>
 #include <climits>
 #include <map>
 
 #include "christmas_penguins/cp_game.hpp"
 
 namespace tinsel::engine::christmas_penguins::detail {
+
+using fast_json::object;
 
 namespace {
 using result_t = std::optional<rule_error>;
@@ -26,23 +29,34 @@ std::optional<int> colour_field(const json& cmd) {
 // Every command kind and the fields it may carry besides "kind" (protocol/schema/games/
 // christmas_penguins/command.json): a field not listed is refused, so what legal() does not list is
 // never accepted. use_stone's fields depend on the stone: see fields_ok.
-const std::map<std::string, std::vector<std::string>> known_kinds = {
+struct kind_fields {
+  std::string_view kind;
+  std::array<std::string_view, 4> fields;  // unused ones empty
+};
+constexpr std::array<kind_fields, 20> known_kinds = {{
     {"place_penguin", {"floe"}}, {"place_tree", {"floe"}},    {"place_bear", {"floe"}},
     {"place_stone", {"floe"}},   {"relocate_tree", {"floe"}}, {"roll", {}},
     {"pass", {}},                {"end_turn", {}},            {"stop", {}},
     {"withdraw_stop", {}},       {"cancel_stop", {}},         {"move", {"to"}},
     {"bear_move", {"to"}},       {"push", {"chain"}},         {"confiscate", {"colour"}},
     {"steal", {"colour"}},       {"pickup_stone", {"take"}},  {"flee", {"to", "colour"}},
-    {"place_channel", {"a", "b"}}, {"use_stone", {"stone", "target", "floe", "to"}}};
+    {"place_channel", {"a", "b"}}, {"use_stone", {"stone", "target", "floe", "to"}}}};
 
-bool fields_ok(const std::string& kind, const std::vector<std::string>& allowed, const json& cmd) {
-  const bool green = kind == "use_stone" && cmd.contains("stone") && cmd["stone"] == "green";
-  for (const auto& item : cmd.items()) {
-    const std::string& key = item.key();
+const kind_fields* find_kind(std::string_view kind) {
+  for (const auto& k : known_kinds)
+    if (k.kind == kind) return &k;
+  return nullptr;
+}
+
+bool fields_ok(std::string_view kind, const std::array<std::string_view, 4>& allowed, const json& cmd) {
+  const bool use_stone = kind == "use_stone";
+  const bool green = use_stone && cmd.contains("stone") && cmd["stone"] == "green";
+  for (const auto& [key_string, value] : *cmd.get_ptr<const json::object_t*>()) {
+    const std::string_view key = key_string;
     if (key == "kind") continue;
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) return false;
+    if (key.empty() || std::find(allowed.begin(), allowed.end(), key) == allowed.end()) return false;
     // use_stone: red and blue take a target, green a floe and a destination.
-    if (kind == "use_stone" && key != "stone" && (key == "target") == green) return false;
+    if (use_stone && key != "stone" && (key == "target") == green) return false;
   }
   return true;
 }
@@ -71,12 +85,23 @@ const char* expected_kind(phase p) {
 }  // namespace
 // ---- apply ----------------------------------------------------------------------------------
 
+// dispatch() validates a command completely before it changes anything, with one exception: the
+// reclaim_blocked reset of a command that moves play on happens before the phase checks, so it is
+// undone here when the command is refused. (Debug builds check that a refusal left the state as
+// it was.)
 outcome<events> cp_game::apply(int seat, const json& command, dice& d) {
   view_cache_.reset();
-  state backup = s_;
+  std::uint32_t reclaim = 0;
+  for (std::size_t i = 0; i < s_.reclaim_blocked.size(); ++i)
+    if (s_.reclaim_blocked[i]) reclaim |= 1U << i;
+#ifndef NDEBUG
+  const json before = full_state();
+#endif
   events out;
+  out.reserve(4);
   if (auto err = dispatch(seat, command, d, out)) {
-    s_ = std::move(backup);
+    for (std::size_t i = 0; i < s_.reclaim_blocked.size(); ++i) s_.reclaim_blocked[i] = (reclaim >> i) & 1U;
+    assert(full_state() == before);
     return *err;
   }
   return out;
@@ -85,11 +110,12 @@ outcome<events> cp_game::apply(int seat, const json& command, dice& d) {
 cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& out) {
   if (!cmd.is_object() || !cmd.contains("kind") || !cmd["kind"].is_string())
     return make_error("bad_command", "a command is an object with a string \"kind\"");
-  const std::string kind = cmd["kind"].get<std::string>();
-  const auto known = known_kinds.find(kind);
-  if (known == known_kinds.end()) return make_error("unknown_command", "unknown command kind '" + kind + "'");
-  if (!fields_ok(kind, known->second, cmd))
-    return make_error("bad_command", "'" + kind + "' carries a field it does not have");
+  const std::string& kind_string = cmd["kind"].get_ref<const std::string&>();
+  const std::string_view kind = kind_string;
+  const auto* known = find_kind(kind);
+  if (!known) return make_error("unknown_command", "unknown command kind '" + kind_string + "'");
+  if (!fields_ok(kind, known->fields, cmd))
+    return make_error("bad_command", "'" + kind_string + "' carries a field it does not have");
   if (s_.ph == phase::over) return make_error("game_over", "the game is over");
   if (seat < 0 || seat >= s_.cfg->players) return make_error("not_a_player", "only seated players act");
 
@@ -100,7 +126,7 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
     if (it == s_.stop_queue.end()) return make_error("not_queued", "you have no queued stop");
     s_.stop_queue.erase(it);
     s_.reclaim_blocked[static_cast<std::size_t>(seat)] = true;
-    out.push_back(event::public_event({{"kind", "stop_withdrawn"}, {"seat", seat}}));
+    out.push_back(event::public_event(object("kind", "stop_withdrawn", "seat", seat)));
     return std::nullopt;
   }
   if (kind == "cancel_stop" || kind == "use_stone") {
@@ -119,7 +145,7 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
   if (kind == "place_channel") return place_channel(seat, cmd, out);
 
   if (kind != expected_kind(s_.ph))
-    return make_error("wrong_phase", "'" + kind + "' is not expected now; the game waits for '" +
+    return make_error("wrong_phase", "'" + kind_string + "' is not expected now; the game waits for '" +
                                          expected_kind(s_.ph) + "'");
   if (!contains(prompt_seats(), seat)) return make_error("not_your_turn", "another seat is awaited");
 
@@ -132,21 +158,21 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
       if (!floe_ok || !is_refuge(s_, *f)) return bad_floe();
       s_.penguin[static_cast<std::size_t>(seat)] = *f;
       s_.place_order.erase(s_.place_order.begin());
-      out.push_back(event::public_event({{"kind", "penguin_placed"}, {"seat", seat}, {"floe", *f}}));
+      out.push_back(event::public_event(object("floe", *f, "kind", "penguin_placed", "seat", seat)));
       next_setup(out);
       return std::nullopt;
     }
     case phase::place_tree: {
       if (!floe_ok || !contains(tree_candidates(s_), *f)) return bad_floe();
       s_.tree = *f;
-      out.push_back(event::public_event({{"kind", "tree_placed"}, {"floe", *f}}));
+      out.push_back(event::public_event(object("floe", *f, "kind", "tree_placed")));
       next_setup(out);
       return std::nullopt;
     }
     case phase::place_bear: {
       if (!floe_ok || has_figure(s_, *f) || *f == s_.tree) return bad_floe();
       s_.bear = *f;
-      out.push_back(event::public_event({{"kind", "bear_placed"}, {"floe", *f}}));
+      out.push_back(event::public_event(object("floe", *f, "kind", "bear_placed")));
       next_setup(out);
       return std::nullopt;
     }
@@ -155,24 +181,26 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
       const int stone = s_.supply.front();
       s_.supply.erase(s_.supply.begin());
       s_.floes[static_cast<std::size_t>(*f)].stone = stone;
-      out.push_back(event::public_event({{"kind", "stone_placed"}, {"stone", stone_name(stone)}, {"floe", *f}}));
+      out.push_back(event::public_event(object("floe", *f, "kind", "stone_placed", "stone", stone_name(stone))));
       start_turn(out);  // the next stone, or the roll
       return std::nullopt;
     }
     case phase::await_roll: {
       s_.roll = static_cast<int>(d.roll(6)) + 1;
-      out.push_back(event::public_event({{"kind", "rolled"}, {"seat", seat}, {"value", s_.roll}}));
+      static const fast_json::shape rolled{"kind", "seat", "value"};
+      out.push_back(event::public_event(rolled("rolled", seat, s_.roll)));
       reach(phase::reaction, out);
       return std::nullopt;
     }
     case phase::reaction: {
       std::erase(s_.reaction_seats, seat);
-      out.push_back(event::public_event({{"kind", "passed"}, {"seat", seat}}));
+      static const fast_json::shape passed{"kind", "seat"};
+      out.push_back(event::public_event(passed("passed", seat)));
       if (s_.reaction_seats.empty()) after_reaction(out);
       return std::nullopt;
     }
     case phase::await_move: {
-      if (!floe_ok || !move_legal(s_, *f))
+      if (!floe_ok || !destination_legal(*f))
         return make_error("illegal_destination", "no legal path of exactly " + std::to_string(s_.roll) +
                                                      " steps ends there");
       do_move(*f, out);
@@ -193,7 +221,7 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
       for (std::size_t i = 0; i + 1 < chain.size(); ++i) pushed.push_back(penguin_at(s_, chain[i], s_.active));
       for (std::size_t i = 0; i < chain.size(); ++i) s_.penguin[static_cast<std::size_t>(pushed[i])] = chain[i];
       out.push_back(event::public_event(
-          {{"kind", "pushed"}, {"seat", seat}, {"from", s_.pending_floe}, {"chain", chain}, {"penguins", pushed}}));
+          object("chain", chain, "from", s_.pending_floe, "kind", "pushed", "penguins", pushed, "seat", seat)));
       after_push(out);
       return std::nullopt;
     }
@@ -222,10 +250,10 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
       if (cmd["take"].get<bool>()) {
         ++s_.stones[static_cast<std::size_t>(seat)][static_cast<std::size_t>(fl.stone)];
         out.push_back(event::public_event(
-            {{"kind", "stone_taken"}, {"seat", seat}, {"stone", stone_name(fl.stone)}, {"floe", s_.pending_floe}}));
+            object("floe", s_.pending_floe, "kind", "stone_taken", "seat", seat, "stone", stone_name(fl.stone))));
         fl.stone = no_stone;
       } else {
-        out.push_back(event::public_event({{"kind", "stone_left"}, {"seat", seat}, {"floe", s_.pending_floe}}));
+        out.push_back(event::public_event(object("floe", s_.pending_floe, "kind", "stone_left", "seat", seat)));
       }
       after_pickup(out);
       return std::nullopt;
@@ -274,8 +302,9 @@ void cp_game::start_turn(events& out) {
   if (s_.ph != phase::santa_place_stone) {
     s_.roll = 0;
     s_.channels_this_turn = 0;
+    static const fast_json::shape started{"kind", "round", "seat"};
     out.push_back(event::public_event(
-        {{"kind", "turn_started"}, {"seat", s_.active}, {"round", s_.turns / s_.cfg->players + 1}}));
+        started("turn_started", s_.turns / s_.cfg->players + 1, s_.active)));
   }
   // A24: Santa first re-places every handed-in stone; with nowhere to put one, it is discarded.
   if (s_.active == s_.santa_player && !s_.supply.empty()) {
@@ -283,7 +312,8 @@ void cp_game::start_turn(events& out) {
       open(phase::santa_place_stone);
       return;
     }
-    for (int st : s_.supply) out.push_back(event::public_event({{"kind", "stone_discarded"}, {"stone", stone_name(st)}}));
+    for (int st : s_.supply)
+      out.push_back(event::public_event(object("kind", "stone_discarded", "stone", stone_name(st))));
     s_.supply.clear();
   }
   reach(phase::await_roll, out);
@@ -294,12 +324,12 @@ void cp_game::reach(phase p, events& out) {
     const int c = s_.stop_queue.front();
     s_.stop_queue.pop_front();
     if (!usable(c)) {
-      out.push_back(event::public_event({{"kind", "stop_dropped"}, {"seat", c}, {"reason", "no_usable_stone"}}));
+      out.push_back(event::public_event(object("kind", "stop_dropped", "reason", "no_usable_stone", "seat", c)));
       continue;
     }
     s_.claimant = c;
     s_.resume = p;
-    out.push_back(event::public_event({{"kind", "stop_granted"}, {"seat", c}, {"resumes", phase_name(p)}}));
+    out.push_back(event::public_event(object("kind", "stop_granted", "resumes", phase_name(p), "seat", c)));
     open(phase::stopped);
     return;
   }
@@ -317,14 +347,14 @@ void cp_game::reach(phase p, events& out) {
       break;
     }
     case phase::await_move:
-      if (move_destinations(s_).empty()) {
+      if (destinations().empty()) {
         auto_stay(out);
         return;
       }
       break;
     case phase::await_bear:
       if (bear_steps(s_).empty()) {
-        out.push_back(event::public_event({{"kind", "bear_stays"}, {"floe", s_.bear}}));
+        out.push_back(event::public_event(object("floe", s_.bear, "kind", "bear_stays")));
         reach(phase::await_post, out);
         return;
       }
@@ -347,9 +377,9 @@ void cp_game::auto_stay(events& out) {
   auto& pos = s_.penguin[static_cast<std::size_t>(s_.active)];
   if (!active_is_santa(s_) && pos == at_hut && !has_figure(s_, s_.hut)) {
     pos = s_.hut;
-    out.push_back(event::public_event({{"kind", "entered_hut_floe"}, {"seat", s_.active}, {"floe", s_.hut}}));
+    out.push_back(event::public_event(object("floe", s_.hut, "kind", "entered_hut_floe", "seat", s_.active)));
   } else {
-    out.push_back(event::public_event({{"kind", "no_move"}, {"seat", s_.active}, {"roll", s_.roll}}));
+    out.push_back(event::public_event(object("kind", "no_move", "roll", s_.roll, "seat", s_.active)));
   }
   after_move(out);
 }
@@ -358,8 +388,9 @@ void cp_game::do_move(int to, events& out) {
   const bool santa = active_is_santa(s_);
   auto& pos = s_.penguin[static_cast<std::size_t>(s_.active)];
   const int from = santa ? s_.santa : pos == at_hut ? s_.hut : pos;
+  static const fast_json::shape moved{"figure", "from", "kind", "seat", "to"};
   out.push_back(event::public_event(
-      {{"kind", "moved"}, {"seat", s_.active}, {"figure", santa ? "santa" : "penguin"}, {"from", from}, {"to", to}}));
+      moved(santa ? "santa" : "penguin", from, "moved", s_.active, to)));
   s_.pending_floe = to;
   if (santa) {
     s_.santa = to;
@@ -414,7 +445,8 @@ void cp_game::after_pickup(events& out) {
     auto& mine = s_.presents[static_cast<std::size_t>(s_.active)];
     for (int c = 0; c < colour_count; ++c) mine[static_cast<std::size_t>(c)] += loose[static_cast<std::size_t>(c)];
     out.push_back(event::public_event(
-        {{"kind", "loose_presents_collected"}, {"seat", s_.active}, {"floe", s_.pending_floe}, {"presents", counts_json(loose)}}));
+        object("floe", s_.pending_floe, "kind", "loose_presents_collected", "presents", counts_json(loose), "seat",
+               s_.active)));
     loose.fill(0);
   }
   after_move(out);
@@ -428,11 +460,9 @@ void cp_game::after_move(events& out) {
 }
 
 void cp_game::meet(events& out) {
-  out.push_back(event::public_event({{"kind", "santa_met"},
-                                     {"santa_seat", s_.santa_player},
-                                     {"penguin_seat", s_.pending_seat},
-                                     {"floe", s_.pending_floe},
-                                     {"by", s_.santa_moved ? "santa" : "penguin"}}));
+  out.push_back(event::public_event(object("by", s_.santa_moved ? "santa" : "penguin", "floe", s_.pending_floe,
+                                           "kind", "santa_met", "penguin_seat", s_.pending_seat, "santa_seat",
+                                           s_.santa_player)));
   if (total(s_.presents[static_cast<std::size_t>(s_.pending_seat)]) > 0) {
     open(phase::confiscate);
     return;
@@ -452,7 +482,7 @@ void cp_game::confiscate(std::optional<int> colour, events& out) {
       case confiscate_to::removed: to = "removed"; break;
     }
     out.push_back(event::public_event(
-        {{"kind", "present_confiscated"}, {"from", s_.pending_seat}, {"colour", colour_name(*colour)}, {"to", to}}));
+        object("colour", colour_name(*colour), "from", s_.pending_seat, "kind", "present_confiscated", "to", to)));
   }
   swap_roles(out);
   after_move(out);
@@ -467,20 +497,21 @@ void cp_game::swap_roles(events& out) {
   s_.penguin[static_cast<std::size_t>(victim)] = edge;
   s_.penguin[static_cast<std::size_t>(old_santa)] = at_hut;
   out.push_back(event::public_event(
-      {{"kind", "roles_swapped"}, {"santa_seat", victim}, {"at_hut_seat", old_santa}, {"santa_floe", s_.santa}}));
+      object("at_hut_seat", old_santa, "kind", "roles_swapped", "santa_floe", s_.santa, "santa_seat", victim)));
 }
 
 void cp_game::steal(int colour, events& out) {
   const auto c = static_cast<std::size_t>(colour);
   --s_.pool[c];
   ++s_.presents[static_cast<std::size_t>(s_.active)][c];
-  out.push_back(event::public_event({{"kind", "present_stolen"}, {"seat", s_.active}, {"colour", colour_name(colour)}}));
+  out.push_back(
+      event::public_event(object("colour", colour_name(colour), "kind", "present_stolen", "seat", s_.active)));
   if (total(s_.pool) == 0) {
     finish("pool_empty", out);  // A37: nothing else of this turn happens
     return;
   }
   if (tree_candidates(s_).empty()) {
-    out.push_back(event::public_event({{"kind", "tree_stays"}, {"floe", s_.tree}}));
+    out.push_back(event::public_event(object("floe", s_.tree, "kind", "tree_stays")));
     after_move(out);
     return;
   }
@@ -488,13 +519,13 @@ void cp_game::steal(int colour, events& out) {
 }
 
 void cp_game::relocate(int f, events& out) {
-  out.push_back(event::public_event({{"kind", "tree_relocated"}, {"from", s_.tree}, {"to", f}}));
+  out.push_back(event::public_event(object("from", s_.tree, "kind", "tree_relocated", "to", f)));
   s_.tree = f;
   after_move(out);
 }
 
 void cp_game::bear_move(int to, events& out) {
-  out.push_back(event::public_event({{"kind", "bear_moved"}, {"seat", s_.active}, {"from", s_.bear}, {"to", to}}));
+  out.push_back(event::public_event(object("from", s_.bear, "kind", "bear_moved", "seat", s_.active, "to", to)));
   s_.bear = to;
   const int victim = penguin_at(s_, to);
   if (victim >= 0 && !flee_targets(s_, victim).empty()) {
@@ -515,18 +546,17 @@ void cp_game::flee(std::optional<int> colour, int to, events& out) {
       ++s_.pool[c];
     else
       ++s_.floes[static_cast<std::size_t>(s_.bear)].loose[c];
-    out.push_back(event::public_event({{"kind", "present_dropped"},
-                                       {"seat", victim},
-                                       {"colour", colour_name(*colour)},
-                                       {"to", s_.cfg->drop_to_pool ? json("pool") : json(s_.bear)}}));
+    out.push_back(event::public_event(object("colour", colour_name(*colour), "kind", "present_dropped", "seat",
+                                             victim, "to", s_.cfg->drop_to_pool ? json("pool") : json(s_.bear))));
   }
   s_.penguin[static_cast<std::size_t>(victim)] = to;
-  out.push_back(event::public_event({{"kind", "fled"}, {"seat", victim}, {"from", s_.bear}, {"to", to}}));
+  out.push_back(event::public_event(object("from", s_.bear, "kind", "fled", "seat", victim, "to", to)));
   reach(phase::await_post, out);
 }
 
 void cp_game::end_turn(events& out) {
-  out.push_back(event::public_event({{"kind", "turn_ended"}, {"seat", s_.active}}));
+  static const fast_json::shape ended{"kind", "seat"};
+  out.push_back(event::public_event(ended("turn_ended", s_.active)));
   ++s_.turns;
   if (s_.turns % s_.cfg->players == 0 && s_.turns / s_.cfg->players >= s_.cfg->max_rounds) {
     finish("round_cap", out);  // C8
@@ -543,7 +573,7 @@ void cp_game::finish(const char* reason, events& out) {
   s_.claimant = -1;
   s_.stop_queue.clear();
   s_.reaction_seats.clear();
-  out.push_back(event::public_event({{"kind", "game_over"}, {"reason", reason}, {"result", result()}}));
+  out.push_back(event::public_event(object("kind", "game_over", "reason", reason, "result", result())));
 }
 
 

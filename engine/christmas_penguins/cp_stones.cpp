@@ -12,6 +12,8 @@
 
 namespace tinsel::engine::christmas_penguins::detail {
 
+using fast_json::object;
+
 namespace {
 std::optional<int> int_field(const json& cmd, const char* key) {
   if (!cmd.contains(key) || !cmd[key].is_number_integer()) return std::nullopt;
@@ -63,21 +65,19 @@ cp_game::result_t cp_game::claim_stop(int seat, events& out) {
   if (is_stable(s_.ph)) {
     s_.claimant = seat;
     s_.resume = s_.ph;
-    out.push_back(event::public_event({{"kind", "stop_claimed"}, {"seat", seat}, {"resumes", phase_name(s_.ph)}}));
+    out.push_back(event::public_event(object("kind", "stop_claimed", "resumes", phase_name(s_.ph), "seat", seat)));
     open(phase::stopped);
     return std::nullopt;
   }
   s_.stop_queue.push_back(seat);
-  out.push_back(event::public_event({{"kind", "stop_queued"},
-                                     {"seat", seat},
-                                     {"position", s_.stop_queue.size()},
-                                     {"waiting_for", phase_name(s_.ph)}}));
+  out.push_back(event::public_event(object("kind", "stop_queued", "position", s_.stop_queue.size(), "seat", seat,
+                                           "waiting_for", phase_name(s_.ph))));
   return std::nullopt;
 }
 
 void cp_game::end_stop(const char* why, events& out) {
   if (std::string_view(why) != "used") s_.reclaim_blocked[static_cast<std::size_t>(s_.claimant)] = true;
-  out.push_back(event::public_event({{"kind", "stop_ended"}, {"seat", s_.claimant}, {"reason", why}}));
+  out.push_back(event::public_event(object("kind", "stop_ended", "reason", why, "seat", s_.claimant)));
   s_.claimant = -1;
   // A23.3: play resumes where it stopped; reach() recomputes what depends on the position (the
   // destinations for the die already rolled, the bear's steps, the reaction window).
@@ -97,14 +97,8 @@ cp_game::result_t cp_game::green_error(int seat, int f, int q, int r) const {
     if (n >= 0 && n != f) touches = true;
   }
   if (!touches) return bad("the cell must touch another floe");
-  if (s_.cfg->connectivity_guard) {
-    state t = s_;
-    std::erase_if(t.channels, [&](const channel& c) { return c.a == f || c.b == f; });
-    t.floes[static_cast<std::size_t>(f)].q = q;
-    t.floes[static_cast<std::size_t>(f)].r = r;
-    rebuild_grid(t);
-    if (!board_connected(t)) return make_error("disconnects_board", "the board must stay connected (A36)");
-  }
+  if (s_.cfg->connectivity_guard && !board_connected_after(s_, f, q, r, -1, -1))
+    return make_error("disconnects_board", "the board must stay connected (A36)");
   return std::nullopt;
 }
 
@@ -115,7 +109,7 @@ cp_game::result_t cp_game::use_stone(int seat, const json& cmd, events& out) {
   if (!stone) return make_error("bad_command", "stone must be red, blue or green");
   if (!usable_stone(seat, *stone)) return make_error("no_stone", "you cannot use a " + std::string(stone_name(*stone)) + " stone now");
   const auto i = static_cast<std::size_t>(seat);
-  json ev = {{"kind", "stone_used"}, {"seat", seat}, {"stone", stone_name(*stone)}};
+  json ev = object("kind", "stone_used", "seat", seat, "stone", stone_name(*stone));
   if (*stone == 2) {  // A22: move floe F with everything on it to a vacant cell
     const auto f = int_field(cmd, "floe");
     if (!f || !cmd.contains("to") || !cmd["to"].is_array() || cmd["to"].size() != 2 ||
@@ -127,6 +121,8 @@ cp_game::result_t cp_game::use_stone(int seat, const json& cmd, events& out) {
     const int q = static_cast<int>(lq), r = static_cast<int>(lr);
     if (auto e = green_error(seat, *f, q, r)) return e;
     std::erase_if(s_.channels, [&](const channel& c) { return c.a == *f || c.b == *f; });
+    s_.adj_ok = false;
+    ++s_.layout;
     auto& fl = s_.floes[static_cast<std::size_t>(*f)];
     ev["floe"] = *f;
     ev["from"] = {fl.q, fl.r};
@@ -167,7 +163,7 @@ void cp_game::legal_stones(int seat, json& out) const {
     for (int f = 0; f < static_cast<int>(s_.floes.size()); ++f) {
       if (f == s_.penguin[i]) continue;
       if (penguin_at(s_, f) >= 0 || (k == 1 && (f == s_.santa || f == s_.bear)))
-        out.push_back({{"kind", "use_stone"}, {"stone", stone_name(k)}, {"target", f}});
+        out.push_back(object("kind", "use_stone", "stone", stone_name(k), "target", f));
     }
   }
   if (!usable_stone(seat, 2)) return;
@@ -184,19 +180,18 @@ void cp_game::legal_stones(int seat, json& out) const {
       for (const auto& dir : directions) {
         const int q = s_.floes[g].q + dir[0], r = s_.floes[g].r + dir[1];
         if (green_error(seat, f, q, r)) continue;
-        out.push_back({{"kind", "use_stone"}, {"stone", "green"}, {"floe", f}, {"to", {q, r}}});
+        out.push_back(object("floe", f, "kind", "use_stone", "stone", "green", "to", fast_json::array(q, r)));
         ++found;
         break;
       }
     }
     if (found >= 2) break;
   }
-  out.push_back({{"kind", "use_stone"},
-                 {"stone", "green"},
-                 {"domain",
-                  {{"floe", "any floe id"},
-                   {"to", "[q, r]: a vacant cell with max(|q|,|r|,|q+r|) <= radius+1 touching another floe; "
-                          "the board must stay connected"}}}});
+  out.push_back(object("domain",
+                       object("floe", "any floe id", "to",
+                              "[q, r]: a vacant cell with max(|q|,|r|,|q+r|) <= radius+1 touching another floe; "
+                              "the board must stay connected"),
+                       "kind", "use_stone", "stone", "green"));
 }
 
 // ---- water channels (A35, A36) ------------------------------------------------------------
@@ -215,11 +210,8 @@ cp_game::result_t cp_game::channel_error(int seat, int a, int b) const {
   if (a < 0 || b < 0 || a >= n || b >= n || !lattice_adjacent(s_, a, b))
     return make_error("illegal_edge", "a channel lies between two adjacent floes");
   if (has_channel(s_, a, b)) return make_error("illegal_edge", "there is a channel on that edge already");
-  if (s_.cfg->connectivity_guard) {
-    state t = s_;
-    t.channels.push_back({std::min(a, b), std::max(a, b), seat});
-    if (!board_connected(t)) return make_error("disconnects_board", "the board must stay connected (A36)");
-  }
+  if (s_.cfg->connectivity_guard && !board_connected_after(s_, -1, 0, 0, a, b))
+    return make_error("disconnects_board", "the board must stay connected (A36)");
   return std::nullopt;
 }
 
@@ -229,11 +221,14 @@ cp_game::result_t cp_game::place_channel(int seat, const json& cmd, events& out)
   if (!a || !b) return make_error("illegal_edge", "place_channel needs floe ids \"a\" and \"b\"");
   if (auto e = channel_error(seat, *a, *b)) return e;
   s_.channels.push_back({std::min(*a, *b), std::max(*a, *b), seat});
+  s_.adj_ok = false;
+  ++s_.layout;
   --s_.channels_left[static_cast<std::size_t>(seat)];
   ++s_.channels_this_turn;
-  out.push_back(event::public_event({{"kind", "channel_placed"}, {"seat", seat}, {"a", std::min(*a, *b)}, {"b", std::max(*a, *b)}}));
+  out.push_back(event::public_event(
+      object("a", std::min(*a, *b), "b", std::max(*a, *b), "kind", "channel_placed", "seat", seat)));
   // A channel can take away the last destination for the die already rolled.
-  if (s_.ph == phase::await_move && move_destinations(s_).empty()) reach(phase::await_move, out);
+  if (s_.ph == phase::await_move && destinations().empty()) reach(phase::await_move, out);
   return std::nullopt;
 }
 
@@ -249,12 +244,13 @@ void cp_game::legal_channels(int seat, json& out) const {
   for (const auto& dir : directions) {
     const int n = floe_at(s_, c.q + dir[0], c.r + dir[1]);
     if (n < 0 || channel_error(seat, own, n)) continue;
-    out.push_back({{"kind", "place_channel"}, {"a", std::min(own, n)}, {"b", std::max(own, n)}});
+    out.push_back(object("a", std::min(own, n), "b", std::max(own, n), "kind", "place_channel"));
     if (++listed == 2) break;
   }
-  out.push_back({{"kind", "place_channel"},
-                 {"domain",
-                  {{"a", "floe id"}, {"b", "a floe lattice-adjacent to a, no channel on the edge yet, board stays connected"}}}});
+  out.push_back(object("domain",
+                       object("a", "floe id", "b",
+                              "a floe lattice-adjacent to a, no channel on the edge yet, board stays connected"),
+                       "kind", "place_channel"));
 }
 
 }  // namespace tinsel::engine::christmas_penguins::detail

@@ -6,6 +6,7 @@
 #include <exception>
 #include <functional>
 
+#include "common/fast_json.hpp"
 #include "happy_holidays/hh_game.hpp"
 
 namespace tinsel::engine::happy_holidays {
@@ -32,19 +33,10 @@ const char* face_name(int face) { return face_names.at(static_cast<std::size_t>(
 bool is_pair_face(int face) { return face >= 0 && face < reward_face; }
 std::array<int, 2> face_colours(int face) { return {face, (face + 1) % colour_count}; }
 
-// Views and events carry many of these, so the keys are laid out once and copied; a json object
-// iterates its keys sorted (blue, green, red, yellow), which `sorted_colour` maps back.
+// Views and events carry many of these; the keys go in in the order a json object keeps them.
 json counts_json(const counts& c) {
-  static const json blank = [] {
-    json b = json::object();
-    for (int i = 0; i < colour_count; ++i) b[colour_name(i)] = 0;
-    return b;
-  }();
-  static constexpr std::array<std::size_t, colour_count> sorted_colour = {2, 1, 0, 3};
-  json out = blank;
-  std::size_t k = 0;
-  for (auto& v : out) v = c[sorted_colour[k++]];
-  return out;
+  static const fast_json::shape colours{"blue", "green", "red", "yellow"};
+  return colours(c[2], c[1], c[0], c[3]);
 }
 
 const char* phase_name(phase p) { return phase_names.at(static_cast<std::size_t>(p)); }
@@ -99,25 +91,22 @@ std::vector<int> hh_game::winners() const {
 json hh_game::result() const {
   if (s_.ph != phase::over) return nullptr;
   const int n = s_.cfg.players;
-  json scores = json::array(), stacks = json::array(), totals = json::array();
-  int best = -1;
+  const auto un = static_cast<std::size_t>(n);
+  json scores = fast_json::array_with_capacity(un), stacks = fast_json::array_with_capacity(un),
+       totals = fast_json::array_with_capacity(un);
+  int best = -1, top_scorers = 0;
+  for (int p = 0; p < n; ++p) best = std::max(best, score(p));
   for (int p = 0; p < n; ++p) {
-    scores.push_back(score(p));
-    stacks.push_back(counts_json(s_.stacks[static_cast<std::size_t>(p)]));
-    totals.push_back(total(p));
-    best = std::max(best, score(p));
+    fast_json::elements(scores).emplace_back(score(p));
+    fast_json::elements(stacks).push_back(counts_json(s_.stacks[static_cast<std::size_t>(p)]));
+    fast_json::elements(totals).emplace_back(total(p));
+    if (score(p) == best) ++top_scorers;
   }
   const auto win = winners();
-  const auto top_scorers =
-      std::count_if(scores.begin(), scores.end(), [&](const json& s) { return s.get<int>() == best; });
   const char* decided_by = top_scorers == 1 ? "score" : win.size() == 1 ? "total_gifts" : "shared";
-  return {{"scores", scores},
-          {"winners", win},
-          {"stacks", stacks},
-          {"total_gifts", totals},
-          {"tie_break", s_.cfg.tie_total_gifts ? "totalGifts" : "shared"},
-          {"decided_by", decided_by},
-          {"reason", s_.end_reason}};
+  return fast_json::object("decided_by", decided_by, "reason", s_.end_reason, "scores", std::move(scores), "stacks",
+                           std::move(stacks), "tie_break", s_.cfg.tie_total_gifts ? "totalGifts" : "shared",
+                           "total_gifts", std::move(totals), "winners", fast_json::array_of(win));
 }
 
 // ---- view and full state ------------------------------------------------------------------
@@ -131,74 +120,49 @@ std::optional<prompt> hh_game::current_prompt() const {
 }
 
 // Rulebook 3.4: nothing is hidden, so every viewer (seat or spectator) gets the same object.
-// Built by assignment rather than nested initializer lists, which deep-copy every level: the room
-// builds a view after every command.
+// Built member by member in key order (fast_json): the room builds a view after every command.
 json hh_game::view(viewer) const {
+  if (!view_cache_) view_cache_ = build_view();
+  return *view_cache_;
+}
+
+json hh_game::build_view() const {
   const int n = s_.cfg.players;
-  json players = json::array();
+  json players = fast_json::array_with_capacity(static_cast<std::size_t>(n));
   for (int p = 0; p < n; ++p) {
     const auto i = static_cast<std::size_t>(p);
     const int id = s_.sleigh_of[i];
-    json sleigh = json::object();
-    sleigh["id"] = id;
-    sleigh["gifts"] = counts_json(s_.sleighs[static_cast<std::size_t>(id)]);
-    json player = json::object();
-    player["seat"] = p;
-    player["reindeer"] = static_cast<bool>(s_.reindeer[i]);
-    player["sleigh"] = std::move(sleigh);
-    player["stacks"] = counts_json(s_.stacks[i]);
-    player["score"] = score(p);
-    player["total_gifts"] = total(p);
-    players.push_back(std::move(player));
+    fast_json::elements(players).push_back(fast_json::object(
+        "reindeer", static_cast<bool>(s_.reindeer[i]), "score", score(p), "seat", p, "sleigh",
+        fast_json::object("gifts", counts_json(s_.sleighs[static_cast<std::size_t>(id)]), "id", id), "stacks",
+        counts_json(s_.stacks[i]), "total_gifts", total(p)));
   }
-  json v = json::object();
-  v["game"] = "happy_holidays";
-  v["phase"] = phase_name(s_.ph);
-  v["prompt"] = s_.ph == phase::over ? json(nullptr) : json(prompt_kind());
-  v["active"] = s_.active;
-  v["start_seat"] = s_.start_seat;
-  v["turn"] = s_.turn;
-  v["round"] = (s_.turn - 1) / n + 1;
-  v["max_rounds"] = max_rounds;
-  v["tree"] = counts_json(s_.tree);
-  v["players"] = std::move(players);
-  json& last_roll = v["last_roll"];
-  if (s_.last_face) {
-    last_roll["seat"] = s_.last_roll_seat;
-    last_roll["face"] = face_name(*s_.last_face);
-  }
-  json& rolled = v["rolled_colours"] = json::array();
+  json rolled = fast_json::array_with_capacity(2);
   if (s_.ph == phase::sleigh_colour)
-    for (int c : face_colours(*s_.last_face)) rolled.push_back(colour_name(c));
-  v["rerolls"] = s_.rerolls;
-  v["result"] = result();
-  return v;
+    for (int c : face_colours(*s_.last_face)) fast_json::elements(rolled).emplace_back(colour_name(c));
+  return fast_json::object(
+      "active", s_.active, "game", "happy_holidays", "last_roll",
+      s_.last_face ? fast_json::object("face", face_name(*s_.last_face), "seat", s_.last_roll_seat) : json(nullptr),
+      "max_rounds", max_rounds, "phase", phase_name(s_.ph), "players", std::move(players), "prompt",
+      s_.ph == phase::over ? json(nullptr) : json(prompt_kind()), "rerolls", s_.rerolls, "result", result(),
+      "rolled_colours", std::move(rolled), "round", (s_.turn - 1) / n + 1, "start_seat", s_.start_seat, "tree",
+      counts_json(s_.tree), "turn", s_.turn);
 }
 
 json hh_game::full_state() const {
-  json sleighs = json::array(), stacks = json::array(), reindeer = json::array();
-  for (const auto& c : s_.sleighs) sleighs.push_back(c);
-  for (const auto& c : s_.stacks) stacks.push_back(c);
-  for (bool r : s_.reindeer) reindeer.push_back(r);
-  json f = json::object();
-  f["game"] = "happy_holidays";
-  f["options"] = s_.cfg.options;
-  f["players"] = s_.cfg.players;
-  f["phase"] = phase_name(s_.ph);
-  f["start_seat"] = s_.start_seat;
-  f["active"] = s_.active;
-  f["turn"] = s_.turn;
-  f["rerolls"] = s_.rerolls;
-  f["tree"] = s_.tree;
-  f["sleigh_of"] = s_.sleigh_of;
-  f["sleighs"] = std::move(sleighs);
-  f["stacks"] = std::move(stacks);
-  f["reindeer"] = std::move(reindeer);
-  f["last_face"] = s_.last_face ? json(*s_.last_face) : json(nullptr);
-  f["last_roll_seat"] = s_.last_roll_seat;
-  f["serial"] = s_.serial;
-  f["end_reason"] = s_.end_reason;
-  return f;
+  json sleighs = fast_json::array_with_capacity(s_.sleighs.size());
+  json stacks = fast_json::array_with_capacity(s_.stacks.size());
+  json reindeer = fast_json::array_with_capacity(s_.reindeer.size());
+  for (const auto& c : s_.sleighs) fast_json::elements(sleighs).push_back(fast_json::array_of(c));
+  for (const auto& c : s_.stacks) fast_json::elements(stacks).push_back(fast_json::array_of(c));
+  for (bool r : s_.reindeer) fast_json::elements(reindeer).emplace_back(r);
+  return fast_json::object(
+      "active", s_.active, "end_reason", s_.end_reason, "game", "happy_holidays", "last_face",
+      s_.last_face ? json(*s_.last_face) : json(nullptr), "last_roll_seat", s_.last_roll_seat, "options",
+      *s_.cfg.options, "phase", phase_name(s_.ph), "players", s_.cfg.players, "reindeer", std::move(reindeer),
+      "rerolls", s_.rerolls, "serial", s_.serial, "sleigh_of", fast_json::array_of(s_.sleigh_of), "sleighs",
+      std::move(sleighs), "stacks", std::move(stacks), "start_seat", s_.start_seat, "tree",
+      fast_json::array_of(s_.tree), "turn", s_.turn);
 }
 
 }  // namespace detail
@@ -251,7 +215,23 @@ outcome<json> normalize_options(const json& in) {
 
 // Decodes normalized options for `players` seated players; rejects a reindeer count that cannot be
 // dealt.
+outcome<config> decode_config(const json& options, int players);
+
+// A room starts game after game with the same options, so the last decoding is kept (one per
+// thread; the function is pure).
 outcome<config> make_config(const json& options, int players) {
+  struct last_config {
+    json options;
+    config decoded;
+  };
+  thread_local std::optional<last_config> last;
+  if (last && last->decoded.players == players && last->options == options) return last->decoded;
+  auto c = decode_config(options, players);
+  if (c) last = last_config{options, c.value()};
+  return c;
+}
+
+outcome<config> decode_config(const json& options, int players) {
   auto norm = normalize_options(options);
   if (!norm) return norm.error();
   const json& o = norm.value();
@@ -260,7 +240,7 @@ outcome<config> make_config(const json& options, int players) {
                                                   std::to_string(o["maxPlayers"].get<int>()) +
                                                   " players, not " + std::to_string(players));
   config c;
-  c.options = o;
+  c.options = std::make_shared<const json>(o);
   c.players = players;
   c.gifts_per_colour = o["giftsPerColour"].get<int>();
   c.reindeer = o["reindeerCount"] == "auto" ? players - 1 : o["reindeerCount"].get<int>();

@@ -6,6 +6,7 @@
 // hh_rules.cpp (legal, apply, timeouts: the turn state machine).
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +35,7 @@ json counts_json(const counts& c);
 
 // The normalized options, decoded once.
 struct config {
-  json options;  // normalized, kept for full_state/restore
+  std::shared_ptr<const json> options;  // normalized, kept for full_state/restore; shared by clones
   int players = 0;
   int gifts_per_colour = 8;
   int reindeer = 1;
@@ -72,6 +73,8 @@ struct state {
 class hh_game final : public game {
  public:
   explicit hh_game(state s) : s_(std::move(s)) {}
+  hh_game(const hh_game& other) : game(), s_(other.s_) {}  // the view cache is not shared
+  hh_game& operator=(const hh_game&) = delete;
 
   std::unique_ptr<game> clone() const override { return std::make_unique<hh_game>(*this); }
   int players() const override { return s_.cfg.players; }
@@ -105,8 +108,13 @@ class hh_game final : public game {
   int score(int seat) const;
   int total(int seat) const;
   std::vector<int> winners() const;
+  json build_view() const;
 
   state s_;
+  // Every viewer gets the same view (3.4) and the room asks for one per seat and the spectators
+  // after every command, so it is built once per state. apply and on_timeout drop it. Like the
+  // rest of the game, not safe for concurrent use (the room serializes calls).
+  mutable std::optional<json> view_cache_;
 };
 
 }  // namespace tinsel::engine::happy_holidays::detail

@@ -7,11 +7,21 @@
 #include <algorithm>
 #include <climits>
 
+#include "common/fast_json.hpp"
 #include "happy_holidays/hh_game.hpp"
 
 namespace tinsel::engine::happy_holidays::detail {
 
 namespace {
+
+using fast_json::object;
+using fast_json::shape;
+
+// The objects of every turn (legal entries and events), laid out once (fast_json::shape).
+const shape& kind_only() { static const shape s{"kind"}; return s; }
+const shape& from_kind() { static const shape s{"from", "kind"}; return s; }
+const shape& colour_kind() { static const shape s{"colour", "kind"}; return s; }
+const shape& kind_owner() { static const shape s{"kind", "owner"}; return s; }
 
 enum class kind { take_reindeer, roll, sleigh_colour, choose_sleigh, wish_colour };
 
@@ -32,35 +42,39 @@ constexpr std::array<command_spec, 5> specs = {{
 
 struct command {
   const command_spec* spec = nullptr;
-  long long seat_arg = -1;  // take_reindeer.from, choose_sleigh.owner
-  std::string colour_arg;   // sleigh_colour.colour, wish_colour.colour
+  long long seat_arg = -1;     // take_reindeer.from, choose_sleigh.owner
+  std::string_view colour_arg;  // sleigh_colour.colour, wish_colour.colour (inside the command JSON)
 };
 
 rule_error invalid_command(const std::string& message) { return make_error("invalid_command", message); }
 
 // Shape only: an object with a known "kind", its parameter present with the right JSON type, and
 // nothing else (a misspelt field such as "color" must not be silently ignored).
+// Reads the command in place: no copy of it or of its strings.
 outcome<command> parse(const json& c) {
   if (!c.is_object()) return invalid_command("a command is a JSON object with a \"kind\"");
-  const auto k = c.find("kind");
-  if (k == c.end() || !k->is_string()) return invalid_command("a command needs a string \"kind\"");
+  const auto& fields = *c.get_ptr<const json::object_t*>();
+  const auto k = fields.find(std::string_view("kind"));
+  if (k == fields.end() || !k->second.is_string())
+    return invalid_command("a command needs a string \"kind\"");
+  const auto& kind_name = *k->second.get_ptr<const std::string*>();
   command cmd;
   for (const auto& s : specs)
-    if (*k == s.name) cmd.spec = &s;
-  if (!cmd.spec) return invalid_command("unknown command kind '" + k->get<std::string>() + "'");
-  const std::string name = cmd.spec->name;
-  for (const auto& [key, value] : c.items())
-    if (key != "kind" && !(cmd.spec->param && key == cmd.spec->param))
-      return invalid_command(name + " has no field '" + key + "'");
-  if (!cmd.spec->param) return cmd;
-  const std::string param = cmd.spec->param;
-  if (!c.contains(param)) return invalid_command(name + " needs '" + param + "'");
-  const json& v = c.at(param);
-  if (param == "colour") {
+    if (kind_name == s.name) cmd.spec = &s;
+  if (!cmd.spec) return invalid_command("unknown command kind '" + kind_name + "'");
+  const char* param = cmd.spec->param;
+  for (const auto& [key, value] : fields)
+    if (key != "kind" && !(param && key == param))
+      return invalid_command(std::string(cmd.spec->name) + " has no field '" + key + "'");
+  if (!param) return cmd;
+  const json* found = fast_json::member(c, param);
+  if (!found) return invalid_command(std::string(cmd.spec->name) + " needs '" + param + "'");
+  const json& v = *found;
+  if (std::string_view(param) == "colour") {
     if (!v.is_string()) return invalid_command("'colour' must be a colour name");
-    cmd.colour_arg = v.get<std::string>();
+    cmd.colour_arg = *v.get_ptr<const std::string*>();
   } else {
-    if (!v.is_number_integer()) return invalid_command("'" + param + "' must be a seat number");
+    if (!v.is_number_integer()) return invalid_command("'" + std::string(param) + "' must be a seat number");
     // An unsigned value beyond long long is simply out of range.
     cmd.seat_arg =
         v.is_number_unsigned() && v.get<unsigned long long>() > LLONG_MAX ? -1 : v.get<long long>();
@@ -68,7 +82,7 @@ outcome<command> parse(const json& c) {
   return cmd;
 }
 
-json cmd_json(const char* kind_name) { return {{"kind", kind_name}}; }
+json cmd_json(const char* kind_name) { return kind_only()(kind_name); }
 
 int sum(const counts& c) { return c[0] + c[1] + c[2] + c[3]; }
 
@@ -92,33 +106,31 @@ std::string hh_game::prompt_kind() const {
 }
 
 json hh_game::legal(int seat) const {
-  json out = json::array();
-  if (s_.ph == phase::over || seat != s_.active) return out;
+  if (s_.ph == phase::over || seat != s_.active) return json::array();
   const int n = s_.cfg.players;
+  json out = fast_json::array_with_capacity(static_cast<std::size_t>(std::max(n, colour_count)));
+  auto& list = fast_json::elements(out);
   switch (s_.ph) {
     case phase::start_of_turn:
       if (!s_.reindeer[static_cast<std::size_t>(seat)]) {
         // Clockwise from the active player: nearest holder first, as D1 picks.
         for (int k = 1; k < n; ++k) {
           const int p = (seat + k) % n;
-          if (s_.reindeer[static_cast<std::size_t>(p)])
-            out.push_back({{"kind", "take_reindeer"}, {"from", p}});
+          if (s_.reindeer[static_cast<std::size_t>(p)]) list.push_back(from_kind()(p, "take_reindeer"));
         }
-        if (!s_.cfg.assisted) out.push_back(cmd_json("roll"));  // the "forgot" move (A8)
+        if (!s_.cfg.assisted) list.push_back(cmd_json("roll"));  // the "forgot" move (A8)
       } else {
-        out.push_back(cmd_json("roll"));
+        list.push_back(cmd_json("roll"));
       }
       break;
     case phase::sleigh_colour:
-      for (int c : face_colours(*s_.last_face))
-        out.push_back({{"kind", "sleigh_colour"}, {"colour", colour_name(c)}});
+      for (int c : face_colours(*s_.last_face)) list.push_back(colour_kind()(colour_name(c), "sleigh_colour"));
       break;
     case phase::choose_sleigh:
-      for (int p = 0; p < n; ++p) out.push_back({{"kind", "choose_sleigh"}, {"owner", p}});
+      for (int p = 0; p < n; ++p) list.push_back(kind_owner()("choose_sleigh", p));
       break;
     case phase::wish_colour:
-      for (int c = 0; c < colour_count; ++c)
-        out.push_back({{"kind", "wish_colour"}, {"colour", colour_name(c)}});
+      for (int c = 0; c < colour_count; ++c) list.push_back(colour_kind()(colour_name(c), "wish_colour"));
       break;
     case phase::over:
       break;
@@ -127,6 +139,7 @@ json hh_game::legal(int seat) const {
 }
 
 outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
+  view_cache_.reset();
   if (s_.ph == phase::over) return make_error("game_over", "the game is over");
   if (seat != s_.active)
     return make_error("not_your_turn", "it is seat " + std::to_string(s_.active) + "'s turn");
@@ -142,6 +155,7 @@ outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
     return static_cast<bool>(s_.reindeer[static_cast<std::size_t>(p)]);
   };
   events out;
+  out.reserve(4);
   switch (cmd.spec->k) {
     case kind::take_reindeer: {
       if (cmd.seat_arg < 0 || cmd.seat_arg >= n) return make_error("invalid_seat", "'from' is not a seat");
@@ -156,7 +170,7 @@ outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
       if (!has_reindeer(seat)) {
         if (s_.cfg.assisted) return make_error("must_take_reindeer", "take a reindeer before you roll");
         // R5/A8 strict: the turn is missed and the die is not rolled.
-        out.push_back(event::public_event({{"kind", "forgot_reindeer"}, {"seat", seat}}));
+        out.push_back(event::public_event(object("kind", "forgot_reindeer", "seat", seat)));
         end_turn(out);
       } else {
         roll(d, out);
@@ -164,7 +178,7 @@ outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
       break;
     case kind::sleigh_colour: {
       const auto c = colour_from_name(cmd.colour_arg);
-      if (!c) return make_error("invalid_colour", "'" + cmd.colour_arg + "' is not a colour");
+      if (!c) return make_error("invalid_colour", "'" + std::string(cmd.colour_arg) + "' is not a colour");
       const auto pair = face_colours(*s_.last_face);
       if (*c != pair[0] && *c != pair[1])
         return make_error("colour_not_rolled", "choose one of the rolled colours");
@@ -177,7 +191,7 @@ outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
       break;
     case kind::wish_colour: {
       const auto c = colour_from_name(cmd.colour_arg);
-      if (!c) return make_error("invalid_colour", "'" + cmd.colour_arg + "' is not a colour");
+      if (!c) return make_error("invalid_colour", "'" + std::string(cmd.colour_arg) + "' is not a colour");
       wish(*c, out);
       break;
     }
@@ -188,6 +202,8 @@ outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
 events hh_game::on_timeout(std::uint64_t serial, dice& d) {
   events out;
   if (s_.ph == phase::over || serial != s_.serial) return out;
+  view_cache_.reset();
+  out.reserve(4);
   const int a = s_.active;
   const int n = s_.cfg.players;
   const auto sleigh_gifts = [&](int p) {
@@ -243,7 +259,8 @@ events hh_game::on_timeout(std::uint64_t serial, dice& d) {
 void hh_game::take_reindeer(int from, events& out) {
   s_.reindeer[static_cast<std::size_t>(from)] = false;
   s_.reindeer[static_cast<std::size_t>(s_.active)] = true;
-  out.push_back(event::public_event({{"kind", "took_reindeer"}, {"seat", s_.active}, {"from", from}}));
+  static const shape took{"from", "kind", "seat"};
+  out.push_back(event::public_event(took(from, "took_reindeer", s_.active)));
   open_prompt();  // the prompt is now "roll"
 }
 
@@ -254,28 +271,31 @@ void hh_game::roll(dice& d, events& out) {
     const int face = static_cast<int>(d.roll(face_count));
     s_.last_face = face;
     s_.last_roll_seat = a;
-    json rolled = {{"kind", "rolled"}, {"seat", a}, {"face", face_name(face)}};
+    static const shape rolled_pair{"colours", "face", "kind", "seat"}, rolled{"face", "kind", "seat"};
     if (is_pair_face(face)) {
-      rolled["colours"] = json::array();
-      for (int c : face_colours(face)) rolled["colours"].push_back(colour_name(c));
+      const auto pair = face_colours(face);
+      out.push_back(event::public_event(rolled_pair(fast_json::array(colour_name(pair[0]), colour_name(pair[1])),
+                                                    face_name(face), "rolled", a)));
+    } else {
+      out.push_back(event::public_event(rolled(face_name(face), "rolled", a)));
     }
-    out.push_back(event::public_event(std::move(rolled)));
 
     if (is_pair_face(face)) {  // R7 / A9
       auto& sleigh = s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[ua])];
-      json moved = json::array();
+      json moved = fast_json::array_with_capacity(2);
       for (int c : face_colours(face)) {
         const auto uc = static_cast<std::size_t>(c);
         if (s_.tree[uc] == 0) continue;
         --s_.tree[uc];
         ++sleigh[uc];
-        moved.push_back(colour_name(c));
+        fast_json::elements(moved).emplace_back(colour_name(c));
       }
       if (moved.empty()) {
         if (may_reroll("no_gifts_of_rolled_colours", out)) continue;
         return;
       }
-      out.push_back(event::public_event({{"kind", "gifts_to_sleigh"}, {"seat", a}, {"colours", moved}}));
+      static const shape to_sleigh{"colours", "kind", "seat"};
+      out.push_back(event::public_event(to_sleigh(std::move(moved), "gifts_to_sleigh", a)));
       const auto left = std::count_if(s_.tree.begin(), s_.tree.end(), [](int g) { return g > 0; });
       if (s_.cfg.end_immediate && left <= 1) {
         finish("tree", out);  // A14 immediate: step 2 is skipped
@@ -308,14 +328,13 @@ void hh_game::roll(dice& d, events& out) {
 // A13: a reroll stays in the turn; after reroll_cap of them in a row the turn ends instead.
 bool hh_game::may_reroll(const char* reason, events& out) {
   if (s_.rerolls >= reroll_cap) {
-    out.push_back(
-        event::public_event({{"kind", "reroll_cap"}, {"seat", s_.active}, {"rerolls", s_.rerolls}}));
+    out.push_back(event::public_event(object("kind", "reroll_cap", "rerolls", s_.rerolls, "seat", s_.active)));
     end_turn(out);
     return false;
   }
   ++s_.rerolls;
   out.push_back(event::public_event(
-      {{"kind", "roll_again"}, {"seat", s_.active}, {"reason", reason}, {"reroll", s_.rerolls}}));
+      object("kind", "roll_again", "reason", reason, "reroll", s_.rerolls, "seat", s_.active)));
   return true;
 }
 
@@ -327,12 +346,9 @@ void hh_game::bank_colour(int colour, events& out) {  // R7 step 2 / A10
   moved[uc] = sleigh[uc];
   s_.stacks[ua][uc] += sleigh[uc];
   sleigh[uc] = 0;
-  out.push_back(event::public_event({{"kind", "banked"},
-                                     {"seat", s_.active},
-                                     {"colour", colour_name(colour)},
-                                     {"sleigh_owner", s_.active},
-                                     {"gifts", counts_json(moved)},
-                                     {"count", moved[uc]}}));
+  static const shape banked{"colour", "count", "gifts", "kind", "seat", "sleigh_owner"};
+  out.push_back(event::public_event(
+      banked(colour_name(colour), moved[uc], counts_json(moved), "banked", s_.active, s_.active)));
   end_turn(out);
 }
 
@@ -345,18 +361,13 @@ void hh_game::reward(int owner, events& out) {  // R8 / A11
   for (int c = 0; c < colour_count; ++c)
     s_.stacks[ua][static_cast<std::size_t>(c)] += moved[static_cast<std::size_t>(c)];
   chosen = counts{};
-  out.push_back(event::public_event({{"kind", "banked"},
-                                     {"seat", a},
-                                     {"sleigh_owner", owner},
-                                     {"gifts", counts_json(moved)},
-                                     {"count", sum(moved)}}));
+  static const shape banked{"count", "gifts", "kind", "seat", "sleigh_owner"};
+  static const shape swapped{"gifts_given", "kind", "seat", "with"};
+  out.push_back(event::public_event(banked(sum(moved), counts_json(moved), "banked", a, owner)));
   if (owner != a) {
     std::swap(s_.sleigh_of[ua], s_.sleigh_of[uo]);
     out.push_back(event::public_event(
-        {{"kind", "sleigh_swapped"},
-         {"seat", a},
-         {"with", owner},
-         {"gifts_given", counts_json(s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[uo])])}}));
+        swapped(counts_json(s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[uo])]), "sleigh_swapped", a, owner)));
   }
   end_turn(out);
 }
@@ -365,20 +376,17 @@ void hh_game::wish(int colour, events& out) {  // R9 / A12: each other holder gi
   const int a = s_.active;
   const int n = s_.cfg.players;
   const auto uc = static_cast<std::size_t>(colour);
-  json from = json::array();
+  json from = fast_json::array_with_capacity(static_cast<std::size_t>(n));
   for (int k = 1; k < n; ++k) {
     auto& giver = s_.stacks[static_cast<std::size_t>((a + k) % n)];
     if (giver[uc] == 0) continue;
     --giver[uc];
     ++s_.stacks[static_cast<std::size_t>(a)][uc];
-    from.push_back((a + k) % n);
+    fast_json::elements(from).emplace_back((a + k) % n);
   }
   const auto count = from.size();
-  out.push_back(event::public_event({{"kind", "wish_given"},
-                                     {"seat", a},
-                                     {"colour", colour_name(colour)},
-                                     {"from", std::move(from)},
-                                     {"count", count}}));
+  static const shape given{"colour", "count", "from", "kind", "seat"};
+  out.push_back(event::public_event(given(colour_name(colour), count, std::move(from), "wish_given", a)));
   end_turn(out);
 }
 
@@ -391,18 +399,16 @@ void hh_game::end_turn(events& out) {
   s_.rerolls = 0;
   s_.ph = phase::start_of_turn;
   open_prompt();
-  out.push_back(event::public_event(
-      {{"kind", "turn_started"},
-       {"seat", s_.active},
-       {"turn", s_.turn},
-       {"round", (s_.turn - 1) / s_.cfg.players + 1},
-       {"has_reindeer", static_cast<bool>(s_.reindeer[static_cast<std::size_t>(s_.active)])}}));
+  static const shape started{"has_reindeer", "kind", "round", "seat", "turn"};
+  out.push_back(event::public_event(started(static_cast<bool>(s_.reindeer[static_cast<std::size_t>(s_.active)]),
+                                            "turn_started", (s_.turn - 1) / s_.cfg.players + 1, s_.active,
+                                            s_.turn)));
 }
 
 void hh_game::finish(const char* reason, events& out) {
   s_.ph = phase::over;
   s_.end_reason = reason;
-  out.push_back(event::public_event({{"kind", "game_over"}, {"reason", reason}, {"result", result()}}));
+  out.push_back(event::public_event(object("kind", "game_over", "reason", reason, "result", result())));
 }
 
 }  // namespace tinsel::engine::happy_holidays::detail

@@ -96,6 +96,8 @@ struct card_score {
 class ub_game final : public game {
  public:
   explicit ub_game(state s) : s_(std::move(s)) {}
+  ub_game(const ub_game& other) : game(), s_(other.s_) {}  // the view cache is not shared
+  ub_game& operator=(const ub_game&) = delete;
 
   std::unique_ptr<game> clone() const override { return std::make_unique<ub_game>(*this); }
   int players() const override { return s_.cfg.players; }
@@ -143,9 +145,15 @@ class ub_game final : public game {
   std::vector<int> winners() const;
   std::string prompt_kind() const;
   json location_json(const location& l) const;
-  json wish_list_json(int seat) const;
+  json wish_list_json(int seat) const;  // {"hand", "wishes"}
+  json wishes_json(int seat) const;      // the placed wishes, or null before the seat has assigned
+  json build_view() const;               // the view with "wish_list": null
 
   state s_;
+  // The room asks for a view per seat and the spectators after every command; they differ only in
+  // the viewer's own wish list during ASSIGN and MEMORIZE, so the rest is built once per state.
+  // apply and on_timeout drop it. Not safe for concurrent use (the room serializes calls).
+  mutable std::optional<json> view_cache_;
 };
 
 }  // namespace tinsel::engine::unterm_baum::detail

@@ -10,11 +10,14 @@
 #include <algorithm>
 #include <climits>
 
+#include "common/fast_json.hpp"
 #include "unterm_baum/ub_game.hpp"
 
 namespace tinsel::engine::unterm_baum::detail {
 
 namespace {
+
+using fast_json::object;
 
 rule_error invalid_command(const std::string& message) { return make_error("invalid_command", message); }
 
@@ -36,16 +39,21 @@ bool has_only(const json& o, std::initializer_list<const char*> keys) {
   return true;
 }
 
-// {"row": r, "slot": s} inside a field of M rows and C slots; returns the grid slot.
-outcome<int> parse_cell(const json& j, const config& cfg, const std::string& what) {
-  if (!j.is_object() || !has_only(j, {"row", "slot"}))
-    return invalid_command(what + " must be {\"row\": r, \"slot\": s}");
+// The "row" and "slot" of an object already known to have no other fields than these and `also`.
+outcome<int> parse_row_slot(const json& j, const config& cfg, const std::string& what) {
   const auto row = int_field(j, "row"), slot = int_field(j, "slot");
   if (!row || !slot) return invalid_command(what + " needs integer 'row' and 'slot'");
   if (*row < 0 || *row >= cfg.m || *slot < 0 || *slot >= cfg.c)
     return make_error("invalid_location", what + ": row must be 0.." + std::to_string(cfg.m - 1) +
                                               " and slot 0.." + std::to_string(cfg.c - 1));
   return static_cast<int>(*row * cfg.c + *slot);
+}
+
+// {"row": r, "slot": s} inside a field of M rows and C slots; returns the grid slot.
+outcome<int> parse_cell(const json& j, const config& cfg, const std::string& what) {
+  if (!j.is_object() || !has_only(j, {"row", "slot"}))
+    return invalid_command(what + " must be {\"row\": r, \"slot\": s}");
+  return parse_row_slot(j, cfg, what);
 }
 
 // {"tree": i} or {"seat": p, "row": r, "slot": s}.
@@ -64,18 +72,15 @@ outcome<location> parse_location(const json& j, const config& cfg, const std::st
   const auto seat = int_field(j, "seat");
   if (!seat) return invalid_command(what + ": 'seat' must be an integer");
   if (*seat < 0 || *seat >= cfg.players) return make_error("invalid_location", what + ": no such seat");
-  json cell = j;
-  cell.erase("seat");
-  auto c = parse_cell(cell, cfg, what);
+  // Only "seat", "row" and "slot" are there (checked above): the cell is the rest.
+  auto c = parse_row_slot(j, cfg, what);
   if (!c) return c.error();
   return location{static_cast<int>(*seat), c.value()};
 }
 
 json cell_json(int grid_slot, const config& cfg) {
-  json j = json::object();
-  j["row"] = grid_slot / cfg.c;
-  j["slot"] = grid_slot % cfg.c;
-  return j;
+  static const fast_json::shape cell{"row", "slot"};
+  return cell(grid_slot / cfg.c, grid_slot % cfg.c);
 }
 
 enum class kind { assign, reveal, move, rearrange, end_turn };
@@ -183,73 +188,84 @@ json ub_game::legal(int seat) const {
 json ub_game::legal_assign(int seat) const {
   const auto& cfg = s_.cfg;
   const int fam = first_free_family();
-  json wishes = json::array();
+  json wishes = fast_json::array_with_capacity(static_cast<std::size_t>(cfg.k));
   const auto grid = default_wishes(seat);
   for (int i = 0; i < cfg.grid(); ++i) {
     const int m = grid[static_cast<std::size_t>(i)];
     if (m == empty) continue;
-    json w = cell_json(i, cfg);
-    w["motif"] = motif_name(m);
-    wishes.push_back(std::move(w));
+    fast_json::elements(wishes).push_back(object("motif", motif_name(m), "row", i / cfg.c, "slot", i % cfg.c));
   }
-  json motifs = json::array(), free = json::array();
-  for (int m : s_.hands[static_cast<std::size_t>(seat)]) motifs.push_back(motif_name(m));
+  const auto& hand = s_.hands[static_cast<std::size_t>(seat)];
+  json motifs = fast_json::array_with_capacity(hand.size()), free = fast_json::array_with_capacity(family_count);
+  for (int m : hand) fast_json::elements(motifs).emplace_back(motif_name(m));
   for (int f = 0; f < family_count; ++f)
     if (std::find(s_.families.begin(), s_.families.end(), f) == s_.families.end())
-      free.push_back(family(f).id);
-  json domain = json::object();
-  domain["motifs"] = std::move(motifs);
-  domain["rows"] = cfg.m;
-  domain["slots"] = cfg.c;
-  domain["families"] = std::move(free);
-  json out = json::array();
-  out.push_back({{"kind", "assign"}, {"family", family(fam).id}, {"wishes", std::move(wishes)}});
-  out.push_back({{"kind", "assign"}, {"domain", std::move(domain)}});
-  return out;
+      fast_json::elements(free).emplace_back(family(f).id);
+  return fast_json::array(
+      object("family", family(fam).id, "kind", "assign", "wishes", std::move(wishes)),
+      object("domain", object("families", std::move(free), "motifs", std::move(motifs), "rows", cfg.m, "slots", cfg.c),
+             "kind", "assign"));
 }
 
 json ub_game::legal_turn() const {
   const auto& cfg = s_.cfg;
   const int me = s_.active;
-  json out = json::array();
-  out.push_back({{"kind", "end_turn"}});
+  const int n = cfg.players;
+  const int grid = cfg.grid();
 
   // Areas: -1 the tree, then every seat's field. Everything below depends on occupancy only.
   std::vector<location> cards, holes;
-  for (int a = -1; a < cfg.players; ++a) {
-    const int size = a < 0 ? cfg.motifs : cfg.grid();
-    for (int i = 0; i < size; ++i) (card_at(location{a, i}) == empty ? holes : cards).push_back({a, i});
+  cards.reserve(static_cast<std::size_t>(cfg.motifs + n * grid));
+  holes.reserve(static_cast<std::size_t>(cfg.motifs + n * grid));
+  std::vector<int> first_card(static_cast<std::size_t>(n + 1), -1), first_hole(static_cast<std::size_t>(n + 1), -1);
+  for (int a = -1; a < n; ++a) {
+    const auto& area = a < 0 ? s_.tree : s_.fields[static_cast<std::size_t>(a)];
+    const auto ua = static_cast<std::size_t>(a + 1);
+    for (int i = 0; i < static_cast<int>(area.size()); ++i) {
+      const bool is_empty = area[static_cast<std::size_t>(i)] == empty;
+      auto& list = is_empty ? holes : cards;
+      auto& first = is_empty ? first_hole[ua] : first_card[ua];
+      if (first < 0) first = static_cast<int>(list.size());
+      list.push_back({a, i});
+    }
   }
-  if (reveal_allowed())
-    for (const auto& l : cards) out.push_back({{"kind", "reveal"}, {"location", location_json(l)}});
+  const bool reveal_ok = reveal_allowed(), move_ok = move_allowed();
+  // A17: whether a card may be moved into an area (the tree always; a field unless it is another
+  // player's and would get its last card).
+  std::vector<bool> open(static_cast<std::size_t>(n + 1), true);
+  for (int p = 0; p < n; ++p) open[static_cast<std::size_t>(p + 1)] = field_open_to(p, me);
+  const auto is_open = [&](int area) { return static_cast<bool>(open[static_cast<std::size_t>(area + 1)]); };
 
-  if (move_allowed()) {
-    const auto open = [&](int area) { return area < 0 || field_open_to(area, me); };
-    json from = json::array(), to = json::array(), examples = json::array();
-    for (const auto& l : cards) from.push_back(location_json(l));
-    for (const auto& l : holes)
-      if (open(l.seat)) to.push_back(location_json(l));
+  json out = fast_json::array_with_capacity(1 + (reveal_ok ? cards.size() : 0) +
+                                            static_cast<std::size_t>(move_ok ? (n + 1) * n + 1 : 0) + 2);
+  auto& list = fast_json::elements(out);
+  list.push_back(object("kind", "end_turn"));
+  static const fast_json::shape reveal_entry{"kind", "location"}, move_entry{"from", "kind", "to"};
+  if (reveal_ok)
+    for (const auto& l : cards) list.push_back(reveal_entry("reveal", location_json(l)));
+
+  if (move_ok) {
     // One concrete move per (source area, destination area): the first card of the source to the
     // first open hole of the destination.
-    for (int a = -1; a < cfg.players; ++a) {
-      const auto src =
-          std::find_if(cards.begin(), cards.end(), [&](const location& l) { return l.seat == a; });
-      if (src == cards.end()) continue;
-      for (int b = -1; b < cfg.players; ++b) {
-        if (b == a || !open(b)) continue;  // A13: tree → tree and field → same field are not moves
-        const auto dst =
-            std::find_if(holes.begin(), holes.end(), [&](const location& l) { return l.seat == b; });
-        if (dst == holes.end()) continue;
-        examples.push_back({{"kind", "move"}, {"from", location_json(*src)}, {"to", location_json(*dst)}});
+    const auto examples_from = list.size();
+    for (int a = -1; a < n; ++a) {
+      const int src = first_card[static_cast<std::size_t>(a + 1)];
+      if (src < 0) continue;
+      for (int b = -1; b < n; ++b) {
+        if (b == a || !is_open(b)) continue;  // A13: tree → tree and field → same field are not moves
+        const int dst = first_hole[static_cast<std::size_t>(b + 1)];
+        if (dst < 0) continue;
+        list.push_back(move_entry(location_json(cards[static_cast<std::size_t>(src)]), "move",
+                                  location_json(holes[static_cast<std::size_t>(dst)])));
       }
     }
-    if (!examples.empty()) {
-      for (auto& e : examples) out.push_back(std::move(e));
-      json domain = json::object();
-      domain["from"] = std::move(from);
-      domain["to"] = std::move(to);
-      domain["rule"] = "different_areas";
-      out.push_back({{"kind", "move"}, {"domain", std::move(domain)}});
+    if (list.size() > examples_from) {
+      json from = fast_json::array_with_capacity(cards.size()), to = fast_json::array_with_capacity(holes.size());
+      for (const auto& l : cards) fast_json::elements(from).push_back(location_json(l));
+      for (const auto& l : holes)
+        if (is_open(l.seat)) fast_json::elements(to).push_back(location_json(l));
+      list.push_back(object("domain", object("from", std::move(from), "rule", "different_areas", "to", std::move(to)),
+                            "kind", "move"));
     }
   }
 
@@ -257,22 +273,21 @@ json ub_game::legal_turn() const {
   // single card to the first free slot.
   const auto& field = s_.fields[static_cast<std::size_t>(me)];
   std::vector<int> mine, free;
-  for (int i = 0; i < cfg.grid(); ++i)
-    (field[static_cast<std::size_t>(i)] == empty ? free : mine).push_back(i);
+  mine.reserve(static_cast<std::size_t>(grid));
+  free.reserve(static_cast<std::size_t>(grid));
+  for (int i = 0; i < grid; ++i) (field[static_cast<std::size_t>(i)] == empty ? free : mine).push_back(i);
   if (!mine.empty()) {
     const int a = mine[0];
     const int b = mine.size() > 1 ? mine[1] : free.front();
-    json moves = json::array();
-    moves.push_back({{"from", cell_json(a, cfg)}, {"to", cell_json(b, cfg)}});
-    if (mine.size() > 1) moves.push_back({{"from", cell_json(b, cfg)}, {"to", cell_json(a, cfg)}});
-    out.push_back({{"kind", "rearrange"}, {"moves", std::move(moves)}});
-    json occupied = json::array();
-    for (int i : mine) occupied.push_back(cell_json(i, cfg));
-    json domain = json::object();
-    domain["occupied"] = std::move(occupied);
-    domain["rows"] = cfg.m;
-    domain["slots"] = cfg.c;
-    out.push_back({{"kind", "rearrange"}, {"domain", std::move(domain)}});
+    json moves = fast_json::array_with_capacity(2);
+    fast_json::elements(moves).push_back(object("from", cell_json(a, cfg), "to", cell_json(b, cfg)));
+    if (mine.size() > 1)
+      fast_json::elements(moves).push_back(object("from", cell_json(b, cfg), "to", cell_json(a, cfg)));
+    list.push_back(object("kind", "rearrange", "moves", std::move(moves)));
+    json occupied = fast_json::array_with_capacity(mine.size());
+    for (int i : mine) fast_json::elements(occupied).push_back(cell_json(i, cfg));
+    list.push_back(object("domain", object("occupied", std::move(occupied), "rows", cfg.m, "slots", cfg.c), "kind",
+                          "rearrange"));
   }
   return out;
 }
@@ -280,6 +295,7 @@ json ub_game::legal_turn() const {
 // ---- apply --------------------------------------------------------------------------------
 
 outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
+  view_cache_.reset();
   if (s_.ph == phase::over) return make_error("game_over", "the game is over");
   const auto& cfg = s_.cfg;
   if (seat < 0 || seat >= cfg.players) return make_error("not_your_turn", "not a seat of this game");
@@ -295,6 +311,7 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
     return make_error("wrong_phase", cmd.name + " is not possible now: " + now);
   }
   events out;
+  out.reserve(4);
 
   if (cmd.k == kind::assign) {
     const auto us = static_cast<std::size_t>(seat);
@@ -436,6 +453,7 @@ outcome<std::vector<std::pair<int, int>>> ub_game::check_mapping(int seat, const
 events ub_game::on_timeout(std::uint64_t serial, dice&) {
   events out;
   if (s_.ph == phase::over || serial != s_.serial) return out;
+  view_cache_.reset();
   switch (s_.ph) {
     case phase::assign:  // D2 + D3 for everyone still writing, in seat order
       for (int p = 0; p < s_.cfg.players; ++p)
@@ -462,10 +480,8 @@ void ub_game::assign(int seat, int family_index, std::vector<int> wish_grid, boo
   s_.wishes[us] = std::move(wish_grid);
   s_.assigned[us] = true;
   // Public: who is done and with which sheet, never what is on it.
-  out.push_back(event::public_event({{"kind", "assigned"},
-                                     {"seat", seat},
-                                     {"family", family(family_index).id},
-                                     {"by_default", by_default}}));
+  out.push_back(event::public_event(
+      object("by_default", by_default, "family", family(family_index).id, "kind", "assigned", "seat", seat)));
   // The ASSIGN prompt stays the same prompt (same serial and timer) until the last seat is done.
   if (std::all_of(s_.assigned.begin(), s_.assigned.end(), [](bool a) { return a; })) start_memorize(out);
 }
@@ -473,7 +489,7 @@ void ub_game::assign(int seat, int family_index, std::vector<int> wish_grid, boo
 void ub_game::start_memorize(events& out) {
   s_.ph = phase::memorize;
   open_prompt();
-  out.push_back(event::public_event({{"kind", "memorize_started"}, {"ms", s_.cfg.memorize_ms}}));
+  out.push_back(event::public_event(object("kind", "memorize_started", "ms", s_.cfg.memorize_ms)));
 }
 
 void ub_game::start_play(events& out) {
@@ -482,19 +498,15 @@ void ub_game::start_play(events& out) {
   s_.turn = 1;
   s_.reveals_used = s_.moves_used = 0;
   open_prompt();
-  out.push_back(event::public_event({{"kind", "memorize_ended"}}));
-  out.push_back(
-      event::public_event({{"kind", "turn_started"}, {"seat", s_.active}, {"turn", 1}, {"round", 1}}));
+  out.push_back(event::public_event(object("kind", "memorize_ended")));
+  out.push_back(event::public_event(object("kind", "turn_started", "round", 1, "seat", s_.active, "turn", 1)));
 }
 
 void ub_game::reveal(const location& at, events& out) {
   ++s_.reveals_used;
   // A12: the one place where a face leaves the engine during play, to everyone at once.
-  out.push_back(event::public_event({{"kind", "revealed"},
-                                     {"seat", s_.active},
-                                     {"location", location_json(at)},
-                                     {"motif", motif_name(card_at(at))},
-                                     {"display_ms", s_.cfg.reveal_ms}}));
+  out.push_back(event::public_event(object("display_ms", s_.cfg.reveal_ms, "kind", "revealed", "location",
+                                           location_json(at), "motif", motif_name(card_at(at)), "seat", s_.active)));
 }
 
 void ub_game::move(const location& from, const location& to, events& out) {
@@ -502,7 +514,7 @@ void ub_game::move(const location& from, const location& to, events& out) {
   card_at(to) = card_at(from);
   card_at(from) = empty;
   out.push_back(event::public_event(
-      {{"kind", "moved"}, {"seat", s_.active}, {"from", location_json(from)}, {"to", location_json(to)}}));
+      object("from", location_json(from), "kind", "moved", "seat", s_.active, "to", location_json(to))));
   if (to.seat == s_.active && field_count(s_.active) == s_.cfg.k) {  // A16: at once, for everyone
     s_.ended_by = s_.active;
     finish("field_complete", out);
@@ -514,35 +526,31 @@ void ub_game::rearrange(const std::vector<std::pair<int, int>>& mapping, events&
   std::vector<int> picked;
   for (const auto& [f, t] : mapping) picked.push_back(field[static_cast<std::size_t>(f)]);
   for (const auto& [f, t] : mapping) field[static_cast<std::size_t>(f)] = empty;
-  json moves = json::array();
+  json moves = fast_json::array_with_capacity(mapping.size());
   for (std::size_t i = 0; i < mapping.size(); ++i) {
     field[static_cast<std::size_t>(mapping[i].second)] = picked[i];
-    moves.push_back(
-        {{"from", cell_json(mapping[i].first, s_.cfg)}, {"to", cell_json(mapping[i].second, s_.cfg)}});
+    fast_json::elements(moves).push_back(
+        object("from", cell_json(mapping[i].first, s_.cfg), "to", cell_json(mapping[i].second, s_.cfg)));
   }
   // R11: in a way the others notice — the whole mapping, never a face.
-  out.push_back(
-      event::public_event({{"kind", "rearranged"}, {"seat", s_.active}, {"moves", std::move(moves)}}));
+  out.push_back(event::public_event(object("kind", "rearranged", "moves", std::move(moves), "seat", s_.active)));
 }
 
 void ub_game::end_turn(bool by_timeout, events& out) {
-  out.push_back(
-      event::public_event({{"kind", "turn_ended"}, {"seat", s_.active}, {"by_timeout", by_timeout}}));
+  out.push_back(event::public_event(object("by_timeout", by_timeout, "kind", "turn_ended", "seat", s_.active)));
   if (s_.turn >= s_.cfg.max_rounds * s_.cfg.players) return finish("round_cap", out);  // A19
   s_.active = (s_.active + 1) % s_.cfg.players;
   ++s_.turn;
   s_.reveals_used = s_.moves_used = 0;
   open_prompt();
-  out.push_back(event::public_event({{"kind", "turn_started"},
-                                     {"seat", s_.active},
-                                     {"turn", s_.turn},
-                                     {"round", (s_.turn - 1) / s_.cfg.players + 1}}));
+  out.push_back(event::public_event(object("kind", "turn_started", "round", (s_.turn - 1) / s_.cfg.players + 1,
+                                           "seat", s_.active, "turn", s_.turn)));
 }
 
 void ub_game::finish(const char* reason, events& out) {
   s_.ph = phase::over;
   s_.end_reason = reason;
-  out.push_back(event::public_event({{"kind", "game_over"}, {"reason", reason}, {"result", result()}}));
+  out.push_back(event::public_event(object("kind", "game_over", "reason", reason, "result", result())));
 }
 
 }  // namespace tinsel::engine::unterm_baum::detail

@@ -5,11 +5,14 @@
 // MEMORIZE. Card faces and every wish list are added only once the game is over.
 #include <algorithm>
 
+#include "common/fast_json.hpp"
 #include "unterm_baum/ub_game.hpp"
 
 namespace tinsel::engine::unterm_baum::detail {
 
 namespace {
+
+using fast_json::object;
 
 json name_or_null(int motif) { return motif == empty ? json(nullptr) : json(motif_name(motif)); }
 
@@ -29,35 +32,29 @@ std::vector<int> ordinals(const std::vector<int>& grid, const config& cfg) {
 }  // namespace
 
 json ub_game::location_json(const location& l) const {
-  json j = json::object();
-  if (l.on_tree()) {
-    j["tree"] = l.index;
-  } else {
-    j["seat"] = l.seat;
-    j["row"] = l.index / s_.cfg.c;
-    j["slot"] = l.index % s_.cfg.c;
+  static const fast_json::shape tree{"tree"}, field{"row", "seat", "slot"};
+  if (l.on_tree()) return tree(l.index);
+  return field(l.index / s_.cfg.c, l.seat, l.index % s_.cfg.c);
+}
+
+json ub_game::wishes_json(int seat) const {
+  const auto us = static_cast<std::size_t>(seat);
+  if (!s_.assigned[us]) return nullptr;
+  json wishes = fast_json::array_with_capacity(static_cast<std::size_t>(s_.cfg.k));
+  const auto& grid = s_.wishes[us];
+  for (int i = 0; i < s_.cfg.grid(); ++i) {
+    const int m = grid[static_cast<std::size_t>(i)];
+    if (m == empty) continue;
+    fast_json::elements(wishes).push_back(object("motif", motif_name(m), "row", i / s_.cfg.c, "slot", i % s_.cfg.c));
   }
-  return j;
+  return wishes;
 }
 
 json ub_game::wish_list_json(int seat) const {
-  const auto us = static_cast<std::size_t>(seat);
-  json hand = json::array();
-  for (int m : s_.hands[us]) hand.push_back(motif_name(m));
-  json wishes = nullptr;
-  if (s_.assigned[us]) {
-    wishes = json::array();
-    const auto& grid = s_.wishes[us];
-    for (int i = 0; i < s_.cfg.grid(); ++i) {
-      const int m = grid[static_cast<std::size_t>(i)];
-      if (m == empty) continue;
-      wishes.push_back({{"motif", motif_name(m)}, {"row", i / s_.cfg.c}, {"slot", i % s_.cfg.c}});
-    }
-  }
-  json out = json::object();
-  out["hand"] = std::move(hand);
-  out["wishes"] = std::move(wishes);
-  return out;
+  const auto& hand = s_.hands[static_cast<std::size_t>(seat)];
+  json names = fast_json::array_with_capacity(hand.size());
+  for (int m : hand) fast_json::elements(names).emplace_back(motif_name(m));
+  return object("hand", std::move(names), "wishes", wishes_json(seat));
 }
 
 // ---- scoring (R14, A20, A21) ----------------------------------------------------------------
@@ -121,52 +118,37 @@ json ub_game::result() const {
   if (s_.ph != phase::over) return nullptr;
   const auto& cfg = s_.cfg;
   const int n = cfg.players;
-  json scores = json::array(), players = json::array();
+  const auto un = static_cast<std::size_t>(n);
+  json scores = fast_json::array_with_capacity(un), players = fast_json::array_with_capacity(un);
   int best = -1, top_scorers = 0;
   for (int p = 0; p < n; ++p) {
     const auto cards = score_cards(p);
-    json card_list = json::array();
+    json card_list = fast_json::array_with_capacity(cards.size());
     int total = 0, exact = 0, member = 0, other = 0;
     for (const auto& c : cards) {
       total += c.points;
       (c.points == 4 ? exact : c.points == 3 ? member : other) += 1;
-      card_list.push_back({{"row", c.slot / cfg.c},
-                           {"slot", c.slot % cfg.c},
-                           {"motif", motif_name(c.motif)},
-                           {"points", c.points},
-                           {"match", c.match}});
+      fast_json::elements(card_list).push_back(object("match", c.match, "motif", motif_name(c.motif), "points",
+                                                      c.points, "row", c.slot / cfg.c, "slot", c.slot % cfg.c));
     }
-    scores.push_back(total);
+    fast_json::elements(scores).emplace_back(total);
     if (total > best) best = total, top_scorers = 0;
     if (total == best) ++top_scorers;
     const int fam = s_.families[static_cast<std::size_t>(p)];
-    json pj = json::object();
-    pj["seat"] = p;
-    pj["family"] = fam == empty ? json(nullptr) : json(family(fam).id);
-    pj["score"] = total;
-    pj["exact"] = exact;
-    pj["member"] = member;
-    pj["other"] = other;
-    pj["cards"] = std::move(card_list);
-    pj["wishes"] = wish_list_json(p)["wishes"];
-    players.push_back(std::move(pj));
+    fast_json::elements(players).push_back(
+        object("cards", std::move(card_list), "exact", exact, "family",
+               fam == empty ? json(nullptr) : json(family(fam).id), "member", member, "other", other, "score", total,
+               "seat", p, "wishes", wishes_json(p)));
   }
   const auto win = winners();
   const char* decided_by = top_scorers == 1 ? "score" : win.size() == 1 ? "tie_break" : "shared";
-  json tree = json::array(), undrawn = json::array();
-  for (int m : s_.tree) tree.push_back(name_or_null(m));
-  for (int m : s_.bag) undrawn.push_back(motif_name(m));
-  json r = json::object();
-  r["scores"] = std::move(scores);
-  r["winners"] = win;
-  r["reason"] = s_.end_reason;
-  r["ended_by"] = s_.ended_by < 0 ? json(nullptr) : json(s_.ended_by);
-  r["tie_break"] = cfg.exact_then_row ? "exactThenRow" : "shared";
-  r["decided_by"] = decided_by;
-  r["players"] = std::move(players);
-  r["tree"] = std::move(tree);
-  r["undrawn"] = std::move(undrawn);
-  return r;
+  json tree = fast_json::array_with_capacity(s_.tree.size()), undrawn = fast_json::array_with_capacity(s_.bag.size());
+  for (int m : s_.tree) fast_json::elements(tree).push_back(name_or_null(m));
+  for (int m : s_.bag) fast_json::elements(undrawn).emplace_back(motif_name(m));
+  return object("decided_by", decided_by, "ended_by", s_.ended_by < 0 ? json(nullptr) : json(s_.ended_by), "players",
+                std::move(players), "reason", s_.end_reason, "scores", std::move(scores), "tie_break",
+                cfg.exact_then_row ? "exactThenRow" : "shared", "tree", std::move(tree), "undrawn", std::move(undrawn),
+                "winners", fast_json::array_of(win));
 }
 
 // ---- prompt and view ------------------------------------------------------------------------
@@ -205,86 +187,74 @@ std::optional<prompt> ub_game::current_prompt() const {
 }
 
 json ub_game::view(viewer v) const {
+  if (!view_cache_) view_cache_ = build_view();
+  json out = *view_cache_;
+  // A8: the owner's own list during ASSIGN and MEMORIZE only; never to spectators.
+  if (!v.is_spectator() && v.seat < s_.cfg.players && (s_.ph == phase::assign || s_.ph == phase::memorize))
+    out["wish_list"] = wish_list_json(v.seat);
+  return out;
+}
+
+json ub_game::build_view() const {
   const auto& cfg = s_.cfg;
   const bool over = s_.ph == phase::over;
   const int n = cfg.players;
-  json players = json::array();
+  json players = fast_json::array_with_capacity(static_cast<std::size_t>(n));
   for (int p = 0; p < n; ++p) {
     const auto up = static_cast<std::size_t>(p);
     const auto& field = s_.fields[up];
-    json rows = json::array(), faces = json::array();
+    json rows = fast_json::array_with_capacity(static_cast<std::size_t>(cfg.m));
+    json faces = over ? fast_json::array_with_capacity(static_cast<std::size_t>(cfg.m)) : json(nullptr);
     for (int r = 0; r < cfg.m; ++r) {
-      json row = json::array(), face_row = json::array();
+      json row = fast_json::array_with_capacity(static_cast<std::size_t>(cfg.c));
+      json face_row = over ? fast_json::array_with_capacity(static_cast<std::size_t>(cfg.c)) : json(nullptr);
       for (int s = 0; s < cfg.c; ++s) {
         const int m = field[static_cast<std::size_t>(r * cfg.c + s)];
-        row.push_back(m != empty);
-        if (over) face_row.push_back(name_or_null(m));
+        fast_json::elements(row).emplace_back(m != empty);
+        if (over) fast_json::elements(face_row).push_back(name_or_null(m));
       }
-      rows.push_back(std::move(row));
-      faces.push_back(std::move(face_row));
+      fast_json::elements(rows).push_back(std::move(row));
+      if (over) fast_json::elements(faces).push_back(std::move(face_row));
     }
     const int fam = s_.families[up];
-    json members = json::array();
+    json members = fast_json::array_with_capacity(fam != empty ? static_cast<std::size_t>(cfg.m) : 0);
     if (fam != empty)
-      for (int r = 0; r < cfg.m; ++r) members.push_back(family(fam).members[static_cast<std::size_t>(r)]);
+      for (int r = 0; r < cfg.m; ++r)
+        fast_json::elements(members).emplace_back(family(fam).members[static_cast<std::size_t>(r)]);
     const int count = field_count(p);
-    json pj = json::object();
-    pj["seat"] = p;
-    pj["family"] = fam == empty ? json(nullptr) : json(family(fam).id);
-    pj["members"] = std::move(members);
-    pj["assigned"] = static_cast<bool>(s_.assigned[up]);
-    pj["card_count"] = count;
-    pj["open_to_others"] = count < cfg.k - 1;
-    pj["field"] = std::move(rows);
-    if (over) {
-      pj["field_faces"] = std::move(faces);
-      pj["wishes"] = wish_list_json(p)["wishes"];
-    }
-    players.push_back(std::move(pj));
+    json pj = object("assigned", static_cast<bool>(s_.assigned[up]), "card_count", count, "family",
+                     fam == empty ? json(nullptr) : json(family(fam).id), "field", std::move(rows));
+    if (over) fast_json::append(pj, "field_faces", std::move(faces));
+    fast_json::append(pj, "members", std::move(members), "open_to_others", count < cfg.k - 1, "seat", p);
+    if (over) fast_json::append(pj, "wishes", wishes_json(p));
+    fast_json::elements(players).push_back(std::move(pj));
   }
-  json tree = json::array(), tree_faces = json::array();
+  json tree = fast_json::array_with_capacity(s_.tree.size());
+  json tree_faces = over ? fast_json::array_with_capacity(s_.tree.size()) : json(nullptr);
   for (int m : s_.tree) {
-    tree.push_back(m != empty);
-    if (over) tree_faces.push_back(name_or_null(m));
+    fast_json::elements(tree).emplace_back(m != empty);
+    if (over) fast_json::elements(tree_faces).push_back(name_or_null(m));
   }
-  json free = json::array();
+  json free = fast_json::array_with_capacity(s_.ph == phase::assign ? family_count : 0);
   if (s_.ph == phase::assign)
     for (int f = 0; f < family_count; ++f)
       if (std::find(s_.families.begin(), s_.families.end(), f) == s_.families.end())
-        free.push_back(family(f).id);
+        fast_json::elements(free).emplace_back(family(f).id);
 
-  json out = json::object();
-  out["game"] = "unterm_baum";
-  out["phase"] = phase_name(s_.ph);
-  out["prompt"] = over ? json(nullptr) : json(prompt_kind());
-  out["cards_to_remember"] = cfg.k;
-  out["family_size"] = cfg.m;
-  out["slots_per_row"] = cfg.c;
-  out["motif_count"] = cfg.motifs;
-  out["actions_mode"] = cfg.any_two ? "anyTwo" : "oneEach";
-  out["position_mode"] = cfg.ordinal ? "ordinal" : "slot";
-  out["tie_break"] = cfg.exact_then_row ? "exactThenRow" : "shared";
-  out["max_rounds"] = cfg.max_rounds;
-  out["reveal_ms"] = cfg.reveal_ms;
-  out["start_seat"] = s_.start_seat;
-  out["active"] = s_.ph == phase::play || over ? json(s_.active) : json(nullptr);
-  out["turn"] = s_.turn;
-  out["round"] = (s_.turn - 1) / n + 1;
-  json& actions = out["actions"];
-  if (s_.ph == phase::play) {
-    actions["reveal"] = reveal_allowed();
-    actions["move"] = move_allowed();
-    actions["used"] = s_.reveals_used + s_.moves_used;
-  }
-  out["tree"] = std::move(tree);
-  if (over) out["tree_faces"] = std::move(tree_faces);
-  out["players"] = std::move(players);
-  out["free_families"] = std::move(free);
-  // A8: the owner's own list during ASSIGN and MEMORIZE only; never to spectators.
-  const bool own_list =
-      !v.is_spectator() && v.seat < n && (s_.ph == phase::assign || s_.ph == phase::memorize);
-  out["wish_list"] = own_list ? wish_list_json(v.seat) : json(nullptr);
-  out["result"] = result();
+  json actions = s_.ph == phase::play ? object("move", move_allowed(), "reveal", reveal_allowed(), "used",
+                                               s_.reveals_used + s_.moves_used)
+                                      : json(nullptr);
+  json out = object("actions", std::move(actions), "actions_mode", cfg.any_two ? "anyTwo" : "oneEach", "active",
+                    s_.ph == phase::play || over ? json(s_.active) : json(nullptr), "cards_to_remember", cfg.k,
+                    "family_size", cfg.m, "free_families", std::move(free), "game", "unterm_baum", "max_rounds",
+                    cfg.max_rounds, "motif_count", cfg.motifs, "phase", phase_name(s_.ph), "players",
+                    std::move(players),
+                    "position_mode", cfg.ordinal ? "ordinal" : "slot", "prompt",
+                    over ? json(nullptr) : json(prompt_kind()), "result", result(), "reveal_ms", cfg.reveal_ms, "round",
+                    (s_.turn - 1) / n + 1, "slots_per_row", cfg.c, "start_seat", s_.start_seat, "tie_break",
+                    cfg.exact_then_row ? "exactThenRow" : "shared", "tree", std::move(tree));
+  if (over) fast_json::append(out, "tree_faces", std::move(tree_faces));
+  fast_json::append(out, "turn", s_.turn, "wish_list", nullptr);
   return out;
 }
 

@@ -1,0 +1,371 @@
+// tinsel-engine-bench: how fast each game engine plays, on one core, through the type-erased
+// interface the server uses (engine/include/tinsel/engine/game.hpp). See bench/README.md.
+//
+// Rates are per second of this thread's CPU time (one core), so a busy machine changes them little.
+// Per game, 4 players, default options with every timer that can be switched off switched off:
+//   (a) random play: a seat of prompt.seats, a random concrete entry of legal(seat) (never one with
+//       a `domain`), apply; a prompt that awaits nobody (Unterm Baum's memorising) times out; a new
+//       game when one is over. Counts applied commands.
+//   (b) (a) plus legal(seat) and view(seat) for every seat and view(spectator) after each command.
+//   (c) (a) plus, after each command, the state frame of every seat and the spectator built as the
+//       server's room::state_frame builds it (view, legal, prompt, the events each viewer may see,
+//       over, result) and serialized with protocol::dump; reports the average frame size too.
+//   (d) legal(seat) + view(seat) for the four seats on a fixed mid-game position: rounds of four
+//       seats per second (calls per second = 8 × rounds).
+//
+//   tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tinsel/engine/game.hpp"
+#include "tinsel/protocol/messages.hpp"
+
+namespace {
+
+using namespace tinsel::engine;
+using json = nlohmann::json;
+
+// CPU time of this thread: the figures are per core and do not drop when other processes share the
+// machine's cores (wall time would).
+struct clock_type {
+  using duration = std::chrono::nanoseconds;
+  using time_point = std::chrono::time_point<clock_type, duration>;
+  static time_point now() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return time_point(duration(static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec));
+  }
+};
+
+constexpr int players = 4;
+
+// Default options, timers off where the game has such an option.
+json bench_options(const std::string& id) {
+  if (id == "happy_holidays") return {{"mainTimeoutSec", "off"}, {"subPromptTimeoutSec", "off"}};
+  if (id == "christmas_penguins")
+    return {{"mainTimeoutSec", "off"}, {"subPromptTimeoutSec", "off"}, {"stopSeconds", "off"}};
+  if (id == "unterm_baum") return {{"assignSeconds", "off"}, {"mainTimeoutSec", "off"}};
+  return json::object();
+}
+
+// The work done after each command, on top of random play.
+enum class extra { none, legal_view, frames };
+
+struct result_row {
+  std::string id;
+  double play = 0, legal_view = 0, frames = 0, frame_bytes = 0, position = 0;
+  long games = 0;
+};
+
+volatile std::size_t sink = 0;  // keeps the optimiser from dropping what is measured
+
+class player {
+ public:
+  player(const game_info& info, std::uint64_t seed) : info_(info), dice_(seed), pick_(seed ^ 0x5bd1e995ULL) {
+    options_ = info.normalize_options(bench_options(info.id)).value();
+    new_game();
+  }
+
+  // One step: a command of a prompted seat, or the timeout of a prompt that awaits nobody.
+  // Returns true if a command was applied.
+  bool step(events& evs) {
+    if (game_->is_over()) new_game();
+    const auto pr = game_->current_prompt();
+    if (pr->seats.empty()) {
+      evs = game_->on_timeout(pr->serial, dice_);
+      return false;
+    }
+    const int seat = pr->seats[pick_.roll(static_cast<std::uint32_t>(pr->seats.size()))];
+    const json legal = game_->legal(seat);
+    std::size_t concrete = 0;
+    for (const auto& e : legal)
+      if (!e.contains("domain")) ++concrete;
+    if (concrete == 0) {
+      std::fprintf(stderr, "%s: prompted seat %d has no concrete legal entry\n", info_.id.c_str(), seat);
+      std::exit(1);
+    }
+    auto k = pick_.roll(static_cast<std::uint32_t>(concrete));
+    for (const auto& e : legal) {
+      if (e.contains("domain")) continue;
+      if (k-- != 0) continue;
+      auto r = game_->apply(seat, e, dice_);
+      if (!r.ok()) {
+        std::fprintf(stderr, "%s: legal %s rejected: %s\n", info_.id.c_str(), e.dump().c_str(),
+                     r.error().code.c_str());
+        std::exit(1);
+      }
+      evs = std::move(r.value());
+      break;
+    }
+    return true;
+  }
+
+  game& current() { return *game_; }
+  long games() const { return games_; }
+
+ private:
+  void new_game() {
+    setup su;
+    su.options = options_;
+    su.players = players;
+    su.first_seat = 0;
+    auto created = info_.create(su, dice_);
+    if (!created.ok()) {
+      std::fprintf(stderr, "%s: create failed: %s\n", info_.id.c_str(), created.error().message.c_str());
+      std::exit(1);
+    }
+    game_ = std::move(created.value());
+    ++games_;
+  }
+
+  const game_info& info_;
+  seeded_dice dice_;
+  seeded_dice pick_;
+  json options_;
+  std::unique_ptr<game> game_;
+  long games_ = 0;
+};
+
+// As server/src/rooms/room_game.cpp room::state_frame (no timers here, so no deadline).
+std::string state_frame(const game& g, viewer v, const events& evs, std::uint64_t seq) {
+  json evj = json::array();
+  for (const auto& e : evs)
+    if (e.visible_to(v)) evj.push_back(e.body);
+  json prompt = nullptr;
+  if (auto pr = g.current_prompt()) prompt = {{"kind", pr->kind}, {"seats", pr->seats}, {"deadline", nullptr}};
+  const bool over = g.is_over();
+  json result = nullptr;
+  if (over) {
+    result = g.result();
+    result["seed"] = "12345678901234567890";
+  }
+  json j = {{"type", "state"},
+            {"room", "BENCH7"},
+            {"seq", seq},
+            {"seat", v.is_spectator() ? json(nullptr) : json(v.seat)},
+            {"view", g.view(v)},
+            {"legal", v.is_spectator() ? json::array() : g.legal(v.seat)},
+            {"prompt", prompt},
+            {"events", std::move(evj)},
+            {"over", over},
+            {"result", std::move(result)}};
+  return tinsel::protocol::dump(j);
+}
+
+struct run_stats {
+  double per_second = 0;
+  double frame_bytes = 0;
+  long games = 0;
+};
+
+run_stats random_play(const game_info& info, double seconds, std::uint64_t seed, extra what) {
+  player p(info, seed);
+  long commands = 0, frames = 0;
+  std::uint64_t bytes = 0, seq = 0;
+  events evs;
+  const auto start = clock_type::now();
+  const auto until = start + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
+  auto now = start;
+  for (long i = 0;; ++i) {
+    if ((i & 63) == 0) {
+      now = clock_type::now();
+      if (now >= until) break;
+    }
+    evs.clear();
+    if (p.step(evs)) ++commands;
+    const game& g = p.current();
+    switch (what) {
+      case extra::none: break;
+      case extra::legal_view: {
+        std::size_t n = 0;
+        for (int s = 0; s < players; ++s) n += g.legal(s).size() + g.view(viewer::player(s)).size();
+        n += g.view(viewer::spectator()).size();
+        sink = sink + n;
+        break;
+      }
+      case extra::frames: {
+        ++seq;
+        for (int s = -1; s < players; ++s) {
+          const auto f = state_frame(g, s < 0 ? viewer::spectator() : viewer::player(s), evs, seq);
+          bytes += f.size();
+          ++frames;
+        }
+        break;
+      }
+    }
+  }
+  const double elapsed = std::chrono::duration<double>(now - start).count();
+  run_stats r;
+  r.per_second = static_cast<double>(commands) / elapsed;
+  r.frame_bytes = frames ? static_cast<double>(bytes) / static_cast<double>(frames) : 0;
+  r.games = p.games();
+  return r;
+}
+
+// legal + view of the four seats on the position halfway through the game of `seed`.
+double fixed_position(const game_info& info, double seconds, std::uint64_t seed) {
+  long total = 0;
+  {
+    player p(info, seed);
+    events evs;
+    while (p.games() == 1) {
+      p.step(evs);
+      ++total;
+    }
+  }
+  player p(info, seed);
+  events evs;
+  for (long i = 0; i < total / 2; ++i) p.step(evs);
+  const game& g = p.current();
+  long rounds = 0;
+  const auto start = clock_type::now();
+  const auto until = start + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
+  auto now = start;
+  for (long i = 0;; ++i) {
+    if ((i & 15) == 0) {
+      now = clock_type::now();
+      if (now >= until) break;
+    }
+    std::size_t n = 0;
+    for (int s = 0; s < players; ++s) n += g.legal(s).size() + g.view(viewer::player(s)).size();
+    sink = sink + n;
+    ++rounds;
+  }
+  return static_cast<double>(rounds) / std::chrono::duration<double>(now - start).count();
+}
+
+void usage() {
+  std::puts(
+      "usage: tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]\n"
+      "  --seconds S  length of each of the four measurements per game (default 2)\n"
+      "  --repeat N   run each measurement N times and keep the best (default 1): on a shared machine\n"
+      "               the best run is the one least slowed down by other processes\n"
+      "  --game ID    only this game (happy_holidays, christmas_penguins, unterm_baum)\n"
+      "  --json       print the figures as JSON instead of a table\n"
+      "  --seed N     seed of the dice and of the command choices (default 1)\n"
+      "  --only X     run only measurement a, b, c or d (for a profiler); the others print 0");
+}
+
+std::string grouped(double v) {
+  const auto n = static_cast<long long>(v + 0.5);
+  std::string s = std::to_string(n), out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i && (s.size() - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double seconds = 2;
+  std::string only;
+  bool as_json = false;
+  std::uint64_t seed = 1;
+  std::string only_mode;
+  int repeat = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto value = [&]() -> const char* {
+      if (i + 1 >= argc) {
+        usage();
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--seconds") {
+      seconds = std::atof(value());
+    } else if (a == "--game") {
+      only = value();
+    } else if (a == "--repeat") {
+      repeat = std::max(1, std::atoi(value()));
+    } else if (a == "--json") {
+      as_json = true;
+    } else if (a == "--seed") {
+      seed = std::strtoull(value(), nullptr, 10);
+    } else if (a == "--only") {
+      only_mode = value();
+      if (only_mode.size() != 1 || only_mode[0] < 'a' || only_mode[0] > 'd') {
+        usage();
+        return 2;
+      }
+    } else if (a == "--help" || a == "-h") {
+      usage();
+      return 0;
+    } else {
+      usage();
+      return 2;
+    }
+  }
+  if (seconds <= 0) {
+    usage();
+    return 2;
+  }
+  std::vector<const game_info*> games;
+  for (const auto* info : builtin_games().all())
+    if (only.empty() || info->id == only) games.push_back(info);
+  if (games.empty()) {
+    std::fprintf(stderr, "no game '%s'\n", only.c_str());
+    return 2;
+  }
+
+  std::vector<result_row> rows;
+  for (const auto* info : games) {
+    result_row r;
+    r.id = info->id;
+    const auto wanted = [&](char m) { return only_mode.empty() || only_mode[0] == m; };
+    if (only_mode.empty()) random_play(*info, seconds / 10, seed, extra::frames);  // warm-up: caches, allocator
+    for (int k = 0; k < repeat; ++k) {
+      if (wanted('a')) {
+        const auto a = random_play(*info, seconds, seed, extra::none);
+        if (a.per_second > r.play) r.play = a.per_second, r.games = a.games;
+      }
+      if (wanted('b'))
+        r.legal_view = std::max(r.legal_view, random_play(*info, seconds, seed, extra::legal_view).per_second);
+      if (wanted('c')) {
+        const auto c = random_play(*info, seconds, seed, extra::frames);
+        if (c.per_second > r.frames) r.frames = c.per_second, r.frame_bytes = c.frame_bytes;
+      }
+      if (wanted('d')) r.position = std::max(r.position, fixed_position(*info, seconds, seed));
+    }
+    rows.push_back(r);
+  }
+
+  if (as_json) {
+    json out = json::array();
+    for (const auto& r : rows)
+      out.push_back({{"game", r.id},
+                     {"players", players},
+                     {"seconds", seconds},
+                     {"repeat", repeat},
+                     {"random_play_commands_per_s", r.play},
+                     {"games_played", r.games},
+                     {"with_legal_view_commands_per_s", r.legal_view},
+                     {"with_frames_commands_per_s", r.frames},
+                     {"frame_bytes_avg", r.frame_bytes},
+                     {"position_legal_view_rounds_per_s", r.position},
+                     {"position_legal_view_calls_per_s", 8 * r.position}});
+    std::puts(out.dump(2).c_str());
+    return 0;
+  }
+  std::printf("%-20s %14s %14s %14s %12s %16s %14s\n", "game (4 players)", "(a) play/s", "(b) +legal,view",
+              "(c) +frames", "frame bytes", "(d) 4-seat l+v/s", "(d) calls/s");
+  for (const auto& r : rows)
+    std::printf("%-20s %14s %14s %14s %12s %16s %14s\n", r.id.c_str(), grouped(r.play).c_str(),
+                grouped(r.legal_view).c_str(), grouped(r.frames).c_str(), grouped(r.frame_bytes).c_str(),
+                grouped(r.position).c_str(), grouped(8 * r.position).c_str());
+  std::printf(
+      "(a)-(c): applied commands per CPU second; (d): rounds of legal+view for 4 seats per CPU second; "
+      "%g s each, best of %d\n",
+      seconds, repeat);
+  return 0;
+}

@@ -1,0 +1,357 @@
+// Golden test: pins the observable behaviour of every engine, bit for bit, so that optimisations
+// cannot change it. Stored journals are replayed from the seed and the command log, so full_state()
+// and the order and number of dice rolls must never drift; neither may anything a client sees.
+//
+// For each game and a few option sets / player counts, K seeded random games are played: the game's
+// dice are engine::seeded_dice, the commands are picked by a second seeded generator among the
+// concrete legal entries of every seat (never a `domain` entry), with on_timeout now and then (and
+// whenever the prompt awaits nobody), and a bot move (choose_bot_command) now and then. After every
+// step the test hashes (64-bit FNV-1a over json::dump()):
+//   legal(seat) for every seat and the spectator, view(viewer) for every seat and the spectator,
+//   every event body with its audience, current_prompt(), full_state(), result(), is_over(),
+//   heuristic(seat), the dice draw count, and the outcome (events, or the error code and message)
+//   of one probe command (a legal entry of some seat, possibly mutated or sent by another seat)
+//   applied to a clone.
+// Each category has its own digest per variant, so a failure says what changed.
+//
+// The expected digests below were computed on the engines before any optimisation. They change
+// only when a game's rules or wire format change on purpose; then regenerate them with
+//   TINSEL_GOLDEN_PRINT=1 engine_tests "[golden]"
+// (it prints the table to paste here) and say in the commit why the behaviour changed.
+// To find the first step that differs between two builds, write a per-step trace from each:
+//   TINSEL_GOLDEN_TRACE=/tmp/a.txt engine_tests "[golden]"   and diff the two files.
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tinsel/engine/bot.hpp"
+#include "tinsel/engine/game.hpp"
+
+namespace {
+
+using namespace tinsel::engine;
+
+enum category { c_legal, c_view, c_events, c_prompt, c_state, c_result, c_misc, c_probe, category_count };
+constexpr std::array<const char*, category_count> category_names = {"legal", "view",   "events", "prompt",
+                                                                    "state", "result", "misc",   "probe"};
+
+struct fnv {
+  std::uint64_t h = 14695981039346656037ULL;
+  void add(std::string_view s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ULL;
+    }
+    h ^= 0xff;  // a separator, so "ab"+"c" differs from "a"+"bc"
+    h *= 1099511628211ULL;
+  }
+};
+
+struct variant {
+  const char* game;
+  const char* label;
+  json options;
+  int players;
+  int games;
+};
+
+using digests = std::array<std::uint64_t, category_count>;
+
+// Default options, several player counts, and the option sets that change the most code paths.
+// Christmas Penguins is the slow one, so its games are short (maxRounds) and fewer.
+std::vector<variant> variants() {
+  return {
+      {"happy_holidays", "defaults, 4 players", json::object(), 4, 60},
+      {"happy_holidays", "defaults, 2 players", json::object(), 2, 40},
+      {"happy_holidays", "assisted, immediate, totalGifts, 5 players",
+       {{"maxPlayers", 6}, {"reindeerMode", "assisted"}, {"endCheck", "immediate"}, {"tieBreak", "totalGifts"}},
+       5,
+       30},
+      {"happy_holidays", "6 players, 1 reindeer, rerollEmptyReward, timers off",
+       {{"maxPlayers", 6},
+        {"reindeerCount", 1},
+        {"giftsPerColour", 5},
+        {"rerollEmptyReward", true},
+        {"mainTimeoutSec", "off"},
+        {"subPromptTimeoutSec", "off"}},
+       6,
+       30},
+      {"christmas_penguins", "4 players, maxRounds 4, extra stones", {{"maxRounds", 4}, {"stones", "3/3/3"}}, 4, 10},
+      {"christmas_penguins", "3 players, maxRounds 6, timers off",
+       {{"maxRounds", 6}, {"mainTimeoutSec", "off"}, {"subPromptTimeoutSec", "off"}, {"stopSeconds", "off"}},
+       3,
+       4},
+      {"christmas_penguins", "6 players, radius 4, variant rules",
+       {{"maxRounds", 3},
+        {"backtrackRule", "noImmediateReverse"},
+        {"pushMode", "freeFirst"},
+        {"bearMode", "instead"},
+        {"fleeRange", "anyRefuge"},
+        {"confiscatedTo", "santaPlayer"},
+        {"bearDropTo", "pool"},
+        {"bonusMode", "twoAwards"},
+        {"tieBreak", "presentsThenDistinct"},
+        {"channelsPerTurn", 1}},
+       6,
+       3},
+      {"christmas_penguins", "2 players, defaults", json::object(), 2, 1},
+      {"unterm_baum", "defaults, 4 players", json::object(), 4, 6},
+      {"unterm_baum", "2 players, 12 cards, anyTwo, ordinal, exactThenRow",
+       {{"maxPlayers", 2},
+        {"cardsToRemember", 12},
+        {"actionsMode", "anyTwo"},
+        {"positionMode", "ordinal"},
+        {"tieBreak", "exactThenRow"},
+        {"maxRounds", 20}},
+       2,
+       6},
+      {"unterm_baum", "3 players, family 3, no decoys, timers off",
+       {{"maxPlayers", 3}, {"familySize", 3}, {"decoys", 0}, {"maxRounds", 15}, {"assignSeconds", "off"},
+        {"mainTimeoutSec", "off"}},
+       3,
+       6},
+  };
+}
+
+// The expected digests, one row per variant in the order of variants(), categories in the order of
+// category_names. Computed on the code before the engine optimisations (see the file comment).
+// clang-format off
+const std::vector<digests> expected = {
+    // happy_holidays: defaults, 4 players (3731 steps)
+    {0xad9b1b2ed2c4c37eULL, 0x32b64e896db1de29ULL, 0xc576b5bcfa57e9adULL, 0x9e70422fea06d048ULL, 0xd5fdb6ddc0fc7561ULL, 0x092516392d097826ULL, 0xef662a8133adbd9eULL, 0x394958d0afded2ffULL},
+    // happy_holidays: defaults, 2 players (2932 steps)
+    {0x01a4fb31b9e7744eULL, 0xcba5f680873a82dcULL, 0x4ba783dfed21dfafULL, 0x6aa12917fb3cd87dULL, 0x59219ac169abfaf1ULL, 0x23923892176f7f64ULL, 0x0e153cd1770c10d1ULL, 0xc6f69fae479b130eULL},
+    // happy_holidays: assisted, immediate, totalGifts, 5 players (1814 steps)
+    {0x4d1c369cdf1fc256ULL, 0x5f83d0bbf9036956ULL, 0x48372bf2397b16cbULL, 0xdac104635bb31cdfULL, 0x803eb9a272f35263ULL, 0x430697ca32d2c178ULL, 0xfe07a47ffd95a91dULL, 0x980e1a0902f699e3ULL},
+    // happy_holidays: 6 players, 1 reindeer, rerollEmptyReward, timers off (1828 steps)
+    {0x37cb43f35a70d6d7ULL, 0x65edea0753583923ULL, 0x67f26fbb100af2d8ULL, 0xf7509f76e3e2b75aULL, 0x79f2614b896d507cULL, 0x6860793bdc57180fULL, 0xefb8aa23499b793dULL, 0x251bef400750e0e7ULL},
+    // christmas_penguins: 4 players, maxRounds 4, extra stones (841 steps)
+    {0x51596c9c5b1ddd38ULL, 0x29aa98b1c2020640ULL, 0x271f6dadd382f789ULL, 0xdf207fa8c0032299ULL, 0x904aed9cbaacd09dULL, 0xcb08c2ff2f9caf11ULL, 0xdce3445c4a3624d2ULL, 0x43465d60846eabf5ULL},
+    // christmas_penguins: 3 players, maxRounds 6, timers off (327 steps)
+    {0x657566cde8cbe160ULL, 0x15f4a87dfcf029ccULL, 0x3b05c37e4f03481fULL, 0xe06bdd75c61e25bcULL, 0x3b23c3ab9ca97b5dULL, 0xef99c76fb3f036a5ULL, 0x7b647eced1606e98ULL, 0x179e1d8a235ba6c9ULL},
+    // christmas_penguins: 6 players, radius 4, variant rules (249 steps)
+    {0xe55e6fa683b607a0ULL, 0x4507b01c292ecff1ULL, 0x5ab030e219e32479ULL, 0x19c166575a9747ddULL, 0x7e041a2b01e4ebd1ULL, 0x2970ef34aa695c47ULL, 0x985d1a7ada2e38cfULL, 0xeed4abedc2820532ULL},
+    // christmas_penguins: 2 players, defaults (444 steps)
+    {0xd8ebef149c136b4fULL, 0x429ad63477bd0053ULL, 0xbd147ec73fe970caULL, 0x2eed57a6b00a2a72ULL, 0xe940ff68daf72c25ULL, 0x29ac49bc820051deULL, 0xe64a2bc85f83e9fdULL, 0x5ca0dd3fc071611eULL},
+    // unterm_baum: defaults, 4 players (2640 steps)
+    {0xa8437526503e5de9ULL, 0xda4d65f67db10724ULL, 0xb08ed349eed0b88dULL, 0x45f24d62a8b136c0ULL, 0x869d071e171b6b36ULL, 0x5932449305159491ULL, 0x9298cd2f309403afULL, 0x8e231f361308ec69ULL},
+    // unterm_baum: 2 players, 12 cards, anyTwo, ordinal, exactThenRow (752 steps)
+    {0x7711d8af3054dfe8ULL, 0xac722f5995b9d4b0ULL, 0x8ebd88df4cb931dfULL, 0x0392f087f56ec2a2ULL, 0x948e02ad0fce5626ULL, 0x00f5d668e43b5682ULL, 0x4d6fb6ec9238af6eULL, 0x218dc8bcae915239ULL},
+    // unterm_baum: 3 players, family 3, no decoys, timers off (885 steps)
+    {0xb52a5d2982eeed6eULL, 0x108f0a4843762822ULL, 0x7b20c3d0eecb4869ULL, 0xe7b62f3c27d7d601ULL, 0x8d7a29631809d8dfULL, 0x20dedad1809e778bULL, 0x3a751df182f8bc29ULL, 0xccbee050a831a35bULL},
+};
+// clang-format on
+
+constexpr int max_steps = 4000;
+
+class golden_game {
+ public:
+  golden_game(const game_info& info, const variant& v, std::uint64_t seed, digests& d, std::ostream* trace)
+      : info_(info), v_(v), seed_(seed), dice_(seed), pick_(seed * 0x9e3779b97f4a7c15ULL + 11), d_(d), trace_(trace) {}
+
+  void play() {
+    auto norm = info_.normalize_options(v_.options);
+    REQUIRE(norm.ok());
+    setup su;
+    su.options = norm.value();
+    su.players = v_.players;
+    su.first_seat = static_cast<int>(pick_.roll(static_cast<std::uint32_t>(v_.players)));
+    auto created = info_.create(su, dice_);
+    REQUIRE(created.ok());
+    game_ = std::move(created.value());
+    observe();
+    for (step_ = 0; step_ < max_steps && !game_->is_over(); ++step_) {
+      probe();
+      const auto pr = game_->current_prompt();
+      REQUIRE(pr);
+      events evs;
+      const auto choice = pick_.roll(16);
+      if (pr->seats.empty() || choice == 0) {
+        evs = game_->on_timeout(pr->serial, dice_);
+      } else {
+        int seat = -1;
+        json cmd;
+        if (choice == 1) {
+          seat = pr->seats[pick_.roll(static_cast<std::uint32_t>(pr->seats.size()))];
+          cmd = choose_bot_command(*game_, seat, seed_ * 1000003ULL + static_cast<std::uint64_t>(step_));
+        } else {
+          std::vector<std::pair<int, json>> options;
+          for (int s = 0; s < v_.players; ++s)
+            for (const auto& e : game_->legal(s))
+              if (!e.contains("domain")) options.emplace_back(s, e);
+          REQUIRE_FALSE(options.empty());
+          auto& o = options[pick_.roll(static_cast<std::uint32_t>(options.size()))];
+          seat = o.first;
+          cmd = std::move(o.second);
+        }
+        auto r = game_->apply(seat, cmd, dice_);
+        INFO(v_.game << " / " << v_.label << " seed " << seed_ << " step " << step_ << ": " << cmd.dump());
+        REQUIRE(r.ok());
+        evs = std::move(r.value());
+      }
+      add_events(c_events, evs);
+      observe();
+    }
+    REQUIRE(game_->is_over());
+  }
+
+  int steps() const { return step_; }
+
+ private:
+  void add_json(category c, const json& j) { add(c, j.dump()); }
+  void add(category c, std::string_view s) {
+    d_[c] = step_hash(d_[c], s);
+    if (trace_) *trace_ << v_.label << " seed " << seed_ << " step " << step_ << ' ' << category_names[c] << ' ' << s << '\n';
+  }
+  static std::uint64_t step_hash(std::uint64_t h, std::string_view s) {
+    fnv f{h};
+    f.add(s);
+    return f.h;
+  }
+
+  void add_events(category c, const events& evs) {
+    for (const auto& e : evs) {
+      add_json(c, e.body);
+      add(c, std::to_string(static_cast<int>(e.to)) + "/" + std::to_string(e.seat));
+    }
+    add(c, std::string_view("end of events"));
+  }
+
+  void observe() {
+    const int n = v_.players;
+    for (int s = -1; s < n; ++s) add_json(c_legal, game_->legal(s));
+    for (int s = -1; s < n; ++s) add_json(c_view, game_->view(s < 0 ? viewer::spectator() : viewer::player(s)));
+    if (const auto pr = game_->current_prompt()) {
+      json p = {{"kind", pr->kind},
+                {"seats", pr->seats},
+                {"timeout_ms", pr->timeout_ms ? json(*pr->timeout_ms) : json(nullptr)},
+                {"serial", pr->serial}};
+      add_json(c_prompt, p);
+    } else {
+      add(c_prompt, std::string_view("no prompt"));
+    }
+    add_json(c_state, game_->full_state());
+    add_json(c_result, game_->result());
+    std::ostringstream misc;
+    misc << "over " << game_->is_over() << " players " << game_->players() << " draws " << dice_.draws();
+    for (int s = 0; s < n; ++s) {
+      const double h = game_->heuristic(s);
+      std::uint64_t bits;
+      std::memcpy(&bits, &h, sizeof bits);
+      misc << " h" << s << ' ' << bits;
+    }
+    add(c_misc, misc.str());
+  }
+
+  // One command that may or may not be legal, tried on a clone: a legal entry of a random seat
+  // (sent by that seat or by another one, or with one field broken), or garbage.
+  void probe() {
+    static const std::vector<json> garbage = {42,          "x", json::object(), {{"kind", "nope"}}, nullptr,
+                                              json::array(), {{"kind", 7}}, "roll", {{"kind", "roll"}, {"x", 1}}};
+    const int n = v_.players;
+    const int owner = static_cast<int>(pick_.roll(static_cast<std::uint32_t>(n)));
+    const json legal = game_->legal(owner);
+    json cmd;
+    int seat = owner;
+    const auto how = pick_.roll(4);
+    if (how == 3 || legal.empty()) {
+      cmd = garbage[pick_.roll(static_cast<std::uint32_t>(garbage.size()))];
+    } else {
+      cmd = legal[pick_.roll(static_cast<std::uint32_t>(legal.size()))];
+      if (how == 1) seat = static_cast<int>(pick_.roll(static_cast<std::uint32_t>(n + 2))) - 1;
+      if (how == 2) mutate(cmd);
+    }
+    auto copy = game_->clone();
+    seeded_dice d = dice_;
+    auto r = copy->apply(seat, cmd, d);
+    std::string what = "seat " + std::to_string(seat) + " " + cmd.dump() + " draws " + std::to_string(d.draws());
+    if (r.ok()) {
+      add(c_probe, what + " ok");
+      add_events(c_probe, r.value());
+      add_json(c_probe, copy->full_state());
+    } else {
+      add(c_probe, what + " error " + r.error().code + ": " + r.error().message);
+    }
+  }
+
+  void mutate(json& cmd) {
+    static const std::vector<json> values = {-1, 0, 1, 3, 99, "bogus", nullptr, true, json::array(),
+                                             json::object(), json::array({0, 0}), 1.5};
+    if (!cmd.is_object()) return;
+    std::vector<std::string> keys;
+    for (const auto& [k, val] : cmd.items()) keys.push_back(k);
+    const auto& key = keys[pick_.roll(static_cast<std::uint32_t>(keys.size()))];
+    const auto i = pick_.roll(static_cast<std::uint32_t>(values.size() + 2));
+    if (i == values.size())
+      cmd.erase(key);
+    else if (i == values.size() + 1)
+      cmd["extra"] = 1;
+    else
+      cmd[key] = values[i];
+  }
+
+  const game_info& info_;
+  const variant& v_;
+  std::uint64_t seed_;
+  seeded_dice dice_;
+  seeded_dice pick_;
+  digests& d_;
+  std::ostream* trace_;
+  std::unique_ptr<game> game_;
+  int step_ = -1;
+};
+
+std::string hex(std::uint64_t v) {
+  std::ostringstream o;
+  o << "0x" << std::hex << std::setw(16) << std::setfill('0') << v << "ULL";
+  return o.str();
+}
+
+}  // namespace
+
+TEST_CASE("golden: every engine's legal lists, views, events, states and dice use stay bit-identical",
+          "[golden]") {
+  const auto all = variants();
+  std::unique_ptr<std::ofstream> trace;
+  if (const char* path = std::getenv("TINSEL_GOLDEN_TRACE")) trace = std::make_unique<std::ofstream>(path);
+  const bool print = std::getenv("TINSEL_GOLDEN_PRINT") != nullptr;
+  std::vector<digests> got;
+  std::vector<long> steps;
+  for (const auto& v : all) {
+    const game_info* info = builtin_games().find(v.game);
+    REQUIRE(info);
+    digests d{};
+    long n = 0;
+    for (int g = 0; g < v.games; ++g) {
+      golden_game game(*info, v, static_cast<std::uint64_t>(g + 1), d, trace.get());
+      game.play();
+      n += game.steps();
+    }
+    got.push_back(d);
+    steps.push_back(n);
+  }
+  if (print) {
+    std::printf("const std::vector<digests> expected = {\n");
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      std::printf("    // %s: %s (%ld steps)\n    {", all[i].game, all[i].label, steps[i]);
+      for (std::size_t c = 0; c < category_count; ++c)
+        std::printf("%s%s", c ? ", " : "", hex(got[i][c]).c_str());
+      std::printf("},\n");
+    }
+    std::printf("};\n");
+  }
+  REQUIRE(expected.size() == all.size());
+  for (std::size_t i = 0; i < all.size(); ++i)
+    for (std::size_t c = 0; c < category_count; ++c) {
+      INFO(all[i].game << " / " << all[i].label << ": " << category_names[c] << " digest");
+      CHECK(hex(got[i][c]) == hex(expected[i][c]));
+    }
+}
