@@ -181,16 +181,26 @@ idle_rows=(
   "idle-game|$idle_connections idle connections in rooms of 4, a game started in each|idle|--threads 1 --journal off|--idle $idle_connections --players 4 --idle-start"
 )
 
+# The engines' micro-benchmark (row "engine"): its own table, printed after the load table.
+engine_bench="$build/bench/engine/tinsel-engine-bench"
+run_engine=0
+if [ -z "$only" ] || [[ ",$only," == *",engine,"* ]]; then
+  [ -x "$engine_bench" ] && run_engine=1
+fi
+only_load=${only//engine/}
+only_load=$(sed 's/,,*/,/g; s/^,//; s/,$//' <<<"$only_load")
+
 selected=()
 for row in "${rows[@]}" "${idle_rows[@]}"; do
   id=${row%%|*}
+  if [ -n "$only" ] && [ -z "$only_load" ]; then continue; fi
   if [ -n "$only" ]; then
     [[ ",$only," == *",$id,"* ]] && selected+=("$row")
   elif [[ $id != idle* ]] || [ "$idle" = 1 ]; then
     selected+=("$row")
   fi
 done
-[ ${#selected[@]} -gt 0 ] || { echo "run.sh: --only $only names no row" >&2; exit 2; }
+[ ${#selected[@]} -gt 0 ] || [ "$run_engine" = 1 ] || { echo "run.sh: --only $only names no row" >&2; exit 2; }
 
 # run_row REP ROW [before]: with "before", against the --baseline binary.
 run_row() {
@@ -238,7 +248,7 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 # Repeats are interleaved (all rows, then all rows again), so a burst of load from elsewhere on the
 # machine spreads over the rows instead of spoiling one.
 for rep in $(seq "$repeat"); do
-  for row in "${selected[@]}"; do
+  for row in ${selected[@]+"${selected[@]}"}; do
     run_row "$rep" "$row"
     if [ -n "$baseline_bin" ] && [[ $row != echo\|* ]]; then run_row "$rep" "$row" before; fi
   done
@@ -246,7 +256,8 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # ---- the table -----------------------------------------------------------------------------------
-node - "$results" "$server_bin${baseline_bin:+ (rows marked \"before\": $baseline_bin)}" "$seconds" "$warmup" "$repeat" "$load_before" "$load_after" "$(( $(date +%s) - started ))" <<'EOF'
+status=0
+[ ${#selected[@]} -eq 0 ] || node - "$results" "$server_bin${baseline_bin:+ (rows marked \"before\": $baseline_bin)}" "$seconds" "$warmup" "$repeat" "$load_before" "$load_after" "$(( $(date +%s) - started ))" <<'EOF' || status=$?
 const fs = require('fs');
 const [file, server, seconds, warmup, repeat, loadBefore, loadAfter, took] = process.argv.slice(2);
 const runs = fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -296,3 +307,12 @@ const failed = runs.filter((r) => r.exit !== 0 || r.errors || r.refusals);
 if (failed.length) console.log(`\n**${failed.length} run(s) had errors or refusals**; logs in ${require('path').dirname(file)}.`);
 process.exitCode = failed.length ? 1 : 0;
 EOF
+if [ "$run_engine" = 1 ]; then
+  echo
+  echo "Engines, one core (\`$engine_bench --seconds 1 --repeat $repeat\`):"
+  echo
+  echo '```'
+  "$engine_bench" --seconds 1 --repeat "$repeat"
+  echo '```'
+fi
+exit $status

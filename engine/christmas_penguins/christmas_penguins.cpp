@@ -124,9 +124,11 @@ double cp_game::heuristic(int seat) const {
 
 // ---- view (1.5: everything is public) -------------------------------------------------------
 
-json cp_game::view(viewer) const {
+json cp_game::view(viewer) const { return *shared_view(); }
+
+std::shared_ptr<const json> cp_game::shared_view() const {
   if (!view_cache_) view_cache_ = std::make_shared<const json>(build_view());
-  return *view_cache_;
+  return view_cache_;
 }
 
 json cp_game::build_view() const {

@@ -207,7 +207,7 @@ class cp_game final : public game {
   json legal(int seat) const override;
   outcome<events> apply(int seat, const json& command, dice& d) override;
   json view(viewer v) const override;
-  bool view_is_shared() const override { return true; }  // nothing is hidden in this game
+  std::shared_ptr<const json> shared_view() const override;  // nothing is hidden in this game
   std::optional<prompt> current_prompt() const override;
   events on_timeout(std::uint64_t serial, dice& d) override;
   bool is_over() const override { return s_.ph == phase::over; }

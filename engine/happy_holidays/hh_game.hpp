@@ -81,7 +81,7 @@ class hh_game final : public game {
   json legal(int seat) const override;
   outcome<events> apply(int seat, const json& command, dice& d) override;
   json view(viewer v) const override;
-  bool view_is_shared() const override { return true; }  // nothing is hidden in this game
+  std::shared_ptr<const json> shared_view() const override;  // nothing is hidden in this game
   std::optional<prompt> current_prompt() const override;
   events on_timeout(std::uint64_t serial, dice& d) override;
   bool is_over() const override { return s_.ph == phase::over; }
@@ -114,7 +114,7 @@ class hh_game final : public game {
   // Every viewer gets the same view (3.4) and the room asks for one per seat and the spectators
   // after every command, so it is built once per state. apply and on_timeout drop it. Like the
   // rest of the game, not safe for concurrent use (the room serializes calls).
-  mutable std::optional<json> view_cache_;
+  mutable std::shared_ptr<const json> view_cache_;
 };
 
 }  // namespace tinsel::engine::happy_holidays::detail

@@ -104,6 +104,7 @@ class ub_game final : public game {
   json legal(int seat) const override;
   outcome<events> apply(int seat, const json& command, dice& d) override;
   json view(viewer v) const override;
+  std::shared_ptr<const json> shared_view() const override;
   std::optional<prompt> current_prompt() const override;
   events on_timeout(std::uint64_t serial, dice& d) override;
   bool is_over() const override { return s_.ph == phase::over; }
@@ -153,7 +154,7 @@ class ub_game final : public game {
   // The room asks for a view per seat and the spectators after every command; they differ only in
   // the viewer's own wish list during ASSIGN and MEMORIZE, so the rest is built once per state.
   // apply and on_timeout drop it. Not safe for concurrent use (the room serializes calls).
-  mutable std::optional<json> view_cache_;
+  mutable std::shared_ptr<const json> view_cache_;
 };
 
 }  // namespace tinsel::engine::unterm_baum::detail

@@ -7,7 +7,8 @@
 // - every listed command applies (each is tried on a clone);
 // - sampled illegal commands (a wrong seat, stale commands, mutated parameters, garbage) are
 //   rejected with a snake_case code and change neither the state nor the dice;
-// - every seat and a spectator get a view; events are objects with a "kind";
+// - every seat and a spectator get a view; a shared view (game::shared_view) equals each of them;
+//   events are objects with a "kind";
 // - now and then the prompt times out; a stale serial changes nothing;
 // - clone() equals the original and plays on identically; the same seed and command log replay
 //   to an equal full_state(); the game ends within max_steps.
@@ -234,9 +235,12 @@ class random_game {
         check_all_apply(s, l);
       }
     }
+    // A shared view goes to every viewer as it is: it must be exactly what each of them may see.
+    const auto shared = game_->shared_view();
     for (int s = -1; s < setup_.players; ++s) {
       const json v = game_->view(s < 0 ? viewer::spectator() : viewer::player(s));
       HARNESS_CHECK(v.is_object(), "view for " << s << " is not an object");
+      HARNESS_CHECK(!shared || *shared == v, "the shared view differs from the view of " << s);
     }
     state_ = game_->full_state();
     HARNESS_CHECK(game_->clone()->full_state() == state_, "clone differs from the original");

@@ -174,7 +174,7 @@ room::state_parts room::make_state_parts(const engine::events& evs) const {
              ",\"result\":" + (over ? protocol::dump(last_result_) : "null") + ",\"room\":" + protocol::dump(json(code_)) +
              ",\"seat\":";
   s.tail = ",\"seq\":" + std::to_string(seq_) + ",\"type\":\"state\",\"view\":";
-  if (game_state_->view_is_shared()) protocol::dump_to(s.shared_view, game_state_->view(engine::viewer::spectator()));
+  if (const auto shared = game_state_->shared_view()) protocol::dump_to(s.shared_view, *shared);
   return s;
 }
 

@@ -83,9 +83,10 @@ class game {
   virtual json legal(int seat) const = 0;
   virtual outcome<events> apply(int seat, const json& command, dice& d) = 0;
   virtual json view(viewer v) const = 0;
-  // True when view(v) is the same for every viewer (the game hides nothing from anyone): the
-  // server then builds and serializes one view per broadcast instead of one per seat.
-  virtual bool view_is_shared() const { return false; }
+  // When every viewer would get the same view(v) now (nothing in it is hidden from anyone): that
+  // view, which the server serializes once per broadcast instead of once per seat. Null when the
+  // views differ between viewers. May change with the state; the pointer stays valid while held.
+  virtual std::shared_ptr<const json> shared_view() const { return nullptr; }
   virtual std::optional<prompt> current_prompt() const = 0;
   // Applies the default for the open prompt if its serial matches; otherwise returns no events.
   virtual events on_timeout(std::uint64_t serial, dice& d) = 0;
