@@ -85,26 +85,20 @@ class player {
     }
     const int seat = pr->seats[pick_.roll(static_cast<std::uint32_t>(pr->seats.size()))];
     const json legal = game_->legal(seat);
-    std::size_t concrete = 0;
+    concrete_.clear();
     for (const auto& e : legal)
-      if (!e.contains("domain")) ++concrete;
-    if (concrete == 0) {
+      if (!e.contains("domain")) concrete_.push_back(&e);
+    if (concrete_.empty()) {
       std::fprintf(stderr, "%s: prompted seat %d has no concrete legal entry\n", info_.id.c_str(), seat);
       std::exit(1);
     }
-    auto k = pick_.roll(static_cast<std::uint32_t>(concrete));
-    for (const auto& e : legal) {
-      if (e.contains("domain")) continue;
-      if (k-- != 0) continue;
-      auto r = game_->apply(seat, e, dice_);
-      if (!r.ok()) {
-        std::fprintf(stderr, "%s: legal %s rejected: %s\n", info_.id.c_str(), e.dump().c_str(),
-                     r.error().code.c_str());
-        std::exit(1);
-      }
-      evs = std::move(r.value());
-      break;
+    const json& e = *concrete_[pick_.roll(static_cast<std::uint32_t>(concrete_.size()))];
+    auto r = game_->apply(seat, e, dice_);
+    if (!r.ok()) {
+      std::fprintf(stderr, "%s: legal %s rejected: %s\n", info_.id.c_str(), e.dump().c_str(), r.error().code.c_str());
+      std::exit(1);
     }
+    evs = std::move(r.value());
     return true;
   }
 
@@ -131,6 +125,7 @@ class player {
   seeded_dice pick_;
   json options_;
   std::unique_ptr<game> game_;
+  std::vector<const json*> concrete_;  // the current legal list's entries without a domain
   long games_ = 0;
 };
 

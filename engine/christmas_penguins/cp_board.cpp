@@ -83,8 +83,10 @@ bool end_allowed(const state& s, const mover& m, int x) {
 // floes matters, not the paths.
 void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, int left, int target,
           std::uint64_t candidates, std::uint64_t& found, bool& hit) {
-  // A simple path cannot end on a floe it has already passed.
-  const std::uint64_t open = within(s, v, left) & candidates & (s.cfg->simple_path ? ~seen : ~std::uint64_t{0});
+  // A simple path cannot end on a floe it has already passed. (The caller has built s.reach.)
+  const std::uint64_t near =
+      left <= 6 ? s.reach[static_cast<std::size_t>(v)][static_cast<std::size_t>(left)] : ~std::uint64_t{0};
+  const std::uint64_t open = near & candidates & (s.cfg->simple_path ? ~seen : ~std::uint64_t{0});
   if (target < 0 ? (open & ~found) == 0 : (open & bit(target)) == 0) return;
   for (int n : neighbours(s, v)) {
     if (hit) return;
@@ -208,7 +210,7 @@ const neighbour_list& neighbours(const state& s, int f) {
 
 std::uint64_t within(const state& s, int f, int d) {
   if (!s.adj_ok || !s.reach_ok) build_reach(s);
-  return s.reach[static_cast<std::size_t>(f)][static_cast<std::size_t>(std::min(d, 6))];
+  return d <= 6 ? s.reach[static_cast<std::size_t>(f)][static_cast<std::size_t>(d)] : ~std::uint64_t{0};
 }
 
 bool board_connected(const state& s) { return board_connected_after(s, -1, 0, 0, -1, -1); }
@@ -271,7 +273,10 @@ std::vector<int> move_destinations(const state& s) {
   const mover m = active_mover(s);
   std::uint64_t found = 0;
   bool hit = false;
-  if (s.roll > 0) walk(s, m, m.origin, -1, bit(m.origin), s.roll, -1, walk_candidates(s, m, s.roll), found, hit);
+  if (s.roll > 0) {
+    (void)within(s, m.origin, s.roll);  // builds s.reach for walk()
+    walk(s, m, m.origin, -1, bit(m.origin), s.roll, -1, walk_candidates(s, m, s.roll), found, hit);
+  }
   std::vector<int> out;
   for (int f = 0; f < static_cast<int>(s.floes.size()); ++f)
     if ((found & bit(f)) && end_allowed(s, m, f)) out.push_back(f);
@@ -284,6 +289,7 @@ bool move_legal(const state& s, int to) {
   if (!end_allowed(s, m, to)) return false;
   std::uint64_t found = 0;
   bool hit = false;
+  (void)within(s, m.origin, s.roll);  // builds s.reach for walk()
   walk(s, m, m.origin, -1, bit(m.origin), s.roll, to, walk_candidates(s, m, s.roll), found, hit);
   return hit;
 }

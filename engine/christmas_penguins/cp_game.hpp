@@ -174,7 +174,7 @@ bool lattice_adjacent(const state& s, int a, int b);
 bool has_channel(const state& s, int a, int b);
 bool connected_edge(const state& s, int a, int b);
 const neighbour_list& neighbours(const state& s, int f);
-// The floes at most d (0..6) connected steps from f, as a bit set (bit i = floe i).
+// The floes at most d connected steps from f, as a bit set (bit i = floe i); every floe for d > 6.
 std::uint64_t within(const state& s, int f, int d);
 bool board_connected(const state& s);
 // Whether the board would stay connected if floe `moved` (>= 0) went to the vacant cell (q, r) and

@@ -60,7 +60,7 @@ outcome<command> parse(const json& c) {
   const auto& kind_name = *k->second.get_ptr<const std::string*>();
   command cmd;
   for (const auto& s : specs)
-    if (kind_name == s.name) cmd.spec = &s;
+    if (std::string_view(kind_name) == s.name) cmd.spec = &s;
   if (!cmd.spec) return invalid_command("unknown command kind '" + kind_name + "'");
   const char* param = cmd.spec->param;
   for (const auto& [key, value] : fields)
