@@ -124,11 +124,10 @@ double cp_game::heuristic(int seat) const {
 
 // ---- view (1.5: everything is public) -------------------------------------------------------
 
-json cp_game::view(viewer) const { return *shared_view(); }
+json cp_game::view(viewer) const { return view_cache_.value([this] { return build_view(); }); }
 
 std::shared_ptr<const json> cp_game::shared_view() const {
-  if (!view_cache_) view_cache_ = std::make_shared<const json>(build_view());
-  return view_cache_;
+  return view_cache_.get([this] { return build_view(); });
 }
 
 json cp_game::build_view() const {

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/view_cache.hpp"
 #include "common/fast_json.hpp"
 #include "tinsel/engine/game.hpp"
 
@@ -282,7 +283,7 @@ class cp_game final : public game {
   // Every viewer gets the same view (1.5) and the harness and the room ask for it many times per
   // state, so it is built once per state. Any mutation goes through apply/on_timeout/edit, which
   // drop it. Like the rest of the game, not safe for concurrent use (the room serializes calls).
-  mutable std::shared_ptr<const json> view_cache_;
+  view_cache view_cache_;
   // The legal moves are searched when the move prompt opens, again for legal(), and again to check
   // the move: the first search is kept, under a key of every input of the search.
   struct destinations_cache {

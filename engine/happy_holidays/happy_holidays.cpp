@@ -121,11 +121,10 @@ std::optional<prompt> hh_game::current_prompt() const {
 
 // Rulebook 3.4: nothing is hidden, so every viewer (seat or spectator) gets the same object.
 // Built member by member in key order (fast_json): the room builds a view after every command.
-json hh_game::view(viewer) const { return *shared_view(); }
+json hh_game::view(viewer) const { return view_cache_.value([this] { return build_view(); }); }
 
 std::shared_ptr<const json> hh_game::shared_view() const {
-  if (!view_cache_) view_cache_ = std::make_shared<const json>(build_view());
-  return view_cache_;
+  return view_cache_.get([this] { return build_view(); });
 }
 
 json hh_game::build_view() const {

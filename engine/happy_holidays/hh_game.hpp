@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/view_cache.hpp"
 #include "tinsel/engine/game.hpp"
 
 namespace tinsel::engine::happy_holidays::detail {
@@ -114,7 +115,7 @@ class hh_game final : public game {
   // Every viewer gets the same view (3.4) and the room asks for one per seat and the spectators
   // after every command, so it is built once per state. apply and on_timeout drop it. Like the
   // rest of the game, not safe for concurrent use (the room serializes calls).
-  mutable std::shared_ptr<const json> view_cache_;
+  view_cache view_cache_;
 };
 
 }  // namespace tinsel::engine::happy_holidays::detail

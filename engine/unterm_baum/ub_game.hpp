@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/view_cache.hpp"
 #include "tinsel/engine/game.hpp"
 #include "unterm_baum/unterm_baum.hpp"
 
@@ -154,7 +155,7 @@ class ub_game final : public game {
   // The room asks for a view per seat and the spectators after every command; they differ only in
   // the viewer's own wish list during ASSIGN and MEMORIZE, so the rest is built once per state.
   // apply and on_timeout drop it. Not safe for concurrent use (the room serializes calls).
-  mutable std::shared_ptr<const json> view_cache_;
+  view_cache view_cache_;
 };
 
 }  // namespace tinsel::engine::unterm_baum::detail

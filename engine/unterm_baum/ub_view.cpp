@@ -190,13 +190,11 @@ std::optional<prompt> ub_game::current_prompt() const {
 // of a view, and only then).
 std::shared_ptr<const json> ub_game::shared_view() const {
   if (s_.ph == phase::assign || s_.ph == phase::memorize) return nullptr;
-  if (!view_cache_) view_cache_ = std::make_shared<const json>(build_view());
-  return view_cache_;
+  return view_cache_.get([this] { return build_view(); });
 }
 
 json ub_game::view(viewer v) const {
-  if (!view_cache_) view_cache_ = std::make_shared<const json>(build_view());
-  json out = *view_cache_;
+  json out = view_cache_.value([this] { return build_view(); });
   // A8: the owner's own list during ASSIGN and MEMORIZE only; never to spectators.
   if (!v.is_spectator() && v.seat < s_.cfg.players && (s_.ph == phase::assign || s_.ph == phase::memorize))
     out["wish_list"] = wish_list_json(v.seat);
