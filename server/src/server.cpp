@@ -155,7 +155,7 @@ std::uint16_t server::start() {
     });
   }
   impl_->pool.run();
-  spdlog::info("threads threads={}", impl_->pool.size());
+  spdlog::info("running threads={} (one event loop each)", impl_->pool.size());
   return impl_->accept->port();
 }
 
