@@ -83,22 +83,21 @@ results="$out/results.jsonl"
 # The flags a server binary lists in --help; an older binary (--server, --baseline) may lack some.
 # lifted_flags BINARY: prints the limit-lifting flags that binary knows, one per line.
 lifted_flags() {
-  local help skipped=()
-  help=$("$1" --help 2>&1 || true)
+  local skipped=()
   for pair in max-connections=20000 max-connections-per-address=20000 rooms-per-address-per-minute=100000 \
               live-rooms-per-address=100000 identities-per-address=100000 rate-per-sec=100000 rate-burst=100000 \
               metrics-bind=off; do
-    if grep -Eq -- "^ +--${pair%%=*}( |$)" <<<"$help"; then printf '%s\n' "--${pair%%=*}" "${pair#*=}"
+    if knows "$1" "${pair%%=*}"; then printf '%s\n' "--${pair%%=*}" "${pair#*=}"
     else skipped+=("${pair%%=*}"); fi
   done
   [ ${#skipped[@]} -eq 0 ] || echo "run.sh: $1 does not know --${skipped[*]} (left out)" >&2
 }
-# knows BINARY FLAG: whether that binary lists --FLAG.
-# (--help is read into a variable first: grep -q ending the pipe early would fail it under pipefail.)
+# knows BINARY FLAG: whether that binary lists --FLAG. Each binary's --help is read once, into a
+# variable (grep -q ending a pipe early would fail it under pipefail).
+declare -A help_text=()
 knows() {
-  local help
-  help=$("$1" --help 2>&1 || true)
-  grep -Eq -- "^ +--$2( |$)" <<<"$help"
+  [ -n "${help_text[$1]+x}" ] || help_text[$1]=$("$1" --help 2>&1 || true)
+  grep -Eq -- "^ +--$2( |$)" <<<"${help_text[$1]}"
 }
 mapfile -t lifted < <(lifted_flags "$server_bin")
 baseline_lifted=()
