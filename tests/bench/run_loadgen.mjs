@@ -10,65 +10,11 @@
 // Starts the server (tinsel-server on a free port with the journal off, rate and per-address limits
 // lifted; or tinsel-echo), runs tinsel-loadgen with --json --pid, and checks its exit status and
 // its JSON line. Both processes are killed on the way out, whatever happens.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { parseArgs, start, killAll, within, show } from '../support/processes.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 // Generous: a busy CI machine is slow, and no check below depends on speed.
 const DEADLINE_MS = 170000;
-const children = new Set();
-
-function parseArgs(list) {
-  const out = {};
-  for (let i = 0; i < list.length; i++) {
-    const key = list[i].replace(/^--/, '');
-    if (i + 1 < list.length && !list[i + 1].startsWith('--')) out[key] = list[++i];
-    else out[key] = true;
-  }
-  return out;
-}
-
-function start(name, command, argv) {
-  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const proc = { name, child, lines: [], stderr: '', waiters: [], exit: null };
-  children.add(child);
-  createInterface({ input: child.stdout }).on('line', (l) => {
-    proc.lines.push(l);
-    for (const w of [...proc.waiters]) w(l);
-  });
-  child.stderr.on('data', (d) => { proc.stderr += d; });
-  proc.exited = new Promise((resolve) => {
-    child.on('exit', (code, signal) => {
-      children.delete(child);
-      proc.exit = { code, signal };
-      resolve(proc.exit);
-    });
-  });
-  // Waits for a line of stdout or stderr matching re.
-  proc.line = (re) => new Promise((resolve, reject) => {
-    const scan = () => [...proc.lines, ...proc.stderr.split('\n')].map((l) => l.match(re)).find(Boolean);
-    const hit = scan();
-    if (hit) return resolve(hit);
-    const poll = setInterval(() => {
-      const m = scan();
-      if (m) { clearInterval(poll); resolve(m); }
-    }, 20);
-    proc.exited.then(() => { clearInterval(poll); const m = scan(); m ? resolve(m) : reject(new Error(`${name} exited (${JSON.stringify(proc.exit)}) before printing ${re}`)); });
-  });
-  return proc;
-}
-
-function killAll() {
-  for (const child of children) child.kill('SIGKILL');
-}
-process.on('exit', killAll);
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { killAll(); process.exit(1); });
-
-function within(ms, promise, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), ms); });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 function check(condition, message) {
   if (!condition) throw new Error(message);
@@ -80,7 +26,7 @@ async function main() {
     let server;
     let url;
     if (args.echo) {
-      server = start('tinsel-echo', args.echo, ['--port', '0']);
+      server = start('tinsel-echo', args.echo, ['--port', '0'], { scanStderr: true });
       procs.push(server);
       const [, port] = await within(30000, server.line(/listening port=(\d+)/), 'tinsel-echo to listen');
       url = `ws://127.0.0.1:${port}/ws`;
@@ -90,7 +36,7 @@ async function main() {
         '--max-connections', '20000', '--max-connections-per-address', '20000',
         '--rooms-per-address-per-minute', '100000', '--live-rooms-per-address', '100000',
         '--identities-per-address', '100000', '--rate-per-sec', '100000', '--rate-burst', '100000',
-      ]);
+      ], { scanStderr: true });
       procs.push(server);
       const [, port] = await within(30000, server.line(/listening url=http:\/\/127\.0\.0\.1:(\d+)\//), 'tinsel-server to listen');
       url = `ws://127.0.0.1:${port}/ws`;
@@ -135,10 +81,7 @@ async function main() {
     console.log(`ok: ${jsonLine}`);
   } catch (e) {
     console.log(`FAILED: ${e.message}`);
-    for (const p of procs) {
-      const tail = (text) => text.split('\n').slice(-40).join('\n');
-      console.log(`---- ${p.name}: exit ${JSON.stringify(p.exit)}\n-- stdout:\n${tail(p.lines.join('\n'))}\n-- stderr (tail):\n${tail(p.stderr)}`);
-    }
+    for (const p of procs) show(p, 40);
     killAll();
     process.exit(1);
   }

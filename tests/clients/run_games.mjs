@@ -13,74 +13,14 @@
 // Starts the server on a free port, starts the clients, waits for them (with a deadline), and
 // checks that every client exited 0 and printed the result of every game with one score per
 // player. The server and every client are killed on the way out, whatever happens.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import { createInterface } from 'node:readline';
+import { parseArgs, start, killAll, within, show } from '../support/processes.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const DEADLINE_MS = Number(args['deadline-ms'] ?? 90000);
-const children = new Set();
-
-function parseArgs(list) {
-  const out = {};
-  for (let i = 0; i < list.length; i++) {
-    const key = list[i].replace(/^--/, '');
-    if (i + 1 < list.length && !list[i + 1].startsWith('--')) out[key] = list[++i];
-    else out[key] = true;
-  }
-  return out;
-}
-
-// A child process whose stdout lines and stderr are collected; `line(re)` waits for a stdout line.
-function start(name, command, argv) {
-  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const proc = { name, child, lines: [], stderr: '', waiters: [], exit: null };
-  children.add(child);
-  createInterface({ input: child.stdout }).on('line', (l) => {
-    proc.lines.push(l);
-    for (const w of [...proc.waiters]) w(l);
-  });
-  child.stderr.on('data', (d) => { proc.stderr += d; });
-  proc.exited = new Promise((resolve) => {
-    child.on('exit', (code, signal) => {
-      children.delete(child);
-      proc.exit = { code, signal };
-      resolve(proc.exit);
-    });
-  });
-  proc.line = (re) => new Promise((resolve, reject) => {
-    const hit = proc.lines.map((l) => l.match(re)).find(Boolean);
-    if (hit) return resolve(hit);
-    const w = (l) => {
-      const m = l.match(re);
-      if (m) { proc.waiters.splice(proc.waiters.indexOf(w), 1); resolve(m); }
-    };
-    proc.waiters.push(w);
-    proc.exited.then(() => reject(new Error(`${name} exited before printing ${re}`)));
-  });
-  return proc;
-}
-
-function killAll() {
-  for (const child of children) child.kill('SIGKILL');
-}
-process.on('exit', killAll);
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { killAll(); process.exit(1); });
-
-function within(ms, promise, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), ms); });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function show(proc) {
-  const tail = (text) => text.split('\n').slice(-60).join('\n');
-  console.log(`---- ${proc.name}: exit ${JSON.stringify(proc.exit)}\n-- stdout:\n${tail(proc.lines.join('\n'))}\n-- stderr (tail):\n${tail(proc.stderr)}`);
-}
-
 function check(condition, message) {
   if (!condition) throw new Error(message);
 }
