@@ -13,7 +13,15 @@
 //   (d) legal(seat) + view(seat) for the four seats on a fixed mid-game position: rounds of four
 //       seats per second (calls per second = 8 × rounds).
 //
+//
+// --frame-sizes instead plays each game with default options for every player count it allows, for
+// S seconds each, builds every seat's and the spectator's state frame after each command as in
+// (c), and prints the largest frame, which seat it went to and what its legal list held, and the
+// average: the figures docs/protocol.md quotes under Limits.
+//
 //   tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]
+//   tinsel-engine-bench --frame-sizes [--seconds S] [--game ID] [--seed N]
+#include <map>
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -69,8 +77,9 @@ volatile std::size_t sink = 0;  // keeps the optimiser from dropping what is mea
 
 class player {
  public:
-  player(const game_info& info, std::uint64_t seed) : info_(info), dice_(seed), pick_(seed ^ 0x5bd1e995ULL) {
-    options_ = info.normalize_options(bench_options(info.id)).value();
+  player(const game_info& info, std::uint64_t seed, int seats = players, const json& options = json())
+      : info_(info), dice_(seed), pick_(seed ^ 0x5bd1e995ULL), seats_(seats) {
+    options_ = info.normalize_options(options.is_null() ? bench_options(info.id) : options).value();
     new_game();
   }
 
@@ -109,7 +118,7 @@ class player {
   void new_game() {
     setup su;
     su.options = options_;
-    su.players = players;
+    su.players = seats_;
     su.first_seat = 0;
     auto created = info_.create(su, dice_);
     if (!created.ok()) {
@@ -123,6 +132,7 @@ class player {
   const game_info& info_;
   seeded_dice dice_;
   seeded_dice pick_;
+  int seats_;
   json options_;
   std::unique_ptr<game> game_;
   std::vector<const json*> concrete_;  // the current legal list's entries without a domain
@@ -237,6 +247,49 @@ double fixed_position(const game_info& info, double seconds, std::uint64_t seed)
   return static_cast<double>(rounds) / std::chrono::duration<double>(now - start).count();
 }
 
+std::string grouped(double v);
+
+// The largest state frame of a game for every player count it allows (--frame-sizes).
+int frame_sizes(const std::vector<const game_info*>& games, double seconds, std::uint64_t seed) {
+  std::printf("%-20s %7s %12s %12s %7s  %s\n", "game", "players", "largest", "average", "legal", "largest legal list");
+  for (const auto* info : games) {
+    for (int n = 2; n <= 6; ++n) {
+      const json options = {{"maxPlayers", n}};
+      if (!info->normalize_options(options).ok()) continue;  // more players than the game seats
+      player p(*info, seed + static_cast<std::uint64_t>(n), n, options);
+      std::size_t largest = 0, largest_legal = 0, frames = 0;
+      std::uint64_t bytes = 0, seq = 0;
+      std::string what;
+      events evs;
+      const auto until = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
+      while (clock_type::now() < until) {
+        evs.clear();
+        p.step(evs);
+        const game& g = p.current();
+        ++seq;
+        for (int s = -1; s < n; ++s) {
+          const auto f = state_frame(g, s < 0 ? viewer::spectator() : viewer::player(s), evs, seq);
+          bytes += f.size();
+          ++frames;
+          if (f.size() <= largest) continue;
+          largest = f.size();
+          const json legal = s < 0 ? json::array() : g.legal(s);
+          largest_legal = legal.size();
+          std::map<std::string, int> kinds;
+          for (const auto& e : legal) ++kinds[e.value("kind", "?") + (e.contains("domain") ? " (domain)" : "")];
+          what.clear();
+          for (const auto& [k, c] : kinds) what += (what.empty() ? "" : ", ") + std::to_string(c) + " " + k;
+        }
+      }
+      std::printf("%-20s %7d %12s %12s %7zu  %s\n", info->id.c_str(), n, grouped(static_cast<double>(largest)).c_str(),
+                  grouped(frames ? static_cast<double>(bytes) / static_cast<double>(frames) : 0).c_str(), largest_legal,
+                  what.c_str());
+    }
+  }
+  std::printf("bytes of one state frame (JSON text), default options but maxPlayers, random play, %g s per row\n", seconds);
+  return 0;
+}
+
 void usage() {
   std::puts(
       "usage: tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]\n"
@@ -246,7 +299,8 @@ void usage() {
       "  --game ID    only this game (happy_holidays, christmas_penguins, unterm_baum)\n"
       "  --json       print the figures as JSON instead of a table\n"
       "  --seed N     seed of the dice and of the command choices (default 1)\n"
-      "  --only X     run only measurement a, b, c or d (for a profiler); the others print 0");
+      "  --only X     run only measurement a, b, c or d (for a profiler); the others print 0\n"
+      "  --frame-sizes  instead: the largest state frame per game and player count (S seconds each)");
 }
 
 std::string grouped(double v) {
@@ -268,6 +322,7 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   std::string only_mode;
   int repeat = 1;
+  bool sizes = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const auto value = [&]() -> const char* {
@@ -283,6 +338,8 @@ int main(int argc, char** argv) {
       only = value();
     } else if (a == "--repeat") {
       repeat = std::max(1, std::atoi(value()));
+    } else if (a == "--frame-sizes") {
+      sizes = true;
     } else if (a == "--json") {
       as_json = true;
     } else if (a == "--seed") {
@@ -312,6 +369,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no game '%s'\n", only.c_str());
     return 2;
   }
+
+  if (sizes) return frame_sizes(games, seconds, seed);
 
   std::vector<result_row> rows;
   for (const auto* info : games) {

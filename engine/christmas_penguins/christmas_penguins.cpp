@@ -150,7 +150,7 @@ json cp_game::build_view() const {
   for (int p = 0; p < n; ++p) {
     const auto i = static_cast<std::size_t>(p);
     elements(players).push_back(object(
-        "can_stop", s_.ph != phase::over && s_.ph != phase::stopped && usable(p) && !s_.reclaim_blocked[i],
+        "can_stop", may_shout(p),
         "channels_left", s_.channels_left[i], "colour", colour_name(p), "penguin", position_json(s_.penguin[i]),
         "presents", counts_json(s_.presents[i]), "role", p == s_.santa_player ? "santa" : "penguin", "seat", p,
         "stones", object("blue", s_.stones[i][1], "green", s_.stones[i][2], "red", s_.stones[i][0])));
@@ -171,7 +171,7 @@ json cp_game::build_view() const {
       "loose_presents", std::move(loose), "max_rounds", s_.cfg->max_rounds, "pending",
       pending ? object("floe", s_.pending_floe, "seat", std::move(pending_seat)) : json(nullptr), "phase",
       phase_name(s_.ph), "players", std::move(players), "pool", counts_json(s_.pool), "prompt",
-      pr ? object("kind", pr->kind, "seats", pr->seats) : json(nullptr), "radius", s_.cfg->radius, "reaction_seats",
+      pr ? json(pr->kind) : json(nullptr), "radius", s_.cfg->radius, "reaction_seats",
       fast_json::array_of(s_.reaction_seats), "result", result(), "roll", s_.roll > 0 ? json(s_.roll) : json(nullptr),
       "round", s_.turns / n + 1, "santa", s_.santa, "santa_player", s_.santa_player, "santa_supply", std::move(supply),
       "start_seat", s_.start_seat, "stones_on_board", std::move(stones_on_board), "stop", std::move(stop), "tree",

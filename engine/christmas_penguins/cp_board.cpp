@@ -215,6 +215,36 @@ std::uint64_t within(const state& s, int f, int d) {
 
 bool board_connected(const state& s) { return board_connected_after(s, -1, 0, 0, -1, -1); }
 
+// Tarjan's bridge search over the connected neighbours: an edge whose cut would split the board.
+// Depth is at most max_floes, so plain recursion is fine.
+std::array<std::uint64_t, max_floes> bridges(const state& s) {
+  std::array<std::uint64_t, max_floes> out{};
+  std::array<int, max_floes> order{}, low{};
+  order.fill(-1);
+  int counter = 0;
+  const auto dfs = [&](const auto& self, int f, int parent) -> void {
+    const auto i = static_cast<std::size_t>(f);
+    order[i] = low[i] = counter++;
+    for (int m : neighbours(s, f)) {
+      const auto j = static_cast<std::size_t>(m);
+      if (m == parent) continue;  // floes share at most one edge, so skipping the parent is exact
+      if (order[j] >= 0) {
+        low[i] = std::min(low[i], order[j]);
+        continue;
+      }
+      self(self, m, f);
+      low[i] = std::min(low[i], low[j]);
+      if (low[j] > order[i]) {
+        out[i] |= bit(m);
+        out[j] |= bit(f);
+      }
+    }
+  };
+  for (std::size_t f = 0; f < s.floes.size(); ++f)
+    if (order[f] < 0) dfs(dfs, static_cast<int>(f), -1);
+  return out;
+}
+
 bool board_connected_after(const state& s, int moved, int q, int r, int cut_a, int cut_b) {
   const auto n = s.floes.size();
   std::array<bool, max_floes> seen{};

@@ -175,6 +175,9 @@ bool lattice_adjacent(const state& s, int a, int b);
 bool has_channel(const state& s, int a, int b);
 bool connected_edge(const state& s, int a, int b);
 const neighbour_list& neighbours(const state& s, int f);
+// For every floe, a mask of the floes whose connecting edge is a bridge: cutting it (a channel)
+// would split the board.
+std::array<std::uint64_t, max_floes> bridges(const state& s);
 // The floes at most d connected steps from f, as a bit set (bit i = floe i); every floe for d > 6.
 std::uint64_t within(const state& s, int f, int d);
 bool board_connected(const state& s);
@@ -264,6 +267,8 @@ class cp_game final : public game {
   // cp_stones.cpp: "Stop!", stones and channels.
   bool usable(int seat) const;
   bool usable_stone(int seat, int stone) const;
+  // The seat may shout "Stop!" now: `stop` is in its legal list (and view.players[].can_stop).
+  bool may_shout(int seat) const;
   result_t claim_stop(int seat, events& out);
   result_t use_stone(int seat, const json& cmd, events& out);
   result_t place_channel(int seat, const json& cmd, events& out);

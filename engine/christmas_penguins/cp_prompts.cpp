@@ -105,8 +105,7 @@ json cp_game::legal(int seat) const {
     }
     return out;
   }
-  if (!queued && usable(seat) && !s_.reclaim_blocked[static_cast<std::size_t>(seat)])
-    out.push_back(kind_only("stop"));
+  if (may_shout(seat)) out.push_back(kind_only("stop"));
   const auto seats = prompt_seats();
   if (!contains(seats, seat)) return out;
   const int n = static_cast<int>(s_.floes.size());
@@ -155,22 +154,15 @@ json cp_game::legal(int seat) const {
       break;
     case phase::flee: {
       const auto& held = s_.presents[static_cast<std::size_t>(s_.pending_seat)];
-      const auto targets = flee_targets(s_, s_.pending_seat);
-      // A full colour x floe list with fleeRange=anyRefuge would run to hundreds of entries.
-      const bool big = targets.size() * static_cast<std::size_t>(colour_count) > 64;
-      for (int f : targets) {
+      // Every floe with every colour held: at most 6 x floes entries (fleeRange=anyRefuge).
+      for (int f : flee_targets(s_, s_.pending_seat)) {
         if (total(held) == 0) {
           out.push_back(floe_cmd("flee", "to", f));
           continue;
         }
         for (int c = 0; c < colour_count; ++c)
-          if (held[static_cast<std::size_t>(c)] > 0 && (!big || c == most(held)))
-            out.push_back(object("colour", colour_name(c), "kind", "flee", "to", f));
+          if (held[static_cast<std::size_t>(c)] > 0) out.push_back(object("colour", colour_name(c), "kind", "flee", "to", f));
       }
-      if (big && total(held) > 0)
-        out.push_back(object("domain",
-                             object("colour", "a colour you hold", "to", "a floe listed with any colour"),
-                             "kind", "flee"));
       break;
     }
     case phase::await_post: out.push_back(kind_only("end_turn")); break;
@@ -214,7 +206,6 @@ events cp_game::on_timeout(std::uint64_t serial, dice& d) {
   events out;
   if (s_.ph == phase::over || serial != s_.serial) return out;
   view_cache_.reset();
-  out.push_back(event::public_event(object("kind", "timed_out", "prompt", prompt_kind(), "seats", prompt_seats())));
   if (s_.ph != phase::stopped) std::fill(s_.reclaim_blocked.begin(), s_.reclaim_blocked.end(), false);
   timeout_default(d, out);
   return out;

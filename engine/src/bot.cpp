@@ -14,8 +14,9 @@ constexpr double epsilon = 1e-9;
 // A step that leads nowhere (a "Stop!" claim that could only be cancelled) is worth a hair less
 // than not taking it, so that simply going on wins the tie.
 constexpr double detour_discount = 1e-6;
-// Look-ahead only where the follow-ups are few (a claim and its stones, a reindeer and the roll):
-// it stays cheap, and wide choices (every card of a board) keep the plain heuristic.
+// Look-ahead tries at most this many follow-ups (a claim and its stones, a reindeer and the roll):
+// it stays cheap. Where there are more (every card of a board, every green-stone move, every
+// channel), an evenly spread sample of them, the first included.
 constexpr std::size_t max_follow_ups = 12;
 
 bool prompts(const game& g, int seat) {
@@ -36,11 +37,11 @@ double value_of(const game& g, int seat, const json& cmd, std::uint64_t seed, bo
   std::vector<json> follow_ups;
   for (const auto& next : trial->legal(seat))
     if (next.is_object() && !next.contains("domain")) follow_ups.push_back(next);
-  if (follow_ups.empty() || follow_ups.size() > max_follow_ups) return value;
+  if (follow_ups.empty()) return value;
+  const std::size_t stride = (follow_ups.size() + max_follow_ups - 1) / max_follow_ups;
   double best = no_value;
-  std::uint64_t i = 0;
-  for (const auto& next : follow_ups)
-    best = std::max(best, value_of(*trial, seat, next, seed ^ (++i * 0xbf58476d1ce4e5b9ULL), false));
+  for (std::size_t i = 0; i < follow_ups.size(); i += stride)
+    best = std::max(best, value_of(*trial, seat, follow_ups[i], seed ^ ((i + 1) * 0xbf58476d1ce4e5b9ULL), false));
   return best > value + epsilon ? best : value - detour_discount;
 }
 

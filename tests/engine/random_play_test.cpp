@@ -241,6 +241,13 @@ class random_game {
       const json v = game_->view(s < 0 ? viewer::spectator() : viewer::player(s));
       HARNESS_CHECK(v.is_object(), "view for " << s << " is not an object");
       HARNESS_CHECK(!shared || *shared == v, "the shared view differs from the view of " << s);
+      // Christmas Penguins: a player's can_stop says exactly whether their legal lists "stop".
+      if (info_.id == "christmas_penguins" && s >= 0) {
+        const auto& l = legal_[static_cast<std::size_t>(s)];
+        const bool listed = std::any_of(l.begin(), l.end(), [](const json& e) { return e["kind"] == "stop"; });
+        HARNESS_CHECK(v["players"][static_cast<std::size_t>(s)]["can_stop"] == listed,
+                      "can_stop of seat " << s << " is not whether its legal lists stop");
+      }
     }
     state_ = game_->full_state();
     HARNESS_CHECK(game_->clone()->full_state() == state_, "clone differs from the original");

@@ -1,6 +1,7 @@
 #include "chooser.hpp"
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 namespace tinsel_bot {
@@ -58,11 +59,13 @@ double happy_holidays_weight(const json& view, int seat, const json& entry) {
 
 double christmas_penguins_weight(const json& view, const json& entry) {
   const std::string k = kind_of(entry);
-  const json& prompt = view.contains("prompt") && view["prompt"].is_object() ? view["prompt"] : json::object();
+  const std::string prompt = view.contains("prompt") && view["prompt"].is_string() ? view["prompt"].get<std::string>() : "";
+  // legal lists every channel and every green-stone move: these weights are for the whole group,
+  // which choose() shares out among its entries.
   if (k == "use_stone") return 4;  // having stopped the game, mostly use the stone
   if (k == "cancel_stop") return 1;
   if (k == "pickup_stone") return entry.value("take", false) ? 6 : 1;  // stones make "Stop!" possible
-  if (k == "place_channel") return prompt.value("kind", "") == "post_move" ? 0.3 : 0.1;
+  if (k == "place_channel") return prompt == "post_move" ? 0.3 : 0.1;
   if (k == "move" && entry.contains("to")) {
     // A penguin heads for the tree (a present) or a stone; Santa for a penguin (view.santa is
     // Santa's floe, so any other occupied destination is a meeting).
@@ -136,6 +139,15 @@ std::optional<json> chooser::choose(const json& state, int seat, const std::vect
   std::vector<double> weights;
   weights.reserve(moves.size());
   for (const auto& e : moves) weights.push_back(std::max(0.0, weight(view, seat, e)));
+  // A kind with many entries of one weight (every channel, every green-stone move) is one choice
+  // shared by its entries, so the length of the list does not make it likelier.
+  std::map<std::string, int> per_kind;
+  const auto group = [](const json& e) { return kind_of(e) + (e.value("stone", "") == "green" ? ":green" : ""); };
+  for (const auto& e : moves) ++per_kind[group(e)];
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const auto g = group(moves[i]);
+    if (g == "place_channel" || g == "use_stone:green") weights[i] /= per_kind[g];
+  }
   if (std::all_of(weights.begin(), weights.end(), [](double w) { return w <= 0; }))
     std::fill(weights.begin(), weights.end(), 1.0);
   std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());

@@ -253,22 +253,6 @@ function hexPoints([x, y], s = size) {
   }
   return pts.join(' ');
 }
-const neighbours = ([q, r]) => [[q + 1, r], [q + 1, r - 1], [q, r - 1], [q - 1, r], [q - 1, r + 1], [q, r + 1]];
-
-function vacantCells(v) {
-  const taken = new Set(v.cells.map(([q, r]) => `${q},${r}`));
-  const out = [];
-  const R = v.radius + 1;
-  for (let q = -R; q <= R; q++) {
-    for (let r = -R; r <= R; r++) {
-      const s = -q - r;
-      if (Math.max(Math.abs(q), Math.abs(r), Math.abs(s)) > R || taken.has(`${q},${r}`)) continue;
-      if (neighbours([q, r]).some(([a, b]) => taken.has(`${a},${b}`))) out.push([q, r]);
-    }
-  }
-  return out;
-}
-
 function figureAt(v) {
   const figures = new Map();
   const add = (floe, html) => figures.set(floe, [...(figures.get(floe) || []), html]);
@@ -288,7 +272,10 @@ function boardSvg(ctx) {
     });
   }
   const centres = v.cells.map(centre);
-  const extra = ui.mode === 'green' && ui.first !== null ? vacantCells(v) : [];
+  // Channel and green-stone choices come from legal, which lists every one of them.
+  const channels = ctx.legal.filter((e) => e.kind === 'place_channel');
+  const greens = ctx.legal.filter((e) => e.kind === 'use_stone' && e.stone === 'green');
+  const extra = ui.mode === 'green' && ui.first !== null ? greens.filter((e) => e.floe === ui.first).map((e) => e.to) : [];
   const all = [...centres, ...extra.map(centre)];
   const xs = all.map(([x]) => x);
   const ys = all.map(([, y]) => y);
@@ -298,18 +285,19 @@ function boardSvg(ctx) {
   const stones = new Map((v.stones_on_board || []).map(([f, c]) => [f, c]));
   const loose = new Map((v.loose_presents || []).map((l) => [l.floe, Object.values(l.presents).reduce((a, b) => a + b, 0)]));
   const parts = [];
-  const at = new Map(v.cells.map(([q, r], id) => [`${q},${r}`, id]));
-  const channel = new Set((v.channels || []).map((ch) => `${Math.min(ch.a, ch.b)}-${Math.max(ch.a, ch.b)}`));
-  // In channel mode, after the first floe only its neighbours across an open edge can be clicked.
+  // In channel mode a floe on an edge that may take a channel can be clicked; after the first,
+  // only the floes across such an edge from it.
   const channelPartner = (id) => {
-    if (ui.first === null || id === ui.first) return true;
-    const isNeighbour = neighbours(v.cells[ui.first]).some(([q, r]) => at.get(`${q},${r}`) === id);
-    return isNeighbour && !channel.has(`${Math.min(id, ui.first)}-${Math.max(id, ui.first)}`);
+    if (id === ui.first) return true;
+    return channels.some((e) => (ui.first === null ? e.a === id || e.b === id
+      : (e.a === id && e.b === ui.first) || (e.b === id && e.a === ui.first)));
   };
+  // In green mode every floe that may move; once one is chosen, the water cells it may go to.
+  const greenFloe = (id) => (ui.first === null ? greens.some((e) => e.floe === id) : id === ui.first);
   v.cells.forEach((cell, id) => {
     const c = centres[id];
     const isTarget = targets.has(id);
-    const modeTarget = ctx.seat !== null && (ui.mode === 'green' || (ui.mode === 'channel' && channelPartner(id)));
+    const modeTarget = ctx.seat !== null && ((ui.mode === 'green' && greenFloe(id)) || (ui.mode === 'channel' && channelPartner(id)));
     const chosen = ui.first === id;
     const cls = ['floe', id === v.hut ? 'hut' : '', isTarget ? 'target' : '', modeTarget ? 'mode' : '', chosen ? 'chosen' : ''].join(' ');
     const clickable = isTarget || modeTarget;
@@ -458,10 +446,10 @@ export default {
     return entry.kind === 'roll' || entry.kind === 'end_turn';
   },
 
+  // Everything chosen on the board (channels and green-stone moves through their modes).
   boardEntries(ctx) {
-    const greenMode = ctx.legal.some((e) => e.kind === 'use_stone' && e.stone === 'green' && e.domain);
     return ctx.legal.map((e, i) => [e, i])
-      .filter(([e]) => boardFloe(e) !== null || e.kind === 'stop' || (greenMode && e.kind === 'use_stone' && e.stone === 'green'))
+      .filter(([e]) => boardFloe(e) !== null || e.kind === 'stop' || e.kind === 'place_channel' || (e.kind === 'use_stone' && e.stone === 'green'))
       .map(([, i]) => i);
   },
 
@@ -484,8 +472,8 @@ export default {
     }
     if (ctx.legal.some((e) => boardFloe(e) !== null)) out.push(`<p class="hint">${esc(t('cp.click_floe'))}</p>`);
     const modes = [];
-    if (ctx.legal.some((e) => e.kind === 'place_channel' && e.domain)) modes.push('channel');
-    if (ctx.legal.some((e) => e.kind === 'use_stone' && e.stone === 'green' && e.domain)) modes.push('green');
+    if (ctx.legal.some((e) => e.kind === 'place_channel')) modes.push('channel');
+    if (ctx.legal.some((e) => e.kind === 'use_stone' && e.stone === 'green')) modes.push('green');
     for (const m of modes) {
       out.push(ui.mode === m
         ? `<p class="hint">${esc(t(`cp.${m}_hint`))}</p><button data-act="cp-mode" data-mode="">${esc(t('cp.cancel'))}</button>`
