@@ -1,6 +1,8 @@
 // Christmas Penguins in two browsers: setup and moves are made by clicking highlighted floes (a
-// move is checked against the log), and the player who is not on turn shouts "Stop!" with the big
-// button and is told at once that the claim was granted. The game is played to the results.
+// move is checked against the log), a water channel is built in channel mode (only floes on edges
+// that legal lists can be clicked; the channel appears on the board), and the player who is not on
+// turn shouts "Stop!" with the big button and is told at once that the claim was granted. The game
+// is played to the results.
 import assert from 'node:assert/strict';
 import { assertNoPageErrors, createRoom, joinByInvite, newPlayer, run, screenshot, sleep } from './lib.mjs';
 
@@ -19,6 +21,23 @@ async function step(page, state) {
   }
   if (!(await page.locator('.turn-bar.mine').count())) return null;
   try {
+    const channelMode = page.getByRole('button', { name: 'Build a water channel' });
+    if (!state.channel && (await channelMode.count())) {
+      const before = await page.locator('.cp-board .channel').count();
+      await channelMode.click({ timeout: 1000 });
+      const first = page.locator('.cp-board .floe.mode').first();
+      const a = await first.getAttribute('data-testid');
+      await first.click({ timeout: 1000 });
+      // Now only the floes across a listed edge from the first one (and the first, to undo).
+      const partners = page.locator(`.cp-board .floe.mode:not([data-testid="${a}"])`);
+      const n = await partners.count();
+      assert.ok(n >= 1 && n <= 6, `${n} floes offered across an edge from ${a}`);
+      await partners.nth(pick(n)).click({ timeout: 1000 });
+      await page.getByTestId('log').getByText(/builds a water channel$/).first().waitFor({ timeout: 5000 });
+      assert.equal(await page.locator('.cp-board .channel').count(), before + 1, 'the channel is drawn on the board');
+      state.channel = true;
+      return 'channel';
+    }
     const targets = page.locator('.cp-board .floe.target');
     const n = await targets.count();
     if (n) {
@@ -59,11 +78,11 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
   await oma.page.locator('.cp-board').waitFor();
 
-  const state = { stopped: false, moved: false };
+  const state = { stopped: false, moved: false, channel: false };
   const deadline = Date.now() + 200000;
   while (Date.now() < deadline) {
     if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) {
-      if (state.moved && state.stopped) break;
+      if (state.moved && state.stopped && state.channel) break;
       // The dice gave nobody a stone at the right moment: the host starts another game.
       await oma.page.getByRole('button', { name: 'Play again' }).click();
       await oma.page.getByTestId('results').waitFor({ state: 'detached' });
@@ -96,6 +115,7 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
     if (!acted) await sleep(50);
   }
   assert.ok(state.moved, 'a move was made by clicking a highlighted floe');
+  assert.ok(state.channel, 'a water channel was built by clicking two floes');
   assert.ok(state.stopped, 'the player not on turn shouted "Stop!"');
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
