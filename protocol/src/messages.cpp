@@ -53,7 +53,7 @@ std::optional<long long> int_in_range(const json& v, long long lo, long long hi)
   return i;
 }
 
-// Reads the `player` of kick / transfer_host: a non-empty string of at most 64 characters, as the
+// Reads the `player` of kick / transfer_host / readmit: a non-empty string of at most 64 characters, as the
 // schema says (player ids are far shorter).
 std::variant<std::string, protocol_error> req_player(const json& obj) {
   auto player = req_string(obj, "player");
@@ -280,23 +280,28 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
       return out;
     }
     out.ok = request{out.id, action_msg{*a}};
-  } else if (t == "kick" || t == "transfer_host") {
+  } else if (t == "kick" || t == "transfer_host" || t == "readmit") {
     auto player = req_player(j);
     if (failed(player, out)) return out;
     if (t == "kick")
       out.ok = request{out.id, kick_msg{std::get<std::string>(player)}};
+    else if (t == "readmit")
+      out.ok = request{out.id, readmit_msg{std::get<std::string>(player)}};
     else
       out.ok = request{out.id, transfer_host_msg{std::get<std::string>(player)}};
   } else if (t == "add_bot") {
     out.ok = request{out.id, add_bot_msg{}};
-  } else if (t == "remove_bot") {
+  } else if (t == "remove_bot" || t == "skip") {
     const json* s = field(j, "seat");
     const auto seat = s ? int_in_range(*s, 0, 64) : std::nullopt;
     if (!seat) {
       out.error = field_error("seat", "is required and must be a seat index");
       return out;
     }
-    out.ok = request{out.id, remove_bot_msg{static_cast<int>(*seat)}};
+    if (t == "skip")
+      out.ok = request{out.id, skip_msg{static_cast<int>(*seat)}};
+    else
+      out.ok = request{out.id, remove_bot_msg{static_cast<int>(*seat)}};
   } else if (t == "close_room") {
     out.ok = request{out.id, close_room_msg{}};
   } else {

@@ -45,6 +45,8 @@ frames = [
     b'{"type":"chat","text":"\xff\xfe"}',  # not UTF-8
     '{"type":"hello","protocol":1,"name":"a","name":"b"}',
     '{"a":' * 40 + '1' + '}' * 40,
+    '{"type":"skip","seat":1,"id":15}',
+    '{"type":"readmit","player":"p_642b50faf87d469a"}',
 ]
 out = os.path.join(here, "corpus", "protocol")
 os.makedirs(out, exist_ok=True)

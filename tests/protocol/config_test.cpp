@@ -135,3 +135,39 @@ TEST_CASE("healthcheck URL is a mode without an environment variable; the URL is
   CHECK(parse({"--healthcheck"}).exit_code == 2);
   CHECK(parse({"--help"}).output.find("--healthcheck URL") != std::string::npos);
 }
+
+TEST_CASE("grace periods that would hold a seat nobody can reclaim are refused with status 2, naming the flags", "[config][grace]") {
+  env_vars.clear();
+  // The defaults fit: lobby seat 60 s <= reconnection 600 s, the identity's life; empty room 300 s >= 60 s.
+  REQUIRE(parse({}).cfg);
+  CHECK_FALSE(conflicting_settings(config{}).has_value());
+
+  // A lobby seat (and the host role) kept longer than the token lives.
+  auto longer = parse({"--lobby-seat-grace-sec", "601"});
+  CHECK(longer.exit_code == 2);
+  CHECK_FALSE(longer.cfg);
+  CHECK(longer.output.find("--lobby-seat-grace-sec (601 s)") != std::string::npos);
+  CHECK(longer.output.find("--reconnect-grace-sec (600 s)") != std::string::npos);
+  CHECK(parse({"--reconnect-grace-sec", "59"}).exit_code == 2);
+  // Equal is fine: the seat is freed as the token expires.
+  CHECK(parse({"--lobby-seat-grace-sec", "600", "--empty-room-grace-sec", "600"}).cfg);
+  CHECK(parse({"--reconnect-grace-sec", "60"}).cfg);
+  CHECK(parse({"--reconnect-grace-sec", "0", "--lobby-seat-grace-sec", "0"}).cfg);
+
+  // An empty room removed while its players' seats are still promised to them.
+  auto early = parse({"--empty-room-grace-sec", "59"});
+  CHECK(early.exit_code == 2);
+  CHECK(early.output.find("--empty-room-grace-sec (59 s)") != std::string::npos);
+  CHECK(early.output.find("--lobby-seat-grace-sec (60 s)") != std::string::npos);
+  CHECK(parse({"--empty-room-grace-sec", "0", "--lobby-seat-grace-sec", "0"}).cfg);
+  CHECK(parse({"--empty-room-grace-sec", "60"}).cfg);
+
+  // The environment counts as much as the flags, and a flag can settle what the environment set.
+  env_vars = {{"TINSEL_LOBBY_SEAT_GRACE_SEC", "900"}};
+  CHECK(parse({}).exit_code == 2);
+  CHECK(parse({"--reconnect-grace-sec", "900", "--empty-room-grace-sec", "900"}).cfg);
+  env_vars.clear();
+
+  // Settings that hold no seat may be anything.
+  CHECK(parse({"--idle-timeout-sec", "3600", "--away-delay-ms", "86400000", "--reconnect-grace-sec", "60"}).cfg);
+}

@@ -93,6 +93,8 @@ void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_
   token_ = who->token;
   token_hash_ = who->token_hash;
   std::shared_ptr<room> last_room = who->room.empty() ? nullptr : lobby_.find(who->room);
+  // A room whose host sent this player away is no longer theirs to go back to (they may still watch it).
+  if (last_room && last_room->sent_away(player_id_)) last_room.reset();
   spdlog::info("hello conn={} player={} resumed={}", self->connection_id(), player_id_, resumed);
   json welcome = {{"type", "welcome"},
                   {"protocol", protocol::protocol_version},
@@ -104,7 +106,7 @@ void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_
                   {"server", {{"name", "tinsel"}, {"version", version_string()}}},
                   {"games", games_json()}};
   reply(self, protocol::dump(welcome));
-  // Like every request, hello is answered with exactly one ok or error.
+  // Like every request with an id, hello is answered with exactly one ok or error.
   if (!id.is_null()) reply(self, make_ok(id));
 }
 
@@ -199,6 +201,14 @@ void client::on_text(std::string_view frame, const std::shared_ptr<participant>&
           [&](protocol::close_room_msg&) {
             if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
             room_->close_room(self, id);
+          },
+          [&](protocol::skip_msg& m) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->skip(self, m.seat, id);
+          },
+          [&](protocol::readmit_msg& m) {
+            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+            room_->readmit(self, std::move(m.player), id);
           },
       },
       msg);

@@ -296,8 +296,34 @@ parsed_args parse_args(const std::vector<std::string>& args, const char* (*geten
       return out;
     }
   }
+  if (auto why = conflicting_settings(cfg)) {
+    out.exit_code = 2;
+    out.output = *why + "\n";
+    return out;
+  }
   out.cfg = cfg;
   return out;
+}
+
+std::optional<std::string> conflicting_settings(const config& c) {
+  const auto sec = [](std::chrono::milliseconds ms) { return std::to_string(ms.count() / 1000) + " s"; };
+  // A player's token is known for the reconnection grace after its last connection closed (the
+  // server forgets the identity then). A seat or host role kept for a disconnected player longer
+  // than that would wait for someone who can no longer come back as that player.
+  if (c.lobby_seat_grace > c.reconnect_grace)
+    return "--lobby-seat-grace-sec (" + sec(c.lobby_seat_grace) + ") is longer than --reconnect-grace-sec (" +
+           sec(c.reconnect_grace) +
+           "): a player's token is forgotten at the end of the reconnection grace, so a lobby seat (or the host role) "
+           "would be held for someone who can no longer claim it; make --lobby-seat-grace-sec at most --reconnect-grace-sec";
+  // A room nobody is connected to is removed after the empty-room grace; a disconnected player's
+  // lobby seat is promised for the lobby seat grace. A lone player reloading the page would find the
+  // room gone before the seat's promise ran out.
+  if (c.empty_room_grace < c.lobby_seat_grace)
+    return "--empty-room-grace-sec (" + sec(c.empty_room_grace) + ") is shorter than --lobby-seat-grace-sec (" +
+           sec(c.lobby_seat_grace) +
+           "): a room whose players all dropped would be removed while their seats are still promised to them; make "
+           "--empty-room-grace-sec at least --lobby-seat-grace-sec";
+  return std::nullopt;
 }
 
 }  // namespace tinsel::server

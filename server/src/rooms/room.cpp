@@ -171,7 +171,7 @@ void room::transfer_host(std::shared_ptr<participant> p, std::string player, jso
       return r.reply_error(p, id, errc::unknown_player, "the new host must be a connected player in this room");
     spdlog::info("host handed over room={} from={} to={}", r.code_, r.host_, player);
     r.host_ = player;
-    r.tell(p, share(protocol::make_ok(id)));
+    r.reply_ok(p, id);
     r.broadcast_room();
   }, p, request_id);
 }
@@ -190,7 +190,7 @@ void room::add_bot(std::shared_ptr<participant> p, json request_id) {
     free->player_id = "bot_" + std::to_string(r.bots_added_);
     free->name = "Bot " + std::to_string(r.bots_added_);
     free->bot = true;
-    r.tell(p, share(protocol::make_ok(id, {{"seat", free - r.seats_.begin()}, {"player", free->player_id}})));
+    r.reply_ok(p, id, {{"seat", free - r.seats_.begin()}, {"player", free->player_id}});
     r.broadcast_room();
   }, p, request_id);
 }
@@ -202,13 +202,36 @@ void room::remove_bot(std::shared_ptr<participant> p, int seat_index, json reque
     if (seat_index < 0 || static_cast<std::size_t>(seat_index) >= r.seats_.size() || !r.seats_[static_cast<std::size_t>(seat_index)].bot)
       return r.reply_error(p, id, errc::not_a_bot, "no bot sits in that seat");
     r.seats_[static_cast<std::size_t>(seat_index)] = seat{};
-    r.tell(p, share(protocol::make_ok(id)));
+    r.reply_ok(p, id);
     r.broadcast_room();
   }, p, request_id);
 }
 
 void room::close_room(std::shared_ptr<participant> p, json request_id) {
   dispatch([p, id = request_id](room& r) { r.do_close_room(p, id); }, p, request_id);
+}
+
+void room::skip(std::shared_ptr<participant> p, int seat_index, json request_id) {
+  dispatch([p, seat_index, id = request_id](room& r) { r.do_skip(p, seat_index, id); }, p, request_id);
+}
+
+void room::readmit(std::shared_ptr<participant> p, std::string player, json request_id) {
+  dispatch([p, player = std::move(player), id = request_id](room& r) {
+    if (!r.check_host(p, id, "let players back")) return;
+    {
+      std::lock_guard lock(r.kicked_mutex_);
+      if (!r.kicked_.erase(player))
+        return r.reply_error(p, id, errc::unknown_player, "nobody by that id was sent away from this room");
+    }
+    spdlog::info("readmitted room={} player={}", r.code_, player);
+    r.reply_ok(p, id);
+    r.broadcast_room();  // journals the lobby snapshot without them
+  }, p, request_id);
+}
+
+bool room::sent_away(const std::string& player) const {
+  std::lock_guard lock(kicked_mutex_);
+  return kicked_.count(player) > 0;
 }
 
 void room::do_kick(const pptr& p, const std::string& player, const json& id) {
@@ -223,7 +246,13 @@ void room::do_kick(const pptr& p, const std::string& player, const json& id) {
   if (seat_it == seats_.end() && connections.empty())
     return reply_error(p, id, errc::unknown_player, "no such player or spectator in this room");
   spdlog::info("kicked room={} player={}", code_, player);
-  kicked_.insert(player);
+  {
+    sent_away_player who;
+    if (seat_it != seats_.end()) who = {seat_it->name, seat_it->token_hash};
+    else who = {members_[connections.front()].who.name, members_[connections.front()].who.token_hash};
+    std::lock_guard lock(kicked_mutex_);
+    kicked_[player] = std::move(who);
+  }
   for (auto c : connections) {
     if (auto target = members_[c].p.lock()) {
       tell(target, share(protocol::dump({{"type", "kicked"}, {"room", code_}})));
@@ -239,7 +268,7 @@ void room::do_kick(const pptr& p, const std::string& player, const json& id) {
       *seat_it = seat{};
     }
   }
-  tell(p, share(protocol::make_ok(id)));
+  reply_ok(p, id);
   update_empty_timer();
   broadcast_room();
   if (status_ == status::playing) {
@@ -261,7 +290,7 @@ void room::do_close_room(const pptr& p, const json& id) {
   // that creates a room as soon as it reads the ok finds both done.
   tell_left(p);
   outbox_.push_back({outgoing::what::expired, nullptr, nullptr});
-  tell(p, share(protocol::make_ok(id)));
+  reply_ok(p, id);
   json j = room_json();
   j["room"]["status"] = "closed";
   send_to_all(share(protocol::dump(j)));
@@ -280,7 +309,7 @@ void room::chat(std::shared_ptr<participant> p, std::string text, json request_i
                 {"text", text}};
     r.append_record({{"kind", "chat"}, {"message", msg}});
     r.remember_chat(msg);
-    if (!id.is_null()) r.tell(p, share(protocol::make_ok(id)));
+    r.reply_ok(p, id);
     r.send_to_all(share(protocol::dump(msg)));
   }, p, request_id);
 }
@@ -322,7 +351,7 @@ void room::do_set_options(const pptr& p, json options, const json& id) {
                        std::to_string(seated_count()) + " players are seated, more than these options allow");
   options_ = std::move(normalized.value());
   compact_seats(static_cast<std::size_t>(max));
-  tell(p, share(protocol::make_ok(id)));
+  reply_ok(p, id);
   broadcast_room();
 }
 
@@ -336,7 +365,7 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   if (closed_) return refuse(errc::unknown_room, "there is no room with this code");
   if (members_.count(connection)) return refuse(errc::already_in_room, "you are already in this room");
 
-  if (!spectator && kicked_.count(who.player_id))
+  if (!spectator && sent_away(who.player_id))
     return refuse(errc::kicked, "the host removed you from this room; you may still watch");
 
   member m{p, who, -1};
@@ -384,7 +413,7 @@ void room::do_join(const pptr& p, identity who, bool spectator,
 
   json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
              {"resumed", resumed}};
-  tell(p, share(protocol::make_ok(id, ok)));
+  reply_ok(p, id, std::move(ok));
   update_empty_timer();
   broadcast_room();
   if (!chat_.empty())
@@ -404,7 +433,7 @@ void room::do_leave(std::uint64_t connection, const pptr& p, const json& id) {
     return;
   }
   const int s = it->second.seat;
-  if (p) tell(p, share(protocol::make_ok(id)));
+  if (p) reply_ok(p, id);
   spdlog::info("room {} room={} player={} seat={}", disconnected ? "disconnected" : "left", code_,
                it->second.who.player_id, s);
   members_.erase(it);
@@ -528,6 +557,11 @@ json room::room_json() const {
   const auto range = game_.seats(options_);
   const auto spectators = std::count_if(members_.begin(), members_.end(), [](const auto& kv) { return kv.second.seat < 0; });
   const char* st = status_ == status::lobby ? "lobby" : status_ == status::playing ? "playing" : "finished";
+  json kicked = json::array();
+  {
+    std::lock_guard lock(kicked_mutex_);
+    for (const auto& [player, who] : kicked_) kicked.push_back({{"player", player}, {"name", who.name}});
+  }
   return {{"type", "room"},
           {"room",
            {{"code", code_},
@@ -541,7 +575,8 @@ json room::room_json() const {
             {"spectators", spectators},
             {"status", st},
             {"seq", seq_},
-            {"result", last_result_}}}};
+            {"result", last_result_},
+            {"kicked", kicked}}}};
 }
 
 void room::broadcast_room() {
@@ -556,6 +591,10 @@ void room::send_to_all(const std::shared_ptr<const std::string>& frame) {
 
 void room::reply_error(const pptr& p, const json& id, std::string_view code, std::string_view message) {
   tell(p, share(protocol::make_error(id, code, message)));
+}
+
+void room::reply_ok(const pptr& p, const json& id, json extra) {
+  if (!id.is_null()) tell(p, share(protocol::make_ok(id, std::move(extra))));
 }
 
 void room::compact_seats(std::size_t count) {

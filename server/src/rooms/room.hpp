@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -56,7 +57,7 @@ class room : public std::enable_shared_from_this<room> {
   bool restore(const std::vector<json>& records, std::string& why);
   // After restore(): every seat is disconnected; the grace periods and timers start now.
   void resume_after_restart();
-  // The players seated here (for their identities after a restart).
+  // The players seated here, and those sent away (for their identities after a restart).
   struct seated_identity {
     std::string player_id, name, token_hash;
   };
@@ -87,6 +88,14 @@ class room : public std::enable_shared_from_this<room> {
   void add_bot(std::shared_ptr<participant> p, json request_id);
   void remove_bot(std::shared_ptr<participant> p, int seat, json request_id);
   void close_room(std::shared_ptr<participant> p, json request_id);
+  // The host resolves a seat's part of the open prompt with its rulebook default, exactly as the
+  // seat's timer would (also with timers off).
+  void skip(std::shared_ptr<participant> p, int seat, json request_id);
+  // The host lets a player it sent away (kick) sit in this room again.
+  void readmit(std::shared_ptr<participant> p, std::string player, json request_id);
+  // Whether the host sent this player away (and has not let them back); safe from any thread (for
+  // welcome.room).
+  bool sent_away(const std::string& player) const;
   // Server shutdown: cancel timers, forget members.
   void close();
 
@@ -154,6 +163,8 @@ class room : public std::enable_shared_from_this<room> {
   void do_expire();
 
   void reply_error(const pptr& p, const json& id, std::string_view code, std::string_view message);
+  // The `ok` of an accepted request; none for a request without an id (docs/protocol.md, "The envelope").
+  void reply_ok(const pptr& p, const json& id, json extra = json::object());
   void send_to_all(const frame_ptr& frame);
   // Replays one journal record of the current game; false if the engine refuses it.
   bool replay_game_record(const json& r, std::string& why);
@@ -177,6 +188,14 @@ class room : public std::enable_shared_from_this<room> {
   void arm_prompt_timer();
   std::optional<std::chrono::steady_clock::time_point> seat_due(const seat& st, const engine::prompt& pr) const;
   void on_prompt_timer(std::uint64_t serial);
+  void do_skip(const pptr& p, int seat_index, const json& id);
+  // The rulebook default for `due`, seats of the open prompt `pr`: the whole prompt's default when
+  // it is `whole` or they are all its seats, else the one seat's default entry. `by_host`: a skip.
+  void apply_default(const engine::prompt& pr, const std::vector<int>& due, bool whole, bool by_host);
+  // A seat's answer to a simultaneous prompt played by default: the first of its concrete legal
+  // entries that answers the open prompt (the seat leaves the prompt, which stays open for the
+  // others), else the first concrete entry; null if none.
+  json seat_default_entry(int seat_index) const;
   void arm_bot_timer();
   void on_bot_timer(std::uint64_t serial);
   void finish_game_if_over();
@@ -215,9 +234,15 @@ class room : public std::enable_shared_from_this<room> {
   // Spectators of the current game (player ids): only they and seated players are caught up with
   // missed events; a new spectator gets the current state alone.
   std::set<std::string> watchers_;
-  // Player ids the host removed, for the room's lifetime: they may watch but never sit again
-  // (a player kicked mid-game would otherwise take the seat back from the bot).
-  std::set<std::string> kicked_;
+  // Players the host removed (by id), for the room's lifetime unless the host readmits them:
+  // they may watch but never sit again (a player kicked mid-game would otherwise take the seat
+  // back from the bot). Written on the strand; the mutex lets sent_away() read it from any thread.
+  struct sent_away_player {
+    std::string name;
+    std::string token_hash;  // journaled, so that they resume as themselves after a restart (and stay away)
+  };
+  std::map<std::string, sent_away_player> kicked_;
+  mutable std::mutex kicked_mutex_;
   int bots_added_ = 0;
 
   // The journal, and the operation in flight: records to write, what to tell once written.

@@ -71,7 +71,7 @@ void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id
            {"players", names},
            {"first_seat", first_seat ? json(*first_seat) : json(nullptr)},
            {"options", options_}});
-  tell(p, share(protocol::make_ok(id)));
+  reply_ok(p, id);
   broadcast_room();
   broadcast_state({game_started_event(names)});
 }
@@ -95,7 +95,7 @@ void room::do_action(const pptr& p, const json& command, const json& id) {
   const bool was_away = st.away;
   st.timeouts = 0;  // any command clears away (C5)
   st.away = false;
-  tell(p, share(protocol::make_ok(id)));
+  reply_ok(p, id);
   if (was_away) broadcast_room();
   broadcast_state(result.value());
 }
@@ -324,22 +324,66 @@ void room::on_prompt_timer(std::uint64_t serial) {
     }
   }
   if (away_changed) broadcast_room();
-  engine::events evs{engine::event::public_event({{"kind", "timed_out"}, {"seats", due}, {"prompt", pr->kind}})};
-  spdlog::info("prompt timed out room={} prompt={} seats={}", code_, pr->kind, json(due).dump());
-  if (prompt_due || due.size() == pr->seats.size()) {
+  apply_default(*pr, due, prompt_due, false);
+}
+
+// The host's skip: the seat's part of the open prompt resolves now, by the same path as its timer
+// (a timed_out event naming the seat, then the default's events), with timers off too. It does not
+// count towards away: that is for players who let their own time run out.
+void room::do_skip(const pptr& p, int seat_index, const json& id) {
+  if (!check_host(p, id, "skip a player")) return;
+  if (status_ != status::playing || !game_state_ || game_state_->is_over())
+    return reply_error(p, id, errc::game_not_started, "no game is running in this room");
+  const auto pr = game_state_->current_prompt();
+  if (!pr || std::find(pr->seats.begin(), pr->seats.end(), seat_index) == pr->seats.end())
+    return reply_error(p, id, errc::not_awaited, "the game is not waiting for seat " + std::to_string(seat_index));
+  spdlog::info("host skipped room={} prompt={} seat={}", code_, pr->kind, seat_index);
+  reply_ok(p, id);
+  apply_default(*pr, {seat_index}, false, true);
+}
+
+void room::apply_default(const engine::prompt& pr, const std::vector<int>& due, bool whole, bool by_host) {
+  const auto serial = pr.serial;
+  engine::events evs{engine::event::public_event({{"kind", "timed_out"}, {"seats", due}, {"prompt", pr.kind}})};
+  spdlog::info("prompt timed out room={} prompt={} seats={}", code_, pr.kind, json(due).dump());
+  json entry = {{"kind", "timeout"}, {"serial", serial}, {"seats", due}, {"prompt", pr.kind}};
+  if (by_host) entry["by"] = "host";
+  if (whole || due.size() == pr.seats.size()) {
     auto more = game_state_->on_timeout(serial, *dice_);
     evs.insert(evs.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-    journal_game({{"kind", "timeout"}, {"serial", serial}, {"seats", due}, {"prompt", pr->kind}});
+    journal_game(std::move(entry));
     return broadcast_state(evs);
   }
-  // Part of a simultaneous prompt: the seat's own default entry (the bot's choice).
+  // Part of a simultaneous prompt: the seat's own default entry.
   const int s = due.front();
-  const json cmd = engine::choose_bot_command(*game_state_, s, secure_u64());
-  auto result = game_state_->apply(s, cmd, *dice_);
-  if (!result) result = game_state_->on_timeout(serial, *dice_);  // no concrete entry: everyone's default
-  journal_game({{"kind", "timeout"}, {"serial", serial}, {"seats", due}, {"prompt", pr->kind}, {"seat", s}, {"command", cmd}});
+  const json cmd = seat_default_entry(s);
+  auto result = cmd.is_null() ? engine::outcome<engine::events>(engine::events{}) : game_state_->apply(s, cmd, *dice_);
+  if (cmd.is_null() || !result) result = game_state_->on_timeout(serial, *dice_);  // no concrete entry: everyone's default
+  entry["seat"] = s;
+  entry["command"] = cmd;
+  journal_game(std::move(entry));
   evs.insert(evs.end(), result.value().begin(), result.value().end());
   broadcast_state(evs);
+}
+
+json room::seat_default_entry(int seat_index) const {
+  const auto pr = game_state_->current_prompt();
+  json first = nullptr;
+  for (const auto& cmd : game_state_->legal(seat_index)) {
+    if (!cmd.is_object() || cmd.contains("domain")) continue;  // only concrete commands are sent
+    if (first.is_null()) first = cmd;
+    if (!pr) break;
+    // Tried on a copy with throwaway dice: the answer keeps the prompt open for the others and
+    // takes this seat out of it (a "Stop!" claim in a reaction window, say, opens another prompt).
+    auto trial = game_state_->clone();
+    engine::seeded_dice scratch(0);
+    if (!trial->apply(seat_index, cmd, scratch)) continue;
+    const auto after = trial->current_prompt();
+    if (after && after->serial == pr->serial &&
+        std::find(after->seats.begin(), after->seats.end(), seat_index) == after->seats.end())
+      return cmd;
+  }
+  return first;
 }
 
 void room::arm_bot_timer() {

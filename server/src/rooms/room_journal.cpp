@@ -2,8 +2,8 @@
 // restart (or after a write that failed), and its finished games' records.
 //
 // A room journals: `created`; a `lobby` snapshot (host, options, seats with their players' token
-// hashes, removed players) whenever those change; `started` (seed, players, first seat, options);
-// every `command` a seat's player or the server played; every `timeout` default; `default` (the
+// hashes, removed players with their names) whenever those change; `started` (seed, players, first seat, options);
+// every `command` a seat's player or the server played; every `timeout` default (also the host's skip, marked `by: "host"`); `default` (the
 // rulebook default where a server-played seat had no command); `ended` (result, and the game record);
 // `chat`; and finally `closed`. Replaying them through the engine rebuilds the room exactly.
 #include <algorithm>
@@ -55,8 +55,14 @@ void room::journal_lobby_if_changed() {
   json seats = json::array();
   for (const auto& st : seats_)
     seats.push_back({{"player", st.player_id}, {"name", st.name}, {"token_hash", st.token_hash}, {"bot", st.bot}, {"gone", st.gone}});
+  json kicked = json::array();
+  {
+    std::lock_guard lock(kicked_mutex_);
+    for (const auto& [player, who] : kicked_)
+      kicked.push_back({{"player", player}, {"name", who.name}, {"token_hash", who.token_hash}});
+  }
   json snapshot = {{"kind", "lobby"}, {"host", host_}, {"options", options_}, {"seats", seats},
-                   {"kicked", kicked_}, {"bots_added", bots_added_}};
+                   {"kicked", kicked}, {"bots_added", bots_added_}};
   auto text = snapshot.dump();
   if (text == journaled_lobby_) return;
   journaled_lobby_ = std::move(text);
@@ -118,7 +124,10 @@ bool room::replay_game_record(const json& r, std::string& why) {
 bool room::restore(const std::vector<json>& records, std::string& why) {
   seats_.assign(static_cast<std::size_t>(game_.seats(options_).max), seat{});
   host_.clear();
-  kicked_.clear();
+  {
+    std::lock_guard lock(kicked_mutex_);
+    kicked_.clear();
+  }
   bots_added_ = 0;
   status_ = status::lobby;
   game_state_.reset();
@@ -154,7 +163,14 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
           st.gone = s.at("gone").get<bool>();
           seats_.push_back(std::move(st));
         }
-        kicked_ = r.at("kicked").get<std::set<std::string>>();
+        // Each removed player as {"player","name","token_hash"}; journals written before those were kept list ids.
+        std::map<std::string, sent_away_player> kicked;
+        for (const auto& k : r.at("kicked")) {
+          if (k.is_string()) kicked[k.get<std::string>()] = {k.get<std::string>(), ""};  // no name: the id stands in
+          else kicked[k.at("player").get<std::string>()] = {k.at("name").get<std::string>(), k.value("token_hash", "")};
+        }
+        std::lock_guard lock(kicked_mutex_);
+        kicked_ = std::move(kicked);
         bots_added_ = r.at("bots_added").get<int>();
         journaled_lobby_ = r.dump();
       } else if (kind == "started") {
@@ -211,6 +227,10 @@ std::vector<room::seated_identity> room::seated_identities() const {
   std::vector<seated_identity> out;
   for (const auto& st : seats_)
     if (!st.player_id.empty() && !st.bot && !st.token_hash.empty()) out.push_back({st.player_id, st.name, st.token_hash});
+  // Players sent away too: resumed as themselves, they stay away (as new players they would not).
+  std::lock_guard lock(kicked_mutex_);
+  for (const auto& [player, who] : kicked_)
+    if (!who.token_hash.empty()) out.push_back({player, who.name, who.token_hash});
   return out;
 }
 
@@ -265,7 +285,9 @@ void room::reload_from_journal() {
   spdlog::warn("room rebuilt from its journal after a failed write room={} seq={}", code_, seq_);
   const auto now = clock::now();
   for (auto& [c, m] : members_) {
+    const bool was_seated = m.seat >= 0;
     m.seat = -1;
+    if (!was_seated || sent_away(m.who.player_id)) continue;  // a spectator (one sent away, say) stays one
     for (std::size_t i = 0; i < seats_.size(); ++i)
       if (!seats_[i].bot && seats_[i].player_id == m.who.player_id) {
         seats_[i].connection = c;

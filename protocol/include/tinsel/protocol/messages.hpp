@@ -49,6 +49,14 @@ struct remove_bot_msg {
   int seat = 0;
 };
 struct close_room_msg {};
+// The host resolves a seat's part of the open prompt with the rulebook default, as its timer would.
+struct skip_msg {
+  int seat = 0;  // a seat of the game (0..n-1)
+};
+// The host lets a player it sent away (kick) sit in the room again.
+struct readmit_msg {
+  std::string player;
+};
 struct start_game_msg {
   std::optional<int> first_seat;
 };
@@ -58,7 +66,8 @@ struct action_msg {
 
 using client_message =
     std::variant<hello_msg, create_room_msg, join_room_msg, leave_room_msg, chat_msg, set_options_msg, start_game_msg,
-                 action_msg, kick_msg, transfer_host_msg, add_bot_msg, remove_bot_msg, close_room_msg>;
+                 action_msg, kick_msg, transfer_host_msg, add_bot_msg, remove_bot_msg, close_room_msg, skip_msg,
+                 readmit_msg>;
 
 struct protocol_error {
   std::string code;

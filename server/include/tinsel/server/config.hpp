@@ -103,8 +103,13 @@ struct parsed_args {
   std::string output;         // text for stdout (help/version) or stderr (error)
 };
 
-// argv and an environment lookup; pure so it can be tested.
+// argv and an environment lookup; pure so it can be tested. Settings that contradict each other
+// (conflicting_settings) are refused like a bad value: exit code 2 and a message.
 parsed_args parse_args(const std::vector<std::string>& args, const char* (*getenv_fn)(const char*));
+
+// Why these settings contradict each other (naming the flags), or nothing: grace periods that would
+// hold a seat for a player who can no longer reclaim it (docs/operations.md, "Grace periods").
+std::optional<std::string> conflicting_settings(const config& c);
 
 std::string version_string();
 
