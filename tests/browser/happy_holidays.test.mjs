@@ -72,7 +72,7 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
     }
     if (!dropped && steps === 30) {
       // The network drops: the badge says so at once, and the client reconnects and catches up.
-      benNet.dropAll();
+      benNet.cut();
       await ben.page.locator('#conn.conn-reconnecting').waitFor({ timeout: 5000 });
       await ben.page.locator('#conn.conn-online').waitFor({ timeout: 10000 });
       await ben.page.locator('.hh-player strong', { hasText: 'Ben (du)' }).waitFor();
