@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Plays complete games through a real tinsel-server with clients that know only the protocol:
-// the reference bot (clients/bot) against itself, and the Node.js example client against the bot.
+// the reference bot (clients/bot) against itself, and the Node.js example clients against the bot.
 //
 //   node run_games.mjs --server PATH --bot PATH --game GAME --players N [--games N] [--add-bots N]
 //                      [--options JSON] [--first-seat-pick] [--stop-chance P]
-//   node run_games.mjs --server PATH --bot PATH --example PATH/happy-holidays.mjs
+//   node run_games.mjs --server PATH --bot PATH --example PATH/happy-holidays.mjs [--expect-output REGEX]
 //   … [--think-ms MS] [--drop-at-ms T1,T2,…] [--expect-events KIND,…] [--log-dir DIR] [--show-logs]
 //
+// An example (clients/examples) creates a room for two and prints `room CODE`, a `Final scores:` line
+// and `result {json}`; --expect-output names a line it must also have printed (e.g. a "Stop!").
 // --drop-at-ms puts a TCP proxy between the clients and the server that cuts every connection
 // T ms after the game has started: the bots must resume their seats (token + last_seq) and finish.
 //
@@ -99,6 +101,10 @@ async function main() {
       check(new RegExp(`^\\[[^\\]]+\\] #\\d+ ${kind}( |$)`, 'm').test(clients[0].stderr), `no ${kind} event in the game`);
     }
     if (args.example) check(clients[0].lines.some((l) => l.startsWith('Final scores:')), 'the example printed no final scores');
+    if (args['expect-output']) {
+      const want = new RegExp(String(args['expect-output']));
+      check(clients[0].lines.some((l) => want.test(l)), `the example printed no line matching ${want}`);
+    }
 
     if (proxy) {
       proxy.close();
