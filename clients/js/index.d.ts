@@ -10,9 +10,9 @@ import type {
   RoomServerToClient,
   StateServerToClient,
   WelcomeServerToClient,
-} from './protocol';
+} from './protocol.js';
 
-export * from './protocol';
+export * from './protocol.js';
 
 export declare const protocolVersion: 1;
 
