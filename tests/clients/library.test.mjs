@@ -5,7 +5,9 @@
 //    cut, and kept down until the game has moved on, several times: the library reconnects with
 //    the token from the token hook, takes the seat back with last_seq, and delivers every state in
 //    order and every event exactly once (compared with a spectator who never lost its connection);
-//  - a second connection with the same token replaces the first (close code 4001), which stops.
+//  - a second connection with the same token replaces the first (close code 4001), which stops;
+//  - a graceful server restart (close code 1012) shows as `restarting`, and the client comes back
+//    into its room by itself once the server is up again.
 //
 //   node library.test.mjs --server PATH
 import assert from 'node:assert/strict';
@@ -160,6 +162,26 @@ async function retryAfter(url) {
   c.close();
 }
 
+// SIGTERM: the server closes every connection with 1012 and comes back on the same data folder.
+async function restart(s, url) {
+  const c = new TinselClient({ url, name: 'Rudi', WebSocket });
+  await c.connect();
+  const { room } = await c.createRoom('happy_holidays');
+  const restarting = until(c, 'status', (status, detail) => status === 'restarting' && detail.code === 1012);
+  server.child.kill('SIGTERM');
+  await within(15000, server.exited, 'the server to stop');
+  await within(15000, restarting, 'the client to say the server is restarting');
+  const rejoined = until(c, 'joined', (ok, { rejoin }) => rejoin);
+  server = (await startServer(args.server, [], { port: s.port, dataDir: s.dataDir })).proc;
+  const ok = await within(60000, rejoined, 'the client to rejoin after the restart');
+  assert.equal(ok.room, room);
+  assert.equal(ok.resumed, true);
+  assert.equal(c.welcome.resumed, true);
+  await within(15000, c.status === 'online' ? Promise.resolve() : until(c, 'status', (status) => status === 'online'), 'online');
+  c.close();
+  console.log('ok: back in the room after a restart (1012)');
+}
+
 let server;
 try {
   const s = await startServer(args.server, ['--auto-play-delay-ms', '20']);
@@ -167,7 +189,8 @@ try {
   const url = `ws://127.0.0.1:${s.port}/ws`;
   await within(30000, requestsAndErrors(url), 'requests and errors');
   await within(240000, resumeGapFree(s.port, url), 'the resumed game');
-  await within(30000, retryAfter(url), 'retry_after_ms');
+  await within(120000, restart(s, url), 'the restart');
+  await within(30000, retryAfter(url), 'retry_after_ms'); // last: it leaves the address waiting
   server.child.kill('SIGTERM');
   await within(10000, server.exited, 'the server to stop');
   console.log('ok: client library');

@@ -68,12 +68,12 @@ export function start(name, command, argv, { scanStderr = false } = {}) {
   return proc;
 }
 
-// tinsel-server on a free port with its own data folder; resolves with {proc, port} once it listens.
-export async function startServer(binary, extra = []) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tinsel-clients-'));
-  const proc = start('server', binary, ['--port', '0', '--log-level', 'info', '--data-dir', dataDir, ...extra]);
-  const [, port] = await within(10000, proc.line(/url=http:\/\/127\.0\.0\.1:(\d+)\//), 'the server to listen');
-  return { proc, port: Number(port), dataDir };
+// tinsel-server on a free port (or `port`) with a new data folder (or `dataDir`, to restart one);
+// resolves with {proc, port, dataDir} once it listens.
+export async function startServer(binary, extra = [], { port = 0, dataDir = mkdtempSync(path.join(os.tmpdir(), 'tinsel-clients-')) } = {}) {
+  const proc = start('server', binary, ['--port', String(port), '--log-level', 'info', '--data-dir', dataDir, ...extra]);
+  const [, bound] = await within(10000, proc.line(/url=http:\/\/127\.0\.0\.1:(\d+)\//), 'the server to listen');
+  return { proc, port: Number(bound), dataDir };
 }
 
 export function within(ms, promise, what) {
