@@ -42,6 +42,11 @@ function recordingStore() {
 const plain = (events) => events.map(({ seq, ...rest }) => JSON.stringify(rest));
 
 async function requestsAndErrors(url) {
+  // A hello the server refuses (an invisible name) fails the session instead of retrying it.
+  const nobody = new TinselClient({ url, name: '\u200b', WebSocket });
+  await assert.rejects(nobody.connect(), (e) => e instanceof TinselError && e.code === 'invalid_field');
+  assert.equal(nobody.status, 'failed');
+
   const c = new TinselClient({ url, name: 'Errors', WebSocket });
   await c.connect();
   await assert.rejects(c.joinRoom('zzz-zzz'), (e) => e instanceof TinselError && e.code === 'unknown_room' && typeof e.message === 'string');
