@@ -176,12 +176,13 @@ if [[ $mode == container ]]; then
 fi
 [[ $(http_status $host "$port" /healthz) == 200 ]] || fail "/healthz on the published port is not 200"
 [[ $(http_status $host "$port" /) == 200 ]] || fail "the web client (/) is not served"
+[[ $(http_status $host "$port" /lib/index.js) == 200 ]] || fail "the client library (/lib/index.js), which the web client imports, is not served"
 [[ $(http_status $host "$port" /metrics) == 404 ]] || fail "/metrics on the public port is not 404"
 if [[ $mode == container ]]; then
   # The journal in the volume: the user tinsel can write there.
   http_get $host "$port" /healthz | grep -q '"journal":"sqlite"' || fail "/healthz does not say journal sqlite: $(http_get $host "$port" /healthz | tail -n1)"
 fi
-log "port $port seen from the host: /healthz 200, / 200, /metrics 404"
+log "port $port seen from the host: /healthz 200, / 200, /lib/index.js 200, /metrics 404"
 
 # ---- a game
 result=$(in_image timeout 300 tinsel-bot --url "ws://127.0.0.1:${internal_port:-8080}/ws" --name Smoke \

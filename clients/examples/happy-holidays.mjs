@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// A complete Tinsel client for Happy Holidays in one file, written from docs/protocol.md alone.
+// A complete Tinsel client for Happy Holidays in one file, on the client library (clients/js): the
+// library does the session (hello, requests, reconnecting and resuming), this file the game.
 //
 //   node clients/examples/happy-holidays.mjs [ws://127.0.0.1:8080/ws] [name]
 //
@@ -7,27 +8,16 @@
 // the reference bot: tinsel-bot --join CODE), starts the game, plays it to the end by choosing from
 // `legal`, and prints every event as a readable line and the final result.
 import WebSocket from 'ws';
+import { TinselClient, sendable } from '../js/index.js';
 
 const url = process.argv[2] ?? 'ws://127.0.0.1:8080/ws';
 const myName = process.argv[3] ?? 'Example';
 const OPTIONS = { maxPlayers: 2, giftsPerColour: 5, startPlayer: 'host-picks' };
 
-const ws = new WebSocket(url);
-let nextId = 1;
-const waiting = new Map(); // request id -> {resolve, reject}
-let me = null; // our player id, from `welcome`
-let mySeat = null; // our seat, from the `state` pushes
+const client = new TinselClient({ url, name: myName, WebSocket });
 let names = []; // seat -> display name, from the `room` pushes
 let started = false;
-let lastSeq = 0;
 let finished = false;
-
-// Every request carries an id; the server answers it with exactly one `ok` or `error`.
-function request(message) {
-  const id = nextId++;
-  ws.send(JSON.stringify({ ...message, id }));
-  return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-}
 
 function fail(why) {
   console.error(`error: ${why}`);
@@ -66,10 +56,10 @@ function describe(e) {
 // Any entry of `legal` may be sent back as it is. A little sense: never forget the reindeer,
 // and bank into the stacks that are already large (the score counts the two largest).
 function choose(state) {
-  const legal = state.legal.filter((entry) => !('domain' in entry));
+  const legal = sendable(state.legal);
   const take = legal.find((entry) => entry.kind === 'take_reindeer');
   if (take) return take;
-  const stacks = state.view.players[mySeat].stacks;
+  const stacks = state.view.players[state.seat].stacks;
   const value = (entry) => (entry.colour ? stacks[entry.colour] : 0) + Math.random();
   return legal.reduce((best, entry) => (value(entry) > value(best) ? entry : best));
 }
@@ -78,18 +68,16 @@ function onRoom(room) {
   names = room.seats.map((s) => s.name);
   if (room.status === 'closed') fail('the room was closed');
   const seated = room.seats.filter((s) => s.status !== 'empty').length;
-  if (room.host === me && room.status === 'lobby' && !started && seated >= 2) {
+  if (client.isHost && room.status === 'lobby' && !started && seated >= 2) {
     started = true;
     console.log(`${names[1]} joined; starting`);
     // startPlayer "host-picks": the host says who begins (seat 0 is the host).
-    request({ type: 'start_game', first_seat: 0 }).catch((e) => fail(`start_game: ${e.message}`));
+    client.startGame(0).catch((e) => fail(`start_game: ${e.message}`));
   }
 }
 
+// The library hands states on in order, every event once, also across a reconnect.
 async function onState(state) {
-  if (state.seq !== lastSeq + 1 && lastSeq !== 0) console.log(`(seq jumped from ${lastSeq} to ${state.seq})`);
-  lastSeq = state.seq;
-  mySeat = state.seat;
   for (const event of state.events) console.log(describe(event));
 
   if (state.over) {
@@ -98,60 +86,38 @@ async function onState(state) {
     const scores = r.scores.map((score, seat) => `${who(seat)} ${score}`).join(', ');
     console.log(`Final scores: ${scores}. Winner${r.winners.length > 1 ? 's' : ''}: ${r.winners.map(who).join(' and ')}`);
     console.log(`result ${JSON.stringify(r)}`);
-    await request({ type: 'leave_room' });
-    ws.close(1000);
-    return;
+    await client.leaveRoom();
+    client.close();
+    process.exit(0);
   }
   // Act only when the prompt names our seat; `legal` is then never empty.
-  if (!state.prompt.seats.includes(mySeat)) return;
+  if (!state.prompt.seats.includes(state.seat)) return;
   const action = choose(state);
   try {
-    await request({ type: 'action', action });
+    await client.action(action);
   } catch (e) {
     // A refused command changes nothing; the next state push says what to do.
     console.log(`(refused: ${e.code})`);
   }
 }
 
-ws.on('message', (data) => {
-  const msg = JSON.parse(data.toString());
-  switch (msg.type) {
-    case 'ok':
-    case 'error': {
-      const w = waiting.get(msg.id);
-      if (!w) {
-        if (msg.type === 'error') console.log(`server error: ${msg.code}: ${msg.message}`);
-        return;
-      }
-      waiting.delete(msg.id);
-      if (msg.type === 'ok') w.resolve(msg);
-      else w.reject(Object.assign(new Error(`${msg.code}: ${msg.message}`), { code: msg.code }));
-      return;
-    }
-    case 'welcome': me = msg.player; return;
-    case 'room': onRoom(msg.room); return;
-    case 'state': onState(msg).catch((e) => fail(e.message)); return;
-    case 'chat': console.log(`${msg.from.name}: ${msg.text}`); return;
-    case 'kicked': fail('kicked from the room');
-    default: // pushes added by later versions are ignored
-  }
+client.on('room', onRoom);
+client.on('state', (state) => onState(state).catch((e) => fail(e.message)));
+client.on('chat', (msg) => console.log(`${msg.from.name}: ${msg.text}`));
+client.on('error', (e) => console.log(`server error: ${e.code}: ${e.message}`));
+client.on('left', ({ reason }) => { if (!finished) fail(`left the room (${reason})`); });
+client.on('status', (status, detail) => {
+  if (status === 'reconnecting' || status === 'restarting') console.log(`(connection lost; ${status} in ${detail.delay} ms)`);
+  if (status === 'replaced' || status === 'failed') fail(`session ${status}`);
 });
 
-ws.on('open', async () => {
-  try {
-    await request({ type: 'hello', protocol: 1, name: myName });
-    const ok = await request({ type: 'create_room', game: 'happy_holidays', options: OPTIONS });
-    const invite = url.replace(/^ws/, 'http').replace(/\/ws$/, `/r/${ok.room}`);
-    console.log(`room ${ok.room}`);
-    console.log(`Waiting for a second player: open ${invite}`);
-    console.log(`  or run: tinsel-bot --url ${url} --join ${ok.room}`);
-  } catch (e) {
-    fail(e.message);
-  }
-});
-
-ws.on('close', (code) => {
-  if (!finished) fail(`connection closed before the game ended (code ${code})`);
-  process.exit(0);
-});
-ws.on('error', (e) => fail(e.message));
+try {
+  await client.connect();
+  const ok = await client.createRoom('happy_holidays', OPTIONS);
+  const invite = url.replace(/^ws/, 'http').replace(/\/ws$/, `/r/${ok.room}`);
+  console.log(`room ${ok.room}`);
+  console.log(`Waiting for a second player: open ${invite}`);
+  console.log(`  or run: tinsel-bot --url ${url} --join ${ok.room}`);
+} catch (e) {
+  fail(e.message);
+}

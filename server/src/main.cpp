@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     server srv(cfg);
     const auto port = srv.start();
     const std::string host = cfg.bind == "0.0.0.0" || cfg.bind == "::" ? "localhost" : cfg.bind;
-    spdlog::info("tinsel-server {} listening url=http://{}:{}/ web_root={}", version_string(), host, port, cfg.web_root);
+    spdlog::info("tinsel-server {} listening url=http://{}:{}/ web_root={} lib_root={}", version_string(), host, port, cfg.web_root, cfg.lib_root);
     srv.wait();
   } catch (const std::exception& e) {
     spdlog::critical("startup failed error={}", e.what());

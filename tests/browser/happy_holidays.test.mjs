@@ -62,17 +62,21 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
       shot = true;
     }
     if (!reloaded && steps === 20) {
-      // A reload mid-game: the saved token brings Ben back to his seat, up to date.
+      // A reload mid-game: the saved token brings Ben back to his seat, up to date, and the log
+      // back as it was (nobody moves meanwhile: this loop is the only one clicking).
+      const logBefore = (await ben.page.getByTestId('log').locator('li').allTextContents()).slice(0, 8);
       await ben.page.reload();
       await ben.page.getByTestId('turn').waitFor();
       assert.equal(await ben.page.locator('#conn').textContent(), 'Verbunden');
       await ben.page.locator('.hh-player strong', { hasText: 'Ben (du)' }).waitFor(); // seated, not watching
       assert.ok((await ben.page.getByTestId('log').locator('li').count()) > 3, 'the log is filled again after the reload');
+      const logAfter = (await ben.page.getByTestId('log').locator('li').allTextContents()).slice(0, 8);
+      assert.deepEqual(logAfter, logBefore, 'the newest log lines are back after the reload');
       reloaded = true;
     }
     if (!dropped && steps === 30) {
       // The network drops: the badge says so at once, and the client reconnects and catches up.
-      benNet.dropAll();
+      benNet.cut();
       await ben.page.locator('#conn.conn-reconnecting').waitFor({ timeout: 5000 });
       await ben.page.locator('#conn.conn-online').waitFor({ timeout: 10000 });
       await ben.page.locator('.hh-player strong', { hasText: 'Ben (du)' }).waitFor();

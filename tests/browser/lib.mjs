@@ -136,35 +136,7 @@ export async function run(name, body) {
 
 // A TCP proxy in front of the server, so a test can cut every connection through it at once (a
 // dropped Wi-Fi: the browser sees its WebSocket die without a close frame) and let new ones in.
-export async function startProxy(targetUrl) {
-  const net = await import('node:net');
-  const target = new URL(targetUrl);
-  const sockets = new Set();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {});
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  server.unref(); // never keeps a failed test alive
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    dropAll() {
-      for (const s of sockets) s.destroy();
-    },
-    close() {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
-  };
-}
+export { startProxy } from '../support/proxy.mjs';
 
 // Happy Holidays: clicks one offered action if it is this page's turn; returns true if it clicked.
 export async function playOneStep(page) {

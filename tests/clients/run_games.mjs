@@ -1,23 +1,23 @@
 #!/usr/bin/env node
 // Plays complete games through a real tinsel-server with clients that know only the protocol:
-// the reference bot (clients/bot) against itself, and the Node.js example client against the bot.
+// the reference bot (clients/bot) against itself, and the Node.js example clients against the bot.
 //
 //   node run_games.mjs --server PATH --bot PATH --game GAME --players N [--games N] [--add-bots N]
 //                      [--options JSON] [--first-seat-pick] [--stop-chance P]
-//   node run_games.mjs --server PATH --bot PATH --example PATH/happy-holidays.mjs
+//   node run_games.mjs --server PATH --bot PATH --example PATH/happy-holidays.mjs [--expect-output REGEX]
 //   … [--think-ms MS] [--drop-at-ms T1,T2,…] [--expect-events KIND,…] [--log-dir DIR] [--show-logs]
 //
+// An example (clients/examples) creates a room for two and prints `room CODE`, a `Final scores:` line
+// and `result {json}`; --expect-output names a line it must also have printed (e.g. a "Stop!").
 // --drop-at-ms puts a TCP proxy between the clients and the server that cuts every connection
 // T ms after the game has started: the bots must resume their seats (token + last_seq) and finish.
 //
 // Starts the server on a free port, starts the clients, waits for them (with a deadline), and
 // checks that every client exited 0 and printed the result of every game with one score per
 // player. The server and every client are killed on the way out, whatever happens.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import net from 'node:net';
-import { parseArgs, start, killAll, within, show } from '../support/processes.mjs';
+import { writeFileSync } from 'node:fs';
+import { parseArgs, start, startServer, killAll, within, show } from '../support/processes.mjs';
+import { startProxy } from '../support/proxy.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const DEADLINE_MS = Number(args['deadline-ms'] ?? 90000);
@@ -36,37 +36,12 @@ function results(proc, players, games) {
   return found;
 }
 
-// A TCP relay to the server whose connections can all be cut at once.
-async function startProxy(port) {
-  const open = new Set();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(port, '127.0.0.1');
-    const pair = [client, upstream];
-    open.add(pair);
-    const end = () => { open.delete(pair); client.destroy(); upstream.destroy(); };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: server.address().port,
-    cut() {
-      const n = open.size;
-      for (const [a, b] of [...open]) { a.destroy(); b.destroy(); }
-      return n;
-    },
-    close() { server.close(); },
-  };
-}
-
 async function main() {
   const t0 = Date.now();
-  const server = start('server', args.server, ['--port', '0', '--log-level', 'info', '--auto-play-delay-ms', '20', '--data-dir', mkdtempSync(path.join(os.tmpdir(), 'tinsel-clients-'))]);
-  const all = [server];
+  const all = [];
   try {
-    const [, port] = await within(10000, server.line(/url=http:\/\/127\.0\.0\.1:(\d+)\//), 'the server to listen');
+    const { proc: server, port } = await startServer(args.server, ['--auto-play-delay-ms', '20']);
+    all.push(server);
     const drops = args['drop-at-ms'] ? String(args['drop-at-ms']).split(',').map(Number) : [];
     const proxy = drops.length ? await startProxy(port) : null;
     const url = `ws://127.0.0.1:${proxy ? proxy.port : port}/ws`;
@@ -126,6 +101,10 @@ async function main() {
       check(new RegExp(`^\\[[^\\]]+\\] #\\d+ ${kind}( |$)`, 'm').test(clients[0].stderr), `no ${kind} event in the game`);
     }
     if (args.example) check(clients[0].lines.some((l) => l.startsWith('Final scores:')), 'the example printed no final scores');
+    if (args['expect-output']) {
+      const want = new RegExp(String(args['expect-output']));
+      check(clients[0].lines.some((l) => want.test(l)), `the example printed no line matching ${want}`);
+    }
 
     if (proxy) {
       proxy.close();

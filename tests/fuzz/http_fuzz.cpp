@@ -1,6 +1,7 @@
 // Fuzz harness: raw bytes as one HTTP request, parsed with the limits of a live connection and
 // answered by the server's pure request handling (server/src/net/http_routes.hpp). What must hold:
-// the status is one the docs name; a file is only ever served from inside the web root; only a
+// the status is one the docs name; a file is only ever served from inside the web root (or the
+// client library's root, /lib/); only a
 // request for /ws becomes a WebSocket upgrade, and only with an allowed Origin or none; a refusal
 // of a malformed request closes the connection.
 #include <cstddef>
@@ -26,6 +27,11 @@ const tinsel::server::config& fuzz_config() {
 
 const std::string& web_root() {
   static const std::string root = std::filesystem::weakly_canonical(fuzz_config().web_root).string() + "/";
+  return root;
+}
+
+const std::string& lib_root() {
+  static const std::string root = std::filesystem::weakly_canonical(fuzz_config().lib_root).string() + "/";
   return root;
 }
 
@@ -57,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!a.file.empty()) {
     FUZZ_CHECK(a.status == 200, "files are served with 200");
     const auto real = std::filesystem::weakly_canonical(a.file).string();
-    FUZZ_CHECK(real.starts_with(web_root()), "a file from inside the web root only");
+    FUZZ_CHECK(real.starts_with(web_root()) || real.starts_with(lib_root()), "a file from inside the web or library root only");
     FUZZ_CHECK(std::filesystem::is_regular_file(real), "a regular file");
   }
   return 0;

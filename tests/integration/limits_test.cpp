@@ -118,7 +118,10 @@ TEST_CASE("HTTP: directories are 404; no Host is 400; long URLs and many headers
   test_server srv;
   const auto port = srv.port;
   CHECK(http_status(port, "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n") == 200);
-  for (const char* path : {"/js", "/js/", "/.", "/js/."}) {
+  // The client library (clients/js) under /lib/, from its own folder.
+  CHECK(http_status(port, "GET /lib/index.js HTTP/1.1\r\nHost: x\r\n\r\n") == 200);
+  CHECK(http_status(port, "GET /lib/client.js?v=1 HTTP/1.1\r\nHost: x\r\n\r\n") == 200);
+  for (const char* path : {"/js", "/js/", "/.", "/js/.", "/lib", "/lib/", "/lib/missing.js", "/lib/../web/index.html"}) {
     INFO(path);
     CHECK(http_status(port, std::string("GET ") + path + " HTTP/1.1\r\nHost: x\r\n\r\n") == 404);
   }

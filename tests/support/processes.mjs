@@ -1,8 +1,11 @@
-// Child processes for the Node.js test drivers (tests/clients/run_games.mjs,
-// tests/bench/run_loadgen.mjs): arguments, starting a program with its output collected, waiting for
-// a line of it, deadlines, and showing what a process printed when a test fails. Every process
+// Child processes for the Node.js test drivers (tests/clients/, tests/bench/run_loadgen.mjs):
+// arguments, starting a program (or tinsel-server) with its output collected, waiting for a line of
+// it, deadlines, and showing what a process printed when a test fails. Every process
 // started here is killed when the driver exits, however it exits.
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 // `--key value` and bare `--flag` (true).
@@ -63,6 +66,14 @@ export function start(name, command, argv, { scanStderr = false } = {}) {
     });
   });
   return proc;
+}
+
+// tinsel-server on a free port (or `port`) with a new data folder (or `dataDir`, to restart one);
+// resolves with {proc, port, dataDir} once it listens.
+export async function startServer(binary, extra = [], { port = 0, dataDir = mkdtempSync(path.join(os.tmpdir(), 'tinsel-clients-')) } = {}) {
+  const proc = start('server', binary, ['--port', String(port), '--log-level', 'info', '--data-dir', dataDir, ...extra]);
+  const [, bound] = await within(10000, proc.line(/url=http:\/\/127\.0\.0\.1:(\d+)\//), 'the server to listen');
+  return { proc, port: Number(bound), dataDir };
 }
 
 export function within(ms, promise, what) {

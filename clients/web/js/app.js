@@ -2,7 +2,9 @@
 // click does, and drawing the page (the screens themselves are in screens.js). It is a thin client:
 // every game screen is drawn from the server's `view` and every action the player can take is an
 // entry of the server's `legal` list (see docs/protocol.md).
-import { Connection } from './connection.js';
+// The session (reconnecting, resuming, ordered states) is the client library, served at /lib/
+// from clients/js (docs/operations.md, --lib-root).
+import { TinselClient } from '/lib/index.js';
 import { addTexts, lang, list, setLang, t } from './i18n.js';
 import { readOptions, screenHtml } from './screens.js';
 import { errorText, games, parseRoute, seatColours, seatLabel, seatName, store } from './state.js';
@@ -16,71 +18,97 @@ for (const g of Object.values(games)) addTexts(g.texts);
 const recentStates = 30;
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-const conn = new Connection(wsUrl, {
-  status(status, detail) {
-    store.conn = status;
-    store.connError = status === 'failed' ? detail : null;
-    renderHeader();
-    if (status === 'replaced' || status === 'failed') render();
-  },
-  welcome(msg) {
-    store.welcome = msg;
-    settings.set('token', msg.token);
-    settings.set('name', msg.name);
-  },
-  ready: onReady,
-  push: onPush,
-  error(msg) {
-    flash(msg.message || msg.code, 'error');
-  },
+// The seat token lives in localStorage with the name, so a reload or a new visit resumes.
+const conn = new TinselClient({
+  url: wsUrl,
+  tokenStore: { get: () => settings.get('token'), set: (token) => settings.set('token', token) },
 });
+conn.on('status', (status, detail) => {
+  store.conn = status;
+  store.connError = status === 'failed' ? detail.error : null;
+  renderHeader();
+  if (status === 'replaced' || status === 'failed') render();
+});
+conn.on('welcome', (msg) => {
+  store.welcome = msg;
+  settings.set('name', msg.name);
+});
+conn.on('ready', onReady);
+conn.on('joined', onJoined);
+conn.on('left', onLeft);
+conn.on('room', onRoom);
+conn.on('state', onState);
+conn.on('chat', (msg) => {
+  store.chat.push(msg);
+  if (store.chat.length > 100) store.chat.shift();
+  renderChat();
+});
+conn.on('chat_history', (msg) => {
+  // What was said before we (re)joined: the room's last 100 lines replace ours.
+  store.chat = msg.messages.slice(-100);
+  renderChat();
+});
+conn.on('error', (err) => flash(err.message || err.code, 'error'));
 
 // ---------------------------------------------------------------------------------------------
 // Session and room flow
 
 function startSession(name) {
   settings.set('name', name);
-  conn.start(name, settings.get('token'));
+  conn.connect(name);
 }
 
+// Online: after the first hello, and after every reconnect (the library has then taken the seat
+// back already). Then runs what the user asked for when the session was not running yet.
 async function onReady(welcome) {
-  if (store.joined) {
-    // A reconnect: take the seat back and catch up on what was missed.
-    await join(store.joined.code, store.joined.as, true);
-    return;
-  }
   // The invite or watch link of the room this player is already in: straight back in.
   const r = store.route;
-  if (r.kind !== 'home' && welcome.resumed && welcome.room === r.code) {
+  if (!store.joined && r.kind !== 'home' && welcome.resumed && welcome.room === r.code) {
     await join(r.code, r.kind === 'watch' ? 'spectator' : 'player');
   }
   render();
+  const then = store.pendingThen;
+  store.pendingThen = null;
+  if (then) await then();
 }
 
-async function join(code, as, resuming = false) {
-  const msg = { type: 'join_room', room: code, as };
-  const last = settings.get('seqs', {})[code];
-  if (last !== undefined && resuming) msg.last_seq = last;
+async function join(code, as) {
   // After a reload the log is empty: ask for the last states again to fill it (the server replays
   // what it still has; replayed events carry their own `seq`).
-  else if (last !== undefined && store.welcome?.resumed) msg.last_seq = Math.max(0, last - recentStates);
+  const last = settings.get('seqs', {})[code];
+  const lastSeq = last !== undefined && store.welcome?.resumed ? Math.max(0, last - recentStates) : undefined;
   try {
-    const ok = await conn.request(msg);
-    store.joined = { code: ok.room, as: ok.spectator ? 'spectator' : 'player' };
-    store.seat = ok.seat;
+    await conn.joinRoom(code, { as, lastSeq });
     store.error = null;
-    const path = `/${ok.spectator ? 'watch' : 'r'}/${ok.room}`;
-    if (location.pathname !== path) history.replaceState(null, '', path);
-    store.route = parseRoute(path);
   } catch (err) {
-    if (resuming && err.code === 'unknown_room') {
-      leftRoom('notice.closed');
-    } else {
-      store.error = err;
-      store.joined = null;
-    }
+    store.error = err;
+    store.joined = null;
   }
   render();
+}
+
+// In a room: created, joined, or taken back by the library after a reconnect.
+function onJoined(ok) {
+  store.joined = { code: ok.room, as: ok.spectator ? 'spectator' : 'player' };
+  store.seat = ok.seat;
+  const path = `/${ok.spectator ? 'watch' : 'r'}/${ok.room}`;
+  if (location.pathname !== path) history.replaceState(null, '', path);
+  store.route = parseRoute(path);
+}
+
+function onLeft({ reason, error }) {
+  if (reason === 'left') leftRoom('notice.left');
+  else if (reason === 'kicked') leftRoom('notice.kicked');
+  else if (reason === 'closed') {
+    leftRoom(store.closedByMe ? 'notice.closed_by_me' : 'notice.closed');
+    store.closedByMe = false;
+  } else if (error?.code === 'unknown_room') {
+    leftRoom('notice.closed'); // the room ended while we were away
+  } else {
+    store.error = error;
+    store.joined = null;
+    render();
+  }
 }
 
 function leftRoom(noticeKey) {
@@ -100,40 +128,14 @@ function leftRoom(noticeKey) {
   render();
 }
 
-function onPush(msg) {
-  switch (msg.type) {
-    case 'room':
-      if (msg.room.status === 'closed') {
-        leftRoom(store.closedByMe ? 'notice.closed_by_me' : 'notice.closed');
-        store.closedByMe = false;
-        return;
-      }
-      store.room = msg.room;
-      if (msg.room.status === 'playing') {
-        store.showLobby = false;
-        store.gameNames = msg.room.seats.filter((s) => s.status !== 'empty').map((s) => s.name);
-      }
-      render();
-      break;
-    case 'state':
-      onState(msg);
-      break;
-    case 'chat':
-      store.chat.push(msg);
-      if (store.chat.length > 100) store.chat.shift();
-      renderChat();
-      break;
-    case 'chat_history':
-      // What was said before we (re)joined: the room's last 100 lines replace ours.
-      store.chat = msg.messages.slice(-100);
-      renderChat();
-      break;
-    case 'kicked':
-      leftRoom('notice.kicked');
-      break;
-    default:
-      break; // later protocol versions may add pushes; ignore them
+function onRoom(room) {
+  if (room.status === 'closed') return; // the library reports it as left, see onLeft
+  store.room = room;
+  if (room.status === 'playing') {
+    store.showLobby = false;
+    store.gameNames = room.seats.filter((s) => s.status !== 'empty').map((s) => s.name);
   }
+  render();
 }
 
 function onState(msg) {
@@ -310,11 +312,10 @@ function currentName() {
 function withSession(name, then) {
   if (conn.welcome && conn.status === 'online') {
     if (conn.welcome.name !== name && !store.joined) {
-      // A different name: a new identity (the old token stays with the old name).
-      settings.set('token', null);
+      // A different name: a new identity (reset() forgets the token).
       store.pendingThen = then;
       conn.reset();
-      conn.start(name, null);
+      conn.connect(name);
       return;
     }
     then();
@@ -338,13 +339,10 @@ const actions = {
     const options = readOptions($('#create-form'));
     withSession(name, async () => {
       try {
-        const ok = await send({ type: 'create_room', game: store.createGame, options });
-        store.joined = { code: ok.room, as: 'player' };
-        store.seat = ok.seat;
+        await conn.createRoom(store.createGame, options); // onJoined takes it from here
         store.notice = null;
-        history.replaceState(null, '', `/r/${ok.room}`);
-        store.route = parseRoute(location.pathname);
-      } catch {
+      } catch (err) {
+        flash(errorText(err), 'error');
         /* flashed */
       }
       render();
@@ -436,9 +434,9 @@ const actions = {
   },
   async leave() {
     try {
-      await send({ type: 'leave_room' });
-      leftRoom('notice.left');
-    } catch {
+      await conn.leaveRoom(); // onLeft shows the lobby's goodbye
+    } catch (err) {
+      flash(errorText(err), 'error');
       /* flashed; still in the room */
     }
   },
@@ -450,9 +448,9 @@ const actions = {
   async 'leave-game'() {
     if (store.seat !== null && !window.confirm(t('game.leave_confirm'))) return;
     try {
-      await send({ type: 'leave_room' });
-      leftRoom('notice.left');
-    } catch {
+      await conn.leaveRoom();
+    } catch (err) {
+      flash(errorText(err), 'error');
       /* flashed; still in the room */
     }
   },
@@ -475,9 +473,8 @@ const actions = {
   },
   async 'not-me'() {
     // Start over: no saved name or token; the home page asks for a name again.
+    conn.reset();
     settings.set('name', null);
-    settings.set('token', null);
-    store.conn = 'idle';
     store.welcome = null;
     render();
   },
@@ -534,15 +531,6 @@ $('#lang').addEventListener('click', () => {
   setLang(lang() === 'de' ? 'en' : 'de');
   render();
 });
-
-// When the session becomes ready after a name was entered, run what the user asked for.
-const readyHandler = conn.handlers.ready;
-conn.handlers.ready = async (welcome) => {
-  await readyHandler(welcome);
-  const then = store.pendingThen;
-  store.pendingThen = null;
-  if (then) await then();
-};
 
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible' && (conn.status === 'reconnecting' || conn.status === 'restarting')) conn.reconnect();

@@ -161,8 +161,10 @@ http_answer route_http(const http_request& req, const http_context& ctx) {
 
   if (const auto rel = static_path(target); !rel.empty()) {
     // Directories and anything else that is not a plain file (/js, /js/, /.) are not found.
+    // /lib/… is the client library (clients/js), from its own folder: one copy of its source.
     std::error_code ec;
-    const std::filesystem::path path = ctx.cfg.web_root + rel;
+    const bool lib = rel.starts_with("/lib/");
+    const std::filesystem::path path = lib ? ctx.cfg.lib_root + rel.substr(4) : ctx.cfg.web_root + rel;
     if (std::filesystem::is_regular_file(path, ec)) {
       const auto size = std::filesystem::file_size(path, ec);
       if (!ec) {

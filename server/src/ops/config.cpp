@@ -15,11 +15,15 @@
 #ifndef TINSEL_DEFAULT_WEB_ROOT
 #define TINSEL_DEFAULT_WEB_ROOT "clients/web"
 #endif
+#ifndef TINSEL_DEFAULT_LIB_ROOT
+#define TINSEL_DEFAULT_LIB_ROOT "clients/js"
+#endif
 
 namespace tinsel::server {
 
 std::string version_string() { return TINSEL_VERSION; }
 std::string default_web_root() { return TINSEL_DEFAULT_WEB_ROOT; }
+std::string default_lib_root() { return TINSEL_DEFAULT_LIB_ROOT; }
 
 namespace {
 
@@ -144,6 +148,8 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_metrics_bind(v, c); }},
       {"web-root", "TINSEL_WEB_ROOT", "folder of the browser client served at / (default: the source tree's clients/web)",
        [](config& c, const std::string& v) { c.web_root = v; return !v.empty(); }},
+      {"lib-root", "TINSEL_LIB_ROOT", "folder of the JavaScript client library served at /lib/, which the browser client imports (default: the source tree's clients/js)",
+       [](config& c, const std::string& v) { c.lib_root = v; return !v.empty(); }},
       {"journal", "TINSEL_JOURNAL", "sqlite (the default: rooms survive a restart or a crash, kept in DATA-DIR/tinsel.db) or off (rooms live in memory only)",
        [](config& c, const std::string& v) {
          c.journal = v;

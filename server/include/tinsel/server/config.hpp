@@ -13,6 +13,8 @@ namespace tinsel::server {
 
 // The source tree's clients/web, fixed at build time.
 std::string default_web_root();
+// The source tree's clients/js (the client library, served at /lib/), fixed at build time.
+std::string default_lib_root();
 
 struct config {
   std::string bind = "127.0.0.1";
@@ -21,6 +23,7 @@ struct config {
   std::string log_level = "info";
   std::string log_format = "text";  // or "json": one object per line (server/src/ops/log_format.hpp)
   std::string web_root = default_web_root();
+  std::string lib_root = default_lib_root();  // served under /lib/ (the browser client imports it)
   // Durable rooms (docs/operations.md, "The journal"): "sqlite" keeps every room in
   // <data_dir>/tinsel.db and brings it back after a restart; "off" keeps rooms in memory only.
   std::string journal = "sqlite";

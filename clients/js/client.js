@@ -1,0 +1,446 @@
+// TinselClient: the session with a Tinsel server (docs/protocol.md), so that a client only has to
+// draw the game. It says `hello` (resuming with the saved token), sends requests with ids and
+// settles each with its `ok` or `error`, reconnects with backoff when the connection drops, takes
+// its seat back with `join_room` + `last_seq`, and hands the `state` pushes on in order, every
+// event once. It knows the envelope, rooms and seqs, and nothing about any game's rules.
+//
+// No dependencies and no build step: an ES module for browsers and Node.js (pass a WebSocket
+// implementation such as the `ws` package's in Node before version 22).
+
+export const protocolVersion = 1;
+
+/** A refused request: the server's `error` (or `disconnected` when the connection was lost). */
+export class TinselError extends Error {
+  constructor(reply) {
+    super(reply.message || reply.code);
+    this.name = 'TinselError';
+    this.code = reply.code;
+    if (reply.retry_after_ms !== undefined) this.retry_after_ms = reply.retry_after_ms;
+    this.reply = reply;
+  }
+}
+
+// What each close code means (docs/protocol.md, "Close codes").
+export const closeReasons = {
+  1000: 'normal close',
+  1001: 'the server is shutting down',
+  1006: 'connection lost',
+  1012: 'the server is restarting',
+  4001: 'replaced by another connection',
+  4008: 'too slow: the outgoing queue overflowed',
+  4029: 'too many refused requests',
+};
+
+/** A token store that keeps the token in memory only (the default). */
+export function memoryTokenStore(initial = null) {
+  let token = initial;
+  return { get: () => token, set: (value) => { token = value; } };
+}
+
+const defaultBackoff = { baseMs: 500, restartBaseMs: 1000, maxMs: 10000 };
+
+export class TinselClient {
+  /**
+   * @param {object} opts
+   * @param {string} opts.url  the server's WebSocket URL, e.g. ws://127.0.0.1:8080/ws
+   * @param {string} [opts.name]  the display name for `hello` (or give it to connect())
+   * @param {typeof WebSocket} [opts.WebSocket]  a WebSocket class; default globalThis.WebSocket
+   * @param {{get(): (string|null), set(token: string|null): void}} [opts.tokenStore]
+   * @param {{baseMs?: number, restartBaseMs?: number, maxMs?: number}} [opts.backoff]
+   */
+  constructor({ url, name = null, WebSocket: ws = globalThis.WebSocket, tokenStore = memoryTokenStore(), backoff = {} }) {
+    if (!ws) throw new Error('no WebSocket implementation: pass one, e.g. from the ws package');
+    this.url = url;
+    this.name = name;
+    this.WebSocket = ws;
+    this.tokenStore = tokenStore;
+    this.backoff = { ...defaultBackoff, ...backoff };
+    /** idle, connecting, online, reconnecting, restarting, replaced, failed or closed */
+    this.status = 'idle';
+    this.welcome = null; // the latest `welcome`
+    this.room = null; // {code, as} of the room this client is in, or null
+    this.roomInfo = null; // the latest `room` push's room
+    this.seat = null;
+    this.state = null; // the latest `state` delivered
+    this.lastSeq = null; // the seq of that state, for resuming
+    this.listeners = new Map();
+    this.socket = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.retries = 0;
+    this.restarting = false;
+    this.retryTimer = null;
+    this.wanted = false; // whether the session should be running
+    this.joinAnswered = false; // the next state answers a join: deliver it even with an old seq
+    this.ready = null; // {promise, resolve, reject} for connect()
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Events
+
+  /** Calls fn(...args) for every event of this type; returns a function that unsubscribes. */
+  on(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+    this.listeners.get(type).add(fn);
+    return () => this.off(type, fn);
+  }
+
+  off(type, fn) {
+    this.listeners.get(type)?.delete(fn);
+  }
+
+  // A listener that throws must not break the session: its error is rethrown on its own, where
+  // the browser or Node reports it as uncaught.
+  emit(type, ...args) {
+    for (const fn of [...(this.listeners.get(type) ?? [])]) {
+      try {
+        fn(...args);
+      } catch (err) {
+        queueMicrotask(() => { throw err; });
+      }
+    }
+  }
+
+  setStatus(status, detail = {}) {
+    this.status = status;
+    this.emit('status', status, detail);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The session
+
+  /**
+   * Starts the session (if it is not running) and resolves with the `welcome` once it is online;
+   * rejects with the TinselError when the server refuses the `hello` (status `failed`).
+   */
+  connect(name = this.name) {
+    if (!name) return Promise.reject(new Error('connect() needs a name'));
+    this.name = name;
+    if (this.status === 'online') return Promise.resolve(this.welcome);
+    if (!this.ready) {
+      let resolve;
+      let reject;
+      const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
+      promise.catch(() => {}); // a caller that does not wait still sees it through `status`
+      this.ready = { promise, resolve, reject };
+    }
+    const { promise } = this.ready;
+    if (!this.wanted || this.status === 'failed' || this.status === 'replaced' || this.status === 'closed') {
+      this.wanted = true;
+      this.retries = 0;
+      if (this.socket) this.socket.close(1000);
+      else this.open();
+    }
+    return promise;
+  }
+
+  /** Tries to reconnect now: during a backoff pause, or after `replaced` or `failed`. */
+  reconnect() {
+    this.wanted = true;
+    this.retries = Math.max(this.retries, 1);
+    if (this.socket) this.socket.close(1000); // its close handler opens the next one
+    else this.open();
+  }
+
+  /** Ends the session; the seat stays with the server as after a dropped connection. */
+  close() {
+    this.wanted = false;
+    clearTimeout(this.retryTimer);
+    const socket = this.socket;
+    this.dropSocket('closed');
+    socket?.close(1000);
+    this.setStatus('closed');
+  }
+
+  /** Ends the session and forgets the identity (token) and the room: the next connect() is a new player. */
+  reset() {
+    this.close();
+    this.tokenStore.set(null);
+    this.welcome = null;
+    this.forgetRoom();
+    this.setStatus('idle');
+  }
+
+  open() {
+    clearTimeout(this.retryTimer);
+    const status = this.retries === 0 ? 'connecting' : this.restarting ? 'restarting' : 'reconnecting';
+    if (this.status !== status) this.setStatus(status, { attempt: this.retries });
+    let socket;
+    try {
+      socket = new this.WebSocket(this.url);
+    } catch (err) {
+      // A malformed URL: nothing to retry.
+      this.failed(new TinselError({ code: 'invalid_url', message: String(err.message || err) }));
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => this.hello(socket);
+    socket.onmessage = (e) => { if (socket === this.socket) this.receive(e.data); };
+    socket.onerror = () => {}; // a close event follows
+    socket.onclose = (e) => this.closed(socket, e.code, e.reason);
+  }
+
+  async hello(socket) {
+    const msg = { type: 'hello', protocol: protocolVersion, name: this.name };
+    const token = this.tokenStore.get();
+    if (token) msg.token = token;
+    let welcome;
+    try {
+      await this.request(msg);
+      welcome = this.welcome;
+    } catch (err) {
+      if (socket !== this.socket || err.code === 'disconnected') return; // the close handler goes on
+      // The server refused the session (a name it does not accept, too many identities): stop.
+      this.failed(err);
+      return;
+    }
+    // A reconnect: take the seat back and catch up with last_seq.
+    if (this.room) await this.rejoin(welcome);
+    if (socket !== this.socket) return;
+    this.retries = 0;
+    this.restarting = false;
+    this.setStatus('online');
+    this.emit('ready', welcome);
+    this.ready?.resolve(welcome);
+    this.ready = null;
+  }
+
+  async rejoin(welcome) {
+    const { code, as } = this.room;
+    try {
+      await this.joinRoom(code, { as, lastSeq: this.lastSeq ?? undefined, rejoin: true });
+    } catch (err) {
+      if (err.code === 'disconnected') return;
+      // The room expired or was closed while we were away, or the identity was forgotten
+      // (welcome.resumed false) and the game no longer takes players.
+      this.forgetRoom();
+      this.emit('left', { reason: 'rejoin_failed', room: code, error: err, resumed: welcome.resumed });
+    }
+  }
+
+  failed(err) {
+    this.wanted = false;
+    const socket = this.socket;
+    this.dropSocket('the session failed');
+    socket?.close(1000);
+    this.setStatus('failed', { error: err });
+    this.ready?.reject(err);
+    this.ready = null;
+  }
+
+  // Rejects what waits for an answer on this socket and forgets it.
+  dropSocket(why) {
+    this.socket = null;
+    for (const { reject } of this.pending.values()) reject(new TinselError({ code: 'disconnected', message: why }));
+    this.pending.clear();
+  }
+
+  closed(socket, code, reason) {
+    if (socket !== this.socket) return;
+    this.dropSocket('connection lost');
+    this.emit('disconnect', { code, reason: reason || closeReasons[code] || '' });
+    if (code === 4001) {
+      // Another tab or device resumed this player: do not fight over the seat.
+      this.wanted = false;
+      this.setStatus('replaced', { code });
+      return;
+    }
+    if (!this.wanted) return;
+    // 1012: the server is restarting and rooms survive it; the first try waits a little longer.
+    if (code === 1012) this.restarting = true;
+    this.retries += 1;
+    const base = this.restarting ? this.backoff.restartBaseMs : this.backoff.baseMs;
+    const pause = Math.min(this.backoff.maxMs, base * 2 ** Math.min(this.retries - 1, 6));
+    // Up to a fifth less, so that the clients of a restarted server do not all come back at once.
+    const delay = Math.round(pause * (0.8 + 0.2 * Math.random()));
+    this.setStatus(this.restarting ? 'restarting' : 'reconnecting', { delay, attempt: this.retries, code });
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Messages
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(typeof text === 'string' ? text : String(text));
+    } catch {
+      return; // the server sends JSON only; nothing to do with anything else
+    }
+    if (!msg || typeof msg !== 'object') return;
+    this.emit('message', msg);
+    switch (msg.type) {
+      case 'ok':
+      case 'error': {
+        const waiter = msg.id !== undefined ? this.pending.get(msg.id) : undefined;
+        if (waiter) {
+          this.pending.delete(msg.id);
+          if (msg.type === 'ok') {
+            waiter.onOk?.(msg); // at once: the pushes that follow depend on it
+            waiter.resolve(msg);
+          } else {
+            waiter.reject(new TinselError(msg));
+          }
+        } else if (msg.type === 'error') {
+          this.emit('error', new TinselError(msg));
+        }
+        return;
+      }
+      case 'welcome':
+        this.welcome = msg;
+        this.tokenStore.set(msg.token);
+        this.emit('welcome', msg);
+        return;
+      case 'room':
+        if (msg.room.status === 'closed') {
+          const code = this.room?.code ?? msg.room.code;
+          this.forgetRoom();
+          this.emit('room', msg.room, msg);
+          this.emit('left', { reason: 'closed', room: code });
+          return;
+        }
+        this.roomInfo = msg.room;
+        this.emit('room', msg.room, msg);
+        return;
+      case 'state':
+        this.onState(msg);
+        return;
+      case 'kicked': {
+        const code = this.room?.code ?? msg.room;
+        this.forgetRoom();
+        this.emit('kicked', msg);
+        this.emit('left', { reason: 'kicked', room: code });
+        return;
+      }
+      case 'chat':
+      case 'chat_history':
+        this.emit(msg.type, msg);
+        return;
+      default:
+        this.emit('push', msg); // a push of a later protocol version
+    }
+  }
+
+  // Hands states on in seq order, every event once. A state is normally one above the last; the
+  // state that answers a join_room with last_seq carries the missed events (each with its `seq`)
+  // or `resync: true`, and may repeat the last seq when nothing was missed.
+  onState(msg) {
+    const answer = this.joinAnswered;
+    this.joinAnswered = false;
+    const last = this.lastSeq;
+    const info = { join: answer, replayed: msg.replayed_from !== undefined, resync: Boolean(msg.resync), gap: false };
+    if (last !== null && !answer && !info.resync && msg.seq <= last) {
+      // Already delivered (cannot happen with a conforming server; a guard, not a feature).
+      this.emit('duplicate', msg);
+      return;
+    }
+    if (last !== null && info.replayed) {
+      // Events this client has already delivered are not delivered again.
+      msg = { ...msg, events: msg.events.filter((e) => e.seq === undefined || e.seq > last) };
+    }
+    if (last !== null && !answer && !info.resync && msg.seq > last + 1) info.gap = true;
+    this.lastSeq = msg.seq;
+    this.state = msg;
+    this.seat = msg.seat;
+    this.emit('state', msg, info);
+  }
+
+  forgetRoom() {
+    this.room = null;
+    this.roomInfo = null;
+    this.seat = null;
+    this.state = null;
+    this.lastSeq = null;
+    this.joinAnswered = false;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Requests
+
+  /**
+   * Sends any request with a fresh id; resolves with its `ok`, rejects with a TinselError (its
+   * `code`, `message`, `retry_after_ms`), also with code `disconnected` when not connected or
+   * when the connection drops before the answer (the request may or may not have been applied).
+   */
+  request(msg, onOk) {
+    return new Promise((resolve, reject) => {
+      const socket = this.socket;
+      if (!socket || socket.readyState !== 1 /* OPEN */) {
+        reject(new TinselError({ code: 'disconnected', message: 'not connected' }));
+        return;
+      }
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject, onOk });
+      socket.send(JSON.stringify({ ...msg, id }));
+    });
+  }
+
+  // A room was entered: remember it for reconnecting; the state that follows answers the join.
+  entered(ok, as, rejoin) {
+    if (this.room?.code !== ok.room) {
+      this.lastSeq = null;
+      this.state = null;
+    }
+    this.room = { code: ok.room, as: ok.spectator ? 'spectator' : as };
+    this.seat = ok.seat;
+    this.joinAnswered = true;
+    this.emit('joined', ok, { rejoin });
+  }
+
+  /** create_room; resolves with the ok ({room, seat, …}). */
+  createRoom(game, options) {
+    const msg = { type: 'create_room', game };
+    if (options !== undefined) msg.options = options;
+    return this.request(msg, (ok) => this.entered(ok, 'player', false));
+  }
+
+  /**
+   * join_room. `lastSeq` asks the server for what was missed since that state (a client that
+   * reloads may pass the seq it saved); by default the client's own last seq in that room.
+   */
+  joinRoom(code, { as = 'player', lastSeq, rejoin = false } = {}) {
+    const room = String(code).toUpperCase().replace(/[\s-]/g, '');
+    const msg = { type: 'join_room', room, as };
+    const seq = lastSeq ?? (this.room?.code === room ? this.lastSeq : null);
+    if (seq !== null && seq !== undefined) msg.last_seq = seq;
+    return this.request(msg, (ok) => {
+      this.entered(ok, as, rejoin);
+      // Events up to the given seq count as delivered, so a replay starts after them.
+      if (lastSeq !== undefined && lastSeq !== null) this.lastSeq = lastSeq;
+    });
+  }
+
+  leaveRoom() {
+    return this.request({ type: 'leave_room' }, () => {
+      const code = this.room?.code;
+      this.forgetRoom();
+      this.emit('left', { reason: 'left', room: code });
+    });
+  }
+
+  startGame(firstSeat) {
+    const msg = { type: 'start_game' };
+    if (firstSeat !== undefined && firstSeat !== null) msg.first_seat = firstSeat;
+    return this.request(msg);
+  }
+
+  setOptions(options) { return this.request({ type: 'set_options', options }); }
+  kick(player) { return this.request({ type: 'kick', player }); }
+  transferHost(player) { return this.request({ type: 'transfer_host', player }); }
+  addBot() { return this.request({ type: 'add_bot' }); }
+  removeBot(seat) { return this.request({ type: 'remove_bot', seat }); }
+  closeRoom() { return this.request({ type: 'close_room' }); }
+  /** Sends one game command, e.g. an entry of `legal`. */
+  action(command) { return this.request({ type: 'action', action: command }); }
+  chat(text) { return this.request({ type: 'chat', text }); }
+
+  /** The player id of this session, once welcomed. */
+  get player() {
+    return this.welcome?.player ?? null;
+  }
+
+  /** Whether this session's player is the room's host. */
+  get isHost() {
+    return Boolean(this.roomInfo && this.welcome && this.roomInfo.host === this.welcome.player);
+  }
+}

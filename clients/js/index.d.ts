@@ -1,0 +1,199 @@
+// Types of the client library's API (hand-written; the messages' types are generated from the
+// JSON Schemas into protocol.d.ts by scripts/gen-types.mjs).
+import type {
+  ChatHistoryServerToClient,
+  ChatServerToClient,
+  ClientMessage,
+  ErrorServerToClient,
+  KickedServerToClient,
+  OkServerToClient,
+  RoomServerToClient,
+  StateServerToClient,
+  WelcomeServerToClient,
+} from './protocol.js';
+
+export * from './protocol.js';
+
+export declare const protocolVersion: 1;
+
+/** What each close code means (docs/protocol.md, "Close codes"). */
+export declare const closeReasons: Record<number, string>;
+
+/** Where the seat token is kept between connections (and page loads). */
+export interface TokenStore {
+  get(): string | null;
+  set(token: string | null): void;
+}
+
+/** Keeps the token in memory only (the default). */
+export declare function memoryTokenStore(initial?: string | null): TokenStore;
+
+/** A refused request: the server's `error`, or code `disconnected` when the connection was lost. */
+export declare class TinselError extends Error {
+  readonly code: string;
+  readonly retry_after_ms?: number;
+  /** The `error` message as the server sent it (or the library's stand-in). */
+  readonly reply: ErrorServerToClient | { code: string; message: string };
+}
+
+export type Status = 'idle' | 'connecting' | 'online' | 'reconnecting' | 'restarting' | 'replaced' | 'failed' | 'closed';
+
+export interface StatusDetail {
+  /** reconnecting/restarting: the pause before the next try, in ms. */
+  delay?: number;
+  /** reconnecting/restarting: how many tries since the connection was last online. */
+  attempt?: number;
+  /** The close code that ended the previous connection. */
+  code?: number;
+  /** failed: why the server refused the session. */
+  error?: TinselError;
+}
+
+/** How a delivered state relates to the one before. */
+export interface StateInfo {
+  /** This state answers a join_room (also the library's own after a reconnect). */
+  join: boolean;
+  /** Its events were replayed by the server (each event then has `seq`). */
+  replayed: boolean;
+  /** The server could not replay what was missed: take the view as the new truth. */
+  resync: boolean;
+  /** Seq jumped without a replay (a server that breaks the protocol; never expected). */
+  gap: boolean;
+}
+
+export interface LeftInfo {
+  /** left: leave_room; kicked; closed: the host closed it; rejoin_failed: after a reconnect. */
+  reason: 'left' | 'kicked' | 'closed' | 'rejoin_failed';
+  room: string | null;
+  error?: TinselError;
+  resumed?: boolean;
+}
+
+export type RoomInfo = RoomServerToClient['room'];
+export type OkReply = OkServerToClient & Record<string, unknown>;
+
+export interface ClientEvents {
+  status: (status: Status, detail: StatusDetail) => void;
+  welcome: (welcome: WelcomeServerToClient) => void;
+  /** Online: after hello, and after a reconnect once the room is taken back. */
+  ready: (welcome: WelcomeServerToClient) => void;
+  /** In a room: createRoom, joinRoom, or the library's rejoin after a reconnect. */
+  joined: (ok: OkReply, info: { rejoin: boolean }) => void;
+  left: (info: LeftInfo) => void;
+  room: (room: RoomInfo, message: RoomServerToClient) => void;
+  /** States in seq order, every event once. */
+  state: (state: StateServerToClient, info: StateInfo) => void;
+  chat: (message: ChatServerToClient) => void;
+  chat_history: (message: ChatHistoryServerToClient) => void;
+  kicked: (message: KickedServerToClient) => void;
+  /** An `error` without an id (e.g. frame_too_large). */
+  error: (error: TinselError) => void;
+  /** A connection ended; `code` is its close code. */
+  disconnect: (info: { code: number; reason: string }) => void;
+  /** Every message from the server, before the library handles it. */
+  message: (message: { type: string; [key: string]: unknown }) => void;
+  /** A push type this library does not know (a later protocol version). */
+  push: (message: { type: string; [key: string]: unknown }) => void;
+  /** A state the library had already delivered (not expected from a conforming server). */
+  duplicate: (state: StateServerToClient) => void;
+}
+
+export interface ClientOptions {
+  /** The server's WebSocket URL, e.g. ws://127.0.0.1:8080/ws or wss://games.example.org/ws. */
+  url: string;
+  /** The display name for hello (or pass it to connect()). */
+  name?: string;
+  /** A WebSocket class; default globalThis.WebSocket (in Node.js < 22: the ws package's). */
+  WebSocket?: unknown;
+  /** Where the seat token is kept; default memoryTokenStore(). */
+  tokenStore?: TokenStore;
+  /** Reconnect pauses: base (500), base after close code 1012 (1000), maximum (10000) ms. */
+  backoff?: { baseMs?: number; restartBaseMs?: number; maxMs?: number };
+}
+
+export declare class TinselClient {
+  constructor(options: ClientOptions);
+  readonly url: string;
+  name: string | null;
+  readonly status: Status;
+  /** The latest welcome. */
+  readonly welcome: WelcomeServerToClient | null;
+  readonly player: string | null;
+  /** The room this client is in (kept across reconnects), or null. */
+  readonly room: { code: string; as: 'player' | 'spectator' } | null;
+  /** The latest `room` push's room. */
+  readonly roomInfo: RoomInfo | null;
+  readonly isHost: boolean;
+  readonly seat: number | null;
+  /** The latest state delivered, and its seq. */
+  readonly state: StateServerToClient | null;
+  readonly lastSeq: number | null;
+
+  on<K extends keyof ClientEvents>(type: K, listener: ClientEvents[K]): () => void;
+  off<K extends keyof ClientEvents>(type: K, listener: ClientEvents[K]): void;
+
+  /** Starts the session; resolves with the welcome once online, rejects if hello is refused. */
+  connect(name?: string): Promise<WelcomeServerToClient>;
+  /** Tries again now (during a backoff pause, after `replaced` or `failed`). */
+  reconnect(): void;
+  /** Ends the session; the seat stays with the server as after a dropped connection. */
+  close(): void;
+  /** Ends the session and forgets the token and the room. */
+  reset(): void;
+
+  /** Any request; resolves with its ok, rejects with a TinselError. */
+  request(message: ClientMessage | { type: string; [key: string]: unknown }): Promise<OkReply>;
+  createRoom(game: string, options?: Record<string, unknown>): Promise<OkReply>;
+  joinRoom(code: string, options?: { as?: 'player' | 'spectator'; lastSeq?: number }): Promise<OkReply>;
+  leaveRoom(): Promise<OkReply>;
+  startGame(firstSeat?: number): Promise<OkReply>;
+  setOptions(options: Record<string, unknown>): Promise<OkReply>;
+  kick(player: string): Promise<OkReply>;
+  transferHost(player: string): Promise<OkReply>;
+  addBot(): Promise<OkReply>;
+  removeBot(seat: number): Promise<OkReply>;
+  closeRoom(): Promise<OkReply>;
+  /** One game command, e.g. an entry of `legal`. */
+  action(command: { kind: string; [key: string]: unknown }): Promise<OkReply>;
+  chat(text: string): Promise<OkReply>;
+}
+
+// Helpers for `legal` ---------------------------------------------------------------------------
+
+export type LegalEntry = { kind: string; domain?: unknown; [key: string]: unknown };
+export type Location = { tree: number } | { seat: number; row: number; slot: number };
+export type Cell = { row: number; slot: number };
+export interface MoveDomain { from: Location[]; to: Location[]; rule: 'different_areas' }
+export interface RearrangeDomain { occupied: Cell[]; rows: number; slots: number }
+export interface AssignDomain { motifs: string[]; rows: number; slots: number; families: string[] }
+
+export declare function isDomain(entry: LegalEntry): boolean;
+/** The entries that can be sent as they are (no domain entries). */
+export declare function sendable<T extends LegalEntry>(legal: T[] | null | undefined): T[];
+export declare function domainOf(legal: LegalEntry[] | null | undefined, kind: string): any;
+
+/** Unterm Baum: every move of the move domain (from × to in different areas), or the concrete moves. */
+export declare function moves(legal: LegalEntry[]): { kind: 'move'; from: Location; to: Location }[];
+/** null if the move is allowed by the domain, else the game's error code. */
+export declare function checkMove(domain: MoveDomain, from: Location, to: Location): string | null;
+/** A rearrange bringing `from` to `to`: a swap if `to` holds a card, else a move. Throws with `code`. */
+export declare function rearrange(domain: RearrangeDomain, from: Cell, to: Cell): { kind: 'rearrange'; moves: { from: Cell; to: Cell }[] };
+/** null if the mapping is valid for the domain, else the game's error code. */
+export declare function checkRearrange(domain: RearrangeDomain, moves: { from: Cell; to: Cell }[]): string | null;
+/** An assign from a motif → cell mapping. Throws with `code` if it is not valid. */
+export declare function assign(
+  domain: AssignDomain,
+  mapping: Record<string, Cell> | Map<string, Cell>,
+  family?: string,
+): { kind: 'assign'; wishes: { motif: string; row: number; slot: number }[]; family?: string };
+/** null if the wishes are valid for the domain, else 'invalid_assignment' or 'unknown_family'. */
+export declare function checkAssign(domain: AssignDomain, wishes: { motif: string; row: number; slot: number }[], family?: string): string | null;
+
+export declare const untermBaum: {
+  moves: typeof moves;
+  checkMove: typeof checkMove;
+  rearrange: typeof rearrange;
+  checkRearrange: typeof checkRearrange;
+  assign: typeof assign;
+  checkAssign: typeof checkAssign;
+};
