@@ -17,16 +17,27 @@ export type ClientMessage =
   | TransferHostClientToServer
   | AddBotClientToServer
   | RemoveBotClientToServer
-  | CloseRoomClientToServer;
+  | CloseRoomClientToServer
+  | SkipClientToServer
+  | ReadmitClientToServer;
 /**
  * Creates a room for a game; options left out take their defaults. A game id this server does not host is answered with unknown_game.
  */
 export type CreateRoomClientToServer = {
+  /**
+   * The message type, "create_room".
+   */
   type: 'create_room';
+  /**
+   * The id of the game to play (see welcome.games); an id this server does not host is answered with unknown_game.
+   */
   game: string;
+  /**
+   * The game's options; null or absent, and every option left out, take their defaults; unknown or bad options are refused with invalid_option.
+   */
   options?: {} | null;
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 };
@@ -35,28 +46,49 @@ export type CreateRoomClientToServer = {
  */
 export type HappyHolidaysCommands =
   | {
+      /**
+       * "take_reindeer": at the start of your turn, holding no reindeer, take the one of another player.
+       */
       kind: 'take_reindeer';
       /**
-       * A seat index. Rooms have at most 6 seats.
+       * The seat whose reindeer you take; it must hold one and not be yours.
        */
       from: number;
     }
   | {
+      /**
+       * "roll": roll the die at the start of your turn (without a reindeer in strict mode this is the "forgot" move: the turn is missed).
+       */
       kind: 'roll';
     }
   | {
+      /**
+       * "sleigh_colour": after a colour-pair roll, the colour whose gifts you bank from your sleigh.
+       */
       kind: 'sleigh_colour';
+      /**
+       * One of the two rolled colours (also one the tree had no gift of).
+       */
       colour: 'red' | 'green' | 'blue' | 'yellow';
     }
   | {
+      /**
+       * "choose_sleigh": after a Reindeer reward, the sleigh to bank (another player's is then swapped with yours).
+       */
       kind: 'choose_sleigh';
       /**
-       * A seat index. Rooms have at most 6 seats.
+       * The seat in front of which the chosen sleigh stands; your own seat banks your sleigh without a swap.
        */
       owner: number;
     }
   | {
+      /**
+       * "wish_colour": after a Christmas wish, name a colour; every other player with a banked gift of it gives you one.
+       */
       kind: 'wish_colour';
+      /**
+       * The wished colour: red, green, blue or yellow.
+       */
       colour: 'red' | 'green' | 'blue' | 'yellow';
     };
 /**
@@ -64,34 +96,62 @@ export type HappyHolidaysCommands =
  */
 export type UntermBaumCommands =
   | {
+      /**
+       * "assign": submit your wish list during ASSIGN (once; it is final).
+       */
       kind: 'assign';
       /**
+       * Exactly your K drawn motifs, each once, on distinct cells, every row used.
+       *
        * @minItems 8
        * @maxItems 20
        */
       wishes: Wish[];
       /**
-       * A family sheet id.
+       * Optional family sheet id; left out, the server gives the first sheet free when the command arrives.
        */
       family?: 'mueller' | 'schmidt' | 'schneider' | 'fischer' | 'weber' | 'meyer' | 'wagner' | 'becker';
     }
   | {
+      /**
+       * "reveal": show everyone the motif of one card (your turn, a reveal left).
+       */
       kind: 'reveal';
+      /**
+       * Where the card lies (it must hold one). A location: {"tree": i} or {"seat", "row", "slot"}.
+       */
       location: TreeLocation | FieldLocation;
     }
   | {
+      /**
+       * "move": move one card face-down to an empty slot in another area (your turn, a move left).
+       */
       kind: 'move';
+      /**
+       * The location of the card to move (it must hold one).
+       */
       from: TreeLocation | FieldLocation;
+      /**
+       * An empty location in a different area (the tree, or one seat's field); not another player's field holding K − 1 cards.
+       */
       to: TreeLocation | FieldLocation;
     }
   | {
+      /**
+       * "rearrange": move the cards of your own field, all at once (your turn, any number of times, no action used).
+       */
       kind: 'rearrange';
       /**
+       * The mapping: each entry moves the card at from to to; every cell at most once as a from and once as a to; a to is empty or the from of another entry.
+       *
        * @minItems 1
        */
       moves: CellMove[];
     }
   | {
+      /**
+       * "end_turn": end your turn.
+       */
       kind: 'end_turn';
     };
 /**
@@ -99,93 +159,212 @@ export type UntermBaumCommands =
  */
 export type ChristmasPenguinsCommands =
   | {
+      /**
+       * "place_penguin": put your penguin on a REFUGE floe during setup.
+       */
       kind: 'place_penguin';
+      /**
+       * The floe id.
+       */
       floe: number;
     }
   | {
+      /**
+       * "place_tree": Santa's player puts the tree on a floe during setup.
+       */
       kind: 'place_tree';
+      /**
+       * The floe id (EMPTY, at hexDist ≥ treeMinDistance from Santa, or a fallback).
+       */
       floe: number;
     }
   | {
+      /**
+       * "place_bear": Santa's player puts the polar bear on a FREE non-tree floe during setup.
+       */
       kind: 'place_bear';
+      /**
+       * The floe id.
+       */
       floe: number;
     }
   | {
+      /**
+       * "place_stone": Santa places a handed-in stone (oldest first) on a FREE floe that is not the tree or hut floe and has no stone.
+       */
       kind: 'place_stone';
+      /**
+       * The floe id.
+       */
       floe: number;
     }
   | {
+      /**
+       * "relocate_tree": after a steal, Santa's player moves the tree to a new floe.
+       */
       kind: 'relocate_tree';
+      /**
+       * The floe id of the tree's new place.
+       */
       floe: number;
     }
   | {
+      /**
+       * "roll": roll the die (roll prompt, the active player).
+       */
       kind: 'roll';
     }
   | {
+      /**
+       * "pass": decline the reaction window (an eligible seat).
+       */
       kind: 'pass';
     }
   | {
+      /**
+       * "end_turn": end your turn after the move (post_move).
+       */
       kind: 'end_turn';
     }
   | {
+      /**
+       * "stop": claim "Stop!" (any seat whose legal lists it, in turn or out of turn); granted at a stable point, queued during setup or a sub-prompt.
+       */
       kind: 'stop';
     }
   | {
+      /**
+       * "withdraw_stop": leave the queue of "Stop!" claims.
+       */
       kind: 'withdraw_stop';
     }
   | {
+      /**
+       * "cancel_stop": the claimant ends the stop without using a stone.
+       */
       kind: 'cancel_stop';
     }
   | {
+      /**
+       * "move": move your figure (penguin or Santa) to a destination exactly the rolled number of steps away.
+       */
       kind: 'move';
+      /**
+       * The destination floe id (only the destination is sent; the path does not matter).
+       */
       to: number;
     }
   | {
+      /**
+       * "bear_move": move the polar bear one step (after rolling a 1).
+       */
       kind: 'bear_move';
+      /**
+       * A connected neighbouring floe that is neither the tree floe nor Santa's.
+       */
       to: number;
     }
   | {
+      /**
+       * "push": the mover chooses the chain along which the penguins on the destination are pushed.
+       */
       kind: 'push';
       /**
+       * The floes [Y1, …, Yk]: the penguin on the destination goes to Y1, the one on Y1 to Y2, and so on; Yk holds no penguin.
+       *
        * @minItems 1
        */
       chain: number[];
     }
   | {
+      /**
+       * "confiscate": Santa's player takes one present from the caught penguin's player.
+       */
       kind: 'confiscate';
+      /**
+       * A colour the caught player holds. A present colour: red, blue, green, yellow, purple or orange.
+       */
       colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
     }
   | {
+      /**
+       * "steal": on the tree floe, take one present from the pool.
+       */
       kind: 'steal';
+      /**
+       * A colour the pool holds. A present colour: red, blue, green, yellow, purple or orange.
+       */
       colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
     }
   | {
+      /**
+       * "pickup_stone": take or leave the stone on the floe you arrived on.
+       */
       kind: 'pickup_stone';
+      /**
+       * True to take the stone, false to leave it lying.
+       */
       take: boolean;
     }
   | {
+      /**
+       * "flee": the bear's victim drops a present and flees.
+       */
       kind: 'flee';
+      /**
+       * The REFUGE floe to flee to.
+       */
       to: number;
+      /**
+       * The present left behind; only when the victim holds presents. A present colour: red, blue, green, yellow, purple or orange.
+       */
       colour?: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
     }
   | {
+      /**
+       * "place_channel": cut a water channel between two neighbouring floes (own turn, at the roll, move and post_move prompts).
+       */
       kind: 'place_channel';
+      /**
+       * One floe of the edge.
+       */
       a: number;
+      /**
+       * The other floe: lattice-adjacent to a, no channel on the edge yet.
+       */
       b: number;
     }
   | {
+      /**
+       * "use_stone": the claimant of a stop uses a red or blue stone to swap his penguin with another figure.
+       */
       kind: 'use_stone';
+      /**
+       * red (swap with another penguin) or blue (swap with any figure: penguin, Santa or bear).
+       */
       stone: 'red' | 'blue';
+      /**
+       * The floe of the figure to swap places with.
+       */
       target: number;
     }
   | {
+      /**
+       * "use_stone": the claimant of a stop uses a green stone to move a floe.
+       */
       kind: 'use_stone';
+      /**
+       * "green": move any floe with everything on it.
+       */
       stone: 'green';
+      /**
+       * The id of the floe to move.
+       */
       floe: number;
       to: Axial;
     };
 /**
- * A cell [q, r] in axial hex coordinates.
+ * The vacant cell [q, r] it moves to: within radius + 1, touching another floe; the board must stay connected.
  *
  * @minItems 2
  */
@@ -207,30 +386,48 @@ export type ServerMessage =
  */
 export type OkServerToClient =
   | {
+      /**
+       * The message type, "ok".
+       */
       type: 'ok';
       /**
-       * A request id: an integer, or a string of at most 64 characters.
+       * The id of the request this accepts; absent when the request had none.
        */
       id?: number | string;
     }
   | {
+      /**
+       * The message type, "ok".
+       */
       type: 'ok';
       /**
-       * A request id: an integer, or a string of at most 64 characters.
+       * The id of the request this accepts; absent when the request had none.
        */
       id?: number | string;
       /**
        * A room code as the server writes it.
        */
       room: string;
+      /**
+       * Your seat in the room, null for a spectator.
+       */
       seat: null | number;
+      /**
+       * True if you are in the room as a spectator.
+       */
       spectator: boolean;
+      /**
+       * True when you took back a seat you already held in this room.
+       */
       resumed: boolean;
     }
   | {
+      /**
+       * The message type, "ok".
+       */
       type: 'ok';
       /**
-       * A request id: an integer, or a string of at most 64 characters.
+       * The id of the request this accepts; absent when the request had none.
        */
       id?: number | string;
       /**
@@ -238,7 +435,7 @@ export type OkServerToClient =
        */
       seat: number;
       /**
-       * A public player id: p_ and 16 hex digits, or bot_N for a server bot.
+       * The new bot's player id, bot_N (add_bot).
        */
       player: string;
     };
@@ -246,214 +443,527 @@ export type OkServerToClient =
  * The game as this member may see it, after every change; see docs/protocol.md, The state push.
  */
 export type StateServerToClient = {
+  /**
+   * The message type, "state".
+   */
   type: 'state';
   /**
    * A room code as the server writes it.
    */
   room: string;
   /**
-   * The number of a state push in its room, from 1.
+   * The number of this state in the room: one more than the previous state, for every member alike, counted on across games.
    */
   seq: number;
+  /**
+   * Your seat in this game (0..n-1), null for a spectator.
+   */
   seat: null | number;
+  /**
+   * What this viewer may see of the game; its `game` field says which game.
+   */
   view: HappyHolidaysView | UntermBaumView | ChristmasPenguinsView;
+  /**
+   * Every command you may send now, each ready to send as action (domain entries excepted); empty when you have nothing to do, always empty for spectators.
+   */
   legal: unknown[];
+  /**
+   * What the game waits for: kind, the seats that may answer and the deadline; null when the game is over.
+   */
   prompt: {} | null;
+  /**
+   * What happened since the previous state, in order, as this viewer may see it; in a catch-up state the missed events, each with seq.
+   */
   events: unknown[];
+  /**
+   * True in the last state of a game.
+   */
   over: boolean;
+  /**
+   * When over: the game's result plus seed (and record when the server keeps a journal); null before.
+   */
   result: {} | null;
   /**
-   * The number of a state push in its room, from 1.
+   * Only in the state that answers join_room with last_seq when missed events are replayed: last_seq + 1, the seq of the first missed state.
    */
   replayed_from?: number;
+  /**
+   * Only when the missed states are no longer in the history (in the state answering join_room with last_seq, or after storage_failed): no events; take the view as the new truth.
+   */
   resync?: true;
 };
 /**
+ * A cell [q, r] in axial hex coordinates.
+ *
+ * @minItems 2
+ */
+export type Axial1 = [number, number];
+/**
+ * During the reaction window: the eligible seats that have not passed yet; otherwise [].
+ *
  * @maxItems 6
  *
  * Items: A seat index. Rooms have at most 6 seats.
  */
 export type Seats = number[];
 /**
- * An entry of state.legal: a concrete command, or a domain entry describing a parameter with too many values to list.
+ * Seats whose claims are queued, in order (first is next).
+ *
+ * @maxItems 6
+ *
+ * Items: A seat index. Rooms have at most 6 seats.
+ */
+export type Seats1 = number[];
+/**
+ * An entry of state.legal: a concrete command, sendable as it is. This game lists every allowed command (no domain entries): channels, green-stone moves and flights included.
  */
 export type ChristmasPenguinsLegalEntries =
-  | ChristmasPenguinsCommands
   | {
-      kind: 'place_channel';
-      domain: {
-        a: string;
-        b: string;
-      };
+      /**
+       * "place_penguin": put your penguin on a REFUGE floe during setup.
+       */
+      kind: 'place_penguin';
+      /**
+       * The floe id.
+       */
+      floe: number;
     }
   | {
-      kind: 'use_stone';
-      stone: 'green';
-      domain: {
-        floe: string;
-        to: string;
-      };
+      /**
+       * "place_tree": Santa's player puts the tree on a floe during setup.
+       */
+      kind: 'place_tree';
+      /**
+       * The floe id (EMPTY, at hexDist ≥ treeMinDistance from Santa, or a fallback).
+       */
+      floe: number;
     }
   | {
+      /**
+       * "place_bear": Santa's player puts the polar bear on a FREE non-tree floe during setup.
+       */
+      kind: 'place_bear';
+      /**
+       * The floe id.
+       */
+      floe: number;
+    }
+  | {
+      /**
+       * "place_stone": Santa places a handed-in stone (oldest first) on a FREE floe that is not the tree or hut floe and has no stone.
+       */
+      kind: 'place_stone';
+      /**
+       * The floe id.
+       */
+      floe: number;
+    }
+  | {
+      /**
+       * "relocate_tree": after a steal, Santa's player moves the tree to a new floe.
+       */
+      kind: 'relocate_tree';
+      /**
+       * The floe id of the tree's new place.
+       */
+      floe: number;
+    }
+  | {
+      /**
+       * "roll": roll the die (roll prompt, the active player).
+       */
+      kind: 'roll';
+    }
+  | {
+      /**
+       * "pass": decline the reaction window (an eligible seat).
+       */
+      kind: 'pass';
+    }
+  | {
+      /**
+       * "end_turn": end your turn after the move (post_move).
+       */
+      kind: 'end_turn';
+    }
+  | {
+      /**
+       * "stop": claim "Stop!" (any seat whose legal lists it, in turn or out of turn); granted at a stable point, queued during setup or a sub-prompt.
+       */
+      kind: 'stop';
+    }
+  | {
+      /**
+       * "withdraw_stop": leave the queue of "Stop!" claims.
+       */
+      kind: 'withdraw_stop';
+    }
+  | {
+      /**
+       * "cancel_stop": the claimant ends the stop without using a stone.
+       */
+      kind: 'cancel_stop';
+    }
+  | {
+      /**
+       * "move": move your figure (penguin or Santa) to a destination exactly the rolled number of steps away.
+       */
+      kind: 'move';
+      /**
+       * The destination floe id (only the destination is sent; the path does not matter).
+       */
+      to: number;
+    }
+  | {
+      /**
+       * "bear_move": move the polar bear one step (after rolling a 1).
+       */
+      kind: 'bear_move';
+      /**
+       * A connected neighbouring floe that is neither the tree floe nor Santa's.
+       */
+      to: number;
+    }
+  | {
+      /**
+       * "push": the mover chooses the chain along which the penguins on the destination are pushed.
+       */
+      kind: 'push';
+      /**
+       * The floes [Y1, …, Yk]: the penguin on the destination goes to Y1, the one on Y1 to Y2, and so on; Yk holds no penguin.
+       *
+       * @minItems 1
+       */
+      chain: number[];
+    }
+  | {
+      /**
+       * "confiscate": Santa's player takes one present from the caught penguin's player.
+       */
+      kind: 'confiscate';
+      /**
+       * A colour the caught player holds. A present colour: red, blue, green, yellow, purple or orange.
+       */
+      colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
+    }
+  | {
+      /**
+       * "steal": on the tree floe, take one present from the pool.
+       */
+      kind: 'steal';
+      /**
+       * A colour the pool holds. A present colour: red, blue, green, yellow, purple or orange.
+       */
+      colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
+    }
+  | {
+      /**
+       * "pickup_stone": take or leave the stone on the floe you arrived on.
+       */
+      kind: 'pickup_stone';
+      /**
+       * True to take the stone, false to leave it lying.
+       */
+      take: boolean;
+    }
+  | {
+      /**
+       * "flee": the bear's victim drops a present and flees.
+       */
       kind: 'flee';
-      domain: {
-        colour: string;
-        to: string;
-      };
+      /**
+       * The REFUGE floe to flee to.
+       */
+      to: number;
+      /**
+       * The present left behind; only when the victim holds presents. A present colour: red, blue, green, yellow, purple or orange.
+       */
+      colour?: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
+    }
+  | {
+      /**
+       * "place_channel": cut a water channel between two neighbouring floes (own turn, at the roll, move and post_move prompts).
+       */
+      kind: 'place_channel';
+      /**
+       * One floe of the edge.
+       */
+      a: number;
+      /**
+       * The other floe: lattice-adjacent to a, no channel on the edge yet.
+       */
+      b: number;
+    }
+  | {
+      /**
+       * "use_stone": the claimant of a stop uses a red or blue stone to swap his penguin with another figure.
+       */
+      kind: 'use_stone';
+      /**
+       * red (swap with another penguin) or blue (swap with any figure: penguin, Santa or bear).
+       */
+      stone: 'red' | 'blue';
+      /**
+       * The floe of the figure to swap places with.
+       */
+      target: number;
+    }
+  | {
+      /**
+       * "use_stone": the claimant of a stop uses a green stone to move a floe.
+       */
+      kind: 'use_stone';
+      /**
+       * "green": move any floe with everything on it.
+       */
+      stone: 'green';
+      /**
+       * The id of the floe to move.
+       */
+      floe: number;
+      to: Axial;
     };
 /**
  * One event of Christmas Penguins in state.events.
  */
 export type ChristmasPenguinsEvents =
   | {
+      /**
+       * "turn_started": a turn began (also the first one, right after setup: Santa's seat, after bear_placed).
+       */
       kind: 'turn_started';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The round this turn falls in, from 1.
+       */
       round: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "stone_placed": Santa put a handed-in stone back on the board.
+       */
       kind: 'stone_placed';
+      /**
+       * The stone: red, blue or green.
+       */
       stone: 'red' | 'blue' | 'green';
+      /**
+       * The floe it now lies on.
+       */
       floe: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "stone_discarded": no floe was left for a handed-in stone, so it leaves the game.
+       */
       kind: 'stone_discarded';
+      /**
+       * The stone: red, blue or green.
+       */
       stone: 'red' | 'blue' | 'green';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "penguin_placed": a player put his penguin on the board during setup.
+       */
       kind: 'penguin_placed';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The floe it was put on.
+       */
       floe: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "tree_placed": Santa's player put the tree on the board during setup.
+       */
       kind: 'tree_placed';
+      /**
+       * The tree's floe.
+       */
       floe: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "bear_placed": Santa's player put the polar bear on the board during setup.
+       */
       kind: 'bear_placed';
+      /**
+       * The bear's floe.
+       */
       floe: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "rolled": the active player rolled the die.
+       */
       kind: 'rolled';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The number rolled, 1–6.
+       */
       value: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "passed": a seat declined the reaction window.
+       */
       kind: 'passed';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
-      kind: 'reaction_closed';
-      unanswered: Seats;
       /**
-       * The number of a state push in its room, from 1.
+       * "reaction_closed": the reaction window's timer ran out.
+       */
+      kind: 'reaction_closed';
+      unanswered: Seats2;
+      /**
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "moved": the active player's figure moved.
+       */
       kind: 'moved';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * penguin or santa: the figure that moved.
+       */
       figure: 'santa' | 'penguin';
+      /**
+       * The floe it left.
+       */
       from: number;
+      /**
+       * The floe it reached.
+       */
       to: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "no_move": no path of exactly the rolled number of steps exists, so the figure stays.
+       */
       kind: 'no_move';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The number rolled.
+       */
       roll: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "entered_hut_floe": a penguin waiting at the hut that cannot move steps onto the hut's floe.
+       */
       kind: 'entered_hut_floe';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The hut's floe.
+       */
       floe: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "pushed": the mover pushed the penguins on his destination along a chain.
+       */
       kind: 'pushed';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The floe X the mover arrived on.
+       */
       from: number;
       /**
+       * The floes the pushed penguins go to, in order.
+       *
        * @minItems 1
        */
       chain: number[];
       /**
+       * The pushed seats, in the same order as chain.
+       *
        * @minItems 1
        *
        * Items: A seat index. Rooms have at most 6 seats.
        */
       penguins: number[];
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "santa_met": Santa and a penguin met (a catch).
+       */
       kind: 'santa_met';
       /**
        * A seat index. Rooms have at most 6 seats.
@@ -463,27 +973,45 @@ export type ChristmasPenguinsEvents =
        * A seat index. Rooms have at most 6 seats.
        */
       penguin_seat: number;
+      /**
+       * The floe of the meeting.
+       */
       floe: number;
+      /**
+       * santa (Santa moved onto the penguin) or penguin (the penguin moved onto Santa).
+       */
       by: 'santa' | 'penguin';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "present_confiscated": Santa's player took a present from the caught player.
+       */
       kind: 'present_confiscated';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       from: number;
+      /**
+       * The present's colour.
+       */
       colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
+      /**
+       * Where it went, per confiscatedTo: pool, santa_player or removed (out of the game).
+       */
       to: 'pool' | 'santa_player' | 'removed';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "roles_swapped": after a meeting the caught player became Santa's player.
+       */
       kind: 'roles_swapped';
       /**
        * A seat index. Rooms have at most 6 seats.
@@ -493,156 +1021,252 @@ export type ChristmasPenguinsEvents =
        * A seat index. Rooms have at most 6 seats.
        */
       at_hut_seat: number;
+      /**
+       * The floe the Santa figure stands on.
+       */
       santa_floe: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "present_stolen": a penguin on the tree floe took a present from the pool.
+       */
       kind: 'present_stolen';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The present's colour.
+       */
       colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "tree_relocated": Santa's player moved the tree.
+       */
       kind: 'tree_relocated';
+      /**
+       * The tree's old floe.
+       */
       from: number;
+      /**
+       * The tree's new floe.
+       */
       to: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "tree_stays": no floe qualifies for the tree, so it stays.
+       */
       kind: 'tree_stays';
+      /**
+       * The tree's floe.
+       */
       floe: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "stone_taken": a penguin picked up the stone on its floe.
+       */
       kind: 'stone_taken';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The stone: red, blue or green.
+       */
       stone: 'red' | 'blue' | 'green';
+      /**
+       * The floe it lay on.
+       */
       floe: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "stone_left": a penguin left the stone on its floe lying.
+       */
       kind: 'stone_left';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The floe the stone lies on.
+       */
       floe: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "loose_presents_collected": a penguin collected the presents lying on its floe.
+       */
       kind: 'loose_presents_collected';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
-      floe: number;
-      presents: Counts2;
       /**
-       * The number of a state push in its room, from 1.
+       * The floe they lay on.
+       */
+      floe: number;
+      presents: Counts8;
+      /**
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "bear_moved": the polar bear moved one step.
+       */
       kind: 'bear_moved';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The floe it left.
+       */
       from: number;
+      /**
+       * The floe it reached.
+       */
       to: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "bear_stays": the polar bear has no step, so it stays.
+       */
       kind: 'bear_stays';
+      /**
+       * The bear's floe.
+       */
       floe: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "present_dropped": the bear's victim left a present behind.
+       */
       kind: 'present_dropped';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The present's colour.
+       */
       colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
+      /**
+       * "pool", or the floe id where the present now lies (bearDropTo).
+       */
       to: 'pool' | number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "fled": the bear's victim fled.
+       */
       kind: 'fled';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The floe it fled from.
+       */
       from: number;
+      /**
+       * The floe it fled to.
+       */
       to: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "channel_placed": a water channel was cut.
+       */
       kind: 'channel_placed';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * One floe of the edge (a < b).
+       */
       a: number;
+      /**
+       * The other floe of the edge.
+       */
       b: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "turn_ended": a turn ended.
+       */
       kind: 'turn_ended';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "stop_claimed": a "Stop!" was granted at once; the claimant gets the stopped prompt.
+       */
       kind: 'stop_claimed';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The prompt kind play resumes with after the stop.
+       */
       resumes:
         | 'place_penguin'
         | 'place_tree'
@@ -661,17 +1285,26 @@ export type ChristmasPenguinsEvents =
         | 'post_move'
         | 'stopped';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "stop_queued": a "Stop!" during setup or a sub-prompt was queued.
+       */
       kind: 'stop_queued';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * Its place in line (1 = next).
+       */
       position: number;
+      /**
+       * The prompt kind being answered now.
+       */
       waiting_for:
         | 'place_penguin'
         | 'place_tree'
@@ -690,16 +1323,22 @@ export type ChristmasPenguinsEvents =
         | 'post_move'
         | 'stopped';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "stop_granted": a queued "Stop!" was granted at a stable point; the claimant gets the stopped prompt.
+       */
       kind: 'stop_granted';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The prompt kind play resumes with after the stop.
+       */
       resumes:
         | 'place_penguin'
         | 'place_tree'
@@ -718,116 +1357,221 @@ export type ChristmasPenguinsEvents =
         | 'post_move'
         | 'stopped';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "stop_dropped": a queued claimant could no longer use a stone when its turn in line came.
+       */
       kind: 'stop_dropped';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * "no_usable_stone".
+       */
       reason: 'no_usable_stone';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "stop_withdrawn": a seat left the queue of claims.
+       */
       kind: 'stop_withdrawn';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "stop_ended": the stop is over and play resumes where it stopped.
+       */
       kind: 'stop_ended';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * used (a stone was used), cancelled (cancel_stop) or lapsed (stopSeconds ran out).
+       */
       reason: 'used' | 'cancelled' | 'lapsed';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | (
       | {
+          /**
+           * "stone_used": the claimant used a red or blue stone and swapped his penguin with another figure.
+           */
           kind: 'stone_used';
           /**
            * A seat index. Rooms have at most 6 seats.
            */
           seat: number;
+          /**
+           * red (swap with a penguin) or blue (swap with any figure).
+           */
           stone: 'red' | 'blue';
+          /**
+           * The floe of the claimant's own penguin before the swap.
+           */
           from: number;
+          /**
+           * The floe of the other figure before the swap.
+           */
           to: number;
+          /**
+           * True: the stone went to Santa's supply (stoneRecycle santaReplaces); false: it left the game.
+           */
           to_supply: boolean;
           /**
-           * The number of a state push in its room, from 1.
+           * Only in a catch-up state: the state this missed event belonged to.
            */
           seq?: number;
         }
       | {
+          /**
+           * "stone_used": the claimant used a green stone and moved a floe with everything on it.
+           */
           kind: 'stone_used';
           /**
            * A seat index. Rooms have at most 6 seats.
            */
           seat: number;
+          /**
+           * "green".
+           */
           stone: 'green';
+          /**
+           * The id of the floe moved (it keeps its id).
+           */
           floe: number;
-          from: Axial;
-          to: Axial;
+          from: Axial2;
+          to: Axial3;
+          /**
+           * True: the stone went to Santa's supply (stoneRecycle santaReplaces); false: it left the game.
+           */
           to_supply: boolean;
           /**
-           * The number of a state push in its room, from 1.
+           * Only in a catch-up state: the state this missed event belonged to.
            */
           seq?: number;
         }
     )
   | {
-      kind: 'game_over';
-      reason: 'pool_empty' | 'round_cap';
-      result: ChristmasPenguinsResult;
       /**
-       * The number of a state push in its room, from 1.
+       * "game_over": the game ended; the same state has over true.
+       */
+      kind: 'game_over';
+      /**
+       * pool_empty (a steal emptied the pool) or round_cap (maxRounds played).
+       */
+      reason: 'pool_empty' | 'round_cap';
+      result: ChristmasPenguinsResult1;
+      /**
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | GameStarted
   | TimedOut;
 /**
+ * The seats that had not passed when the window closed.
+ *
+ * @maxItems 6
+ *
+ * Items: A seat index. Rooms have at most 6 seats.
+ */
+export type Seats2 = number[];
+/**
+ * A cell [q, r] in axial hex coordinates.
+ *
+ * @minItems 2
+ */
+export type Axial2 = [number, number];
+/**
+ * A cell [q, r] in axial hex coordinates.
+ *
+ * @minItems 2
+ */
+export type Axial3 = [number, number];
+/**
+ * The seats whose time ran out: every seat the prompt waited for, or the one seat resolved alone; [] for Unterm Baum's memorize.
+ *
+ * @maxItems 6
+ *
+ * Items: A seat index. Rooms have at most 6 seats.
+ */
+export type Seats3 = number[];
+/**
+ * The seats that may answer: the active player, except place_penguin (the placing seat), place_tree, place_bear, place_stone, confiscate and relocate_tree (Santa's player), flee (the victim), reaction (eligible holders who have not passed) and stopped (the claimant).
+ *
+ * @maxItems 6
+ *
+ * Items: A seat index. Rooms have at most 6 seats.
+ */
+export type Seats4 = number[];
+/**
  * An entry of state.legal: a concrete command (this game never lists domain entries).
  */
 export type HappyHolidaysLegalEntries =
   | {
+      /**
+       * "take_reindeer": at the start of your turn, holding no reindeer, take the one of another player.
+       */
       kind: 'take_reindeer';
       /**
-       * A seat index. Rooms have at most 6 seats.
+       * The seat whose reindeer you take; it must hold one and not be yours.
        */
       from: number;
     }
   | {
+      /**
+       * "roll": roll the die at the start of your turn (without a reindeer in strict mode this is the "forgot" move: the turn is missed).
+       */
       kind: 'roll';
     }
   | {
+      /**
+       * "sleigh_colour": after a colour-pair roll, the colour whose gifts you bank from your sleigh.
+       */
       kind: 'sleigh_colour';
+      /**
+       * One of the two rolled colours (also one the tree had no gift of).
+       */
       colour: 'red' | 'green' | 'blue' | 'yellow';
     }
   | {
+      /**
+       * "choose_sleigh": after a Reindeer reward, the sleigh to bank (another player's is then swapped with yours).
+       */
       kind: 'choose_sleigh';
       /**
-       * A seat index. Rooms have at most 6 seats.
+       * The seat in front of which the chosen sleigh stands; your own seat banks your sleigh without a swap.
        */
       owner: number;
     }
   | {
+      /**
+       * "wish_colour": after a Christmas wish, name a colour; every other player with a banked gift of it gives you one.
+       */
       kind: 'wish_colour';
+      /**
+       * The wished colour: red, green, blue or yellow.
+       */
       colour: 'red' | 'green' | 'blue' | 'yellow';
     };
 /**
@@ -835,6 +1579,9 @@ export type HappyHolidaysLegalEntries =
  */
 export type HappyHolidaysEvents =
   | {
+      /**
+       * "took_reindeer": the active player took another player's reindeer.
+       */
       kind: 'took_reindeer';
       /**
        * A seat index. Rooms have at most 6 seats.
@@ -845,80 +1592,114 @@ export type HappyHolidaysEvents =
        */
       from: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "forgot_reindeer": the active player rolled without a reindeer (strict mode): no roll, the turn is missed.
+       */
       kind: 'forgot_reindeer';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "rolled": the active player rolled the die.
+       */
       kind: 'rolled';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The face rolled: red_green, green_blue, blue_yellow, yellow_red (colour pairs), reindeer_reward or christmas_wish.
+       */
       face: 'red_green' | 'green_blue' | 'blue_yellow' | 'yellow_red' | 'reindeer_reward' | 'christmas_wish';
       /**
+       * The face's two colours; only for a colour-pair face.
+       *
        * @minItems 2
        * @maxItems 2
        */
       colours?: ('red' | 'green' | 'blue' | 'yellow')[];
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "gifts_to_sleigh": one gift of each listed colour moved from the tree onto the active player's sleigh.
+       */
       kind: 'gifts_to_sleigh';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
       /**
+       * The one or two rolled colours that still had a gift at the tree.
+       *
        * @minItems 1
        * @maxItems 2
        */
       colours: ('red' | 'green' | 'blue' | 'yellow')[];
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "roll_again": the roll had no effect, so the active player rolls again in the same turn.
+       */
       kind: 'roll_again';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * Why: no_gifts_of_rolled_colours (neither rolled colour left at the tree), nobody_has_gifts (Christmas wish, no other player has a banked gift) or all_sleighs_empty (Reindeer reward with rerollEmptyReward).
+       */
       reason: 'no_gifts_of_rolled_colours' | 'nobody_has_gifts' | 'all_sleighs_empty';
+      /**
+       * How many times this turn has rolled again so far, from 1.
+       */
       reroll: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "reroll_cap": the safety cap of 100 rerolls in a row was reached and the turn ends.
+       */
       kind: 'reroll_cap';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The rerolls made in this turn.
+       */
       rerolls: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "banked": gifts went from a sleigh into the active player's stacks (possibly none).
+       */
       kind: 'banked';
       /**
        * A seat index. Rooms have at most 6 seats.
@@ -928,15 +1709,24 @@ export type HappyHolidaysEvents =
        * A seat index. Rooms have at most 6 seats.
        */
       sleigh_owner: number;
-      gifts: Counts;
+      gifts: Counts9;
+      /**
+       * How many gifts were banked in all (0 for an empty sleigh).
+       */
       count: number;
+      /**
+       * The colour chosen to bank; only after a colour-pair roll.
+       */
       colour?: 'red' | 'green' | 'blue' | 'yellow';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "sleigh_swapped": after a Reindeer reward on another player's sleigh, the active player and that player swapped sleighs.
+       */
       kind: 'sleigh_swapped';
       /**
        * A seat index. Rooms have at most 6 seats.
@@ -946,60 +1736,111 @@ export type HappyHolidaysEvents =
        * A seat index. Rooms have at most 6 seats.
        */
       with: number;
-      gifts_given: Counts;
+      gifts_given: Counts10;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "wish_given": after a Christmas wish, every other player holding a banked gift of the wished colour gave the active player one.
+       */
       kind: 'wish_given';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The wished colour.
+       */
       colour: 'red' | 'green' | 'blue' | 'yellow';
-      from: Seats;
+      from: Seats5;
+      /**
+       * How many gifts the active player received.
+       */
       count: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "turn_started": a new turn began (not sent for the first turn: the initial state shows who starts).
+       */
       kind: 'turn_started';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * Turns started so far, this one included.
+       */
       turn: number;
+      /**
+       * The round this turn falls in, from 1.
+       */
       round: number;
+      /**
+       * Whether this player holds a reindeer at the start of the turn.
+       */
       has_reindeer: boolean;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
-      kind: 'game_over';
-      reason: 'tree' | 'round_cap';
-      result: HappyHolidaysResult;
       /**
-       * The number of a state push in its room, from 1.
+       * "game_over": the game ended; the same state has over true.
+       */
+      kind: 'game_over';
+      /**
+       * tree (at most one colour left around the tree) or round_cap (200 rounds played).
+       */
+      reason: 'tree' | 'round_cap';
+      result: HappyHolidaysResult1;
+      /**
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | GameStarted
   | TimedOut;
 /**
+ * The seats that gave one gift each, clockwise from the active player (empty when nobody had that colour banked).
+ *
+ * @maxItems 6
+ *
+ * Items: A seat index. Rooms have at most 6 seats.
+ */
+export type Seats5 = number[];
+/**
+ * Always [active]: only the active player answers.
+ *
+ * @maxItems 6
+ *
+ * Items: A seat index. Rooms have at most 6 seats.
+ */
+export type Seats6 = number[];
+/**
  * An entry of state.legal: a concrete command, or a domain entry describing a parameter with too many values to list.
  */
 export type UntermBaumLegalEntries =
   | UntermBaumCommands
   | {
+      /**
+       * "assign": the domain of every legal wish list (not sendable).
+       */
       kind: 'assign';
+      /**
+       * Any assign that places each of motifs once on a distinct cell within rows × slots, with every row used, and optionally names one of families, is legal.
+       */
       domain: {
         /**
+         * Your K drawn motifs, in dealt order.
+         *
          * @minItems 8
          * @maxItems 20
          *
@@ -1167,9 +2008,17 @@ export type UntermBaumLegalEntries =
           | 'origami_paper'
           | 'gift_voucher'
         )[];
+        /**
+         * M: the rows (family members) of a sheet.
+         */
         rows: number;
+        /**
+         * C: the slots per row.
+         */
         slots: number;
         /**
+         * The family sheets still free.
+         *
          * Items: A family sheet id.
          */
         families: (
@@ -1178,27 +2027,54 @@ export type UntermBaumLegalEntries =
       };
     }
   | {
+      /**
+       * "move": the domain of every legal move (not sendable).
+       */
       kind: 'move';
+      /**
+       * A move is legal exactly when from is in domain.from, to is in domain.to, and they are in different areas.
+       */
       domain: {
         /**
+         * Every location holding a card.
+         *
          * @minItems 1
          */
         from: (TreeLocation | FieldLocation)[];
         /**
+         * Every empty location you may move into (fields closed to you are left out).
+         *
          * @minItems 1
          */
         to: (TreeLocation | FieldLocation)[];
+        /**
+         * "different_areas": from and to are not both on the tree and not both in the same seat's field.
+         */
         rule: 'different_areas';
       };
     }
   | {
+      /**
+       * "rearrange": the domain of every legal rearrangement (not sendable).
+       */
       kind: 'rearrange';
+      /**
+       * Any mapping of occupied cells to cells within rows × slots that follows the rearrange rules is legal.
+       */
       domain: {
         /**
+         * The cells of your field holding a card.
+         *
          * @minItems 1
          */
-        occupied: Cell[];
+        occupied: Cell2[];
+        /**
+         * M: the rows of your field.
+         */
         rows: number;
+        /**
+         * C: the slots per row.
+         */
         slots: number;
       };
     };
@@ -1207,6 +2083,9 @@ export type UntermBaumLegalEntries =
  */
 export type UntermBaumEvents =
   | {
+      /**
+       * "assigned": a seat's wish list was written (by the player or, on the timer, by default).
+       */
       kind: 'assigned';
       /**
        * A seat index. Rooms have at most 6 seats.
@@ -1216,46 +2095,73 @@ export type UntermBaumEvents =
        * A family sheet id.
        */
       family: 'mueller' | 'schmidt' | 'schneider' | 'fischer' | 'weber' | 'meyer' | 'wagner' | 'becker';
+      /**
+       * True if the timer wrote it (the default wish list).
+       */
       by_default: boolean;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "memorize_started": every wish list was written and MEMORIZE begins.
+       */
       kind: 'memorize_started';
+      /**
+       * How long MEMORIZE lasts, in milliseconds.
+       */
       ms: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "memorize_ended": the lists are folded shut; nobody sees a wish list again before the end.
+       */
       kind: 'memorize_ended';
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "turn_started": a new turn began (also sent for the first turn).
+       */
       kind: 'turn_started';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * Turns started so far, this one included.
+       */
       turn: number;
+      /**
+       * The round this turn falls in, from 1.
+       */
       round: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "revealed": a card's motif is shown to everyone, this once; show it for display_ms and keep it in no persistent log.
+       */
       kind: 'revealed';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * Where the card lies (it stays there, face-down).
+       */
       location: TreeLocation | FieldLocation;
       /**
        * A motif of the public catalogue.
@@ -1421,63 +2327,100 @@ export type UntermBaumEvents =
         | 'poster'
         | 'origami_paper'
         | 'gift_voucher';
+      /**
+       * How long clients show the motif, in milliseconds (revealSeconds × 1000).
+       */
       display_ms: number;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "moved": a card moved face-down from one location to another.
+       */
       kind: 'moved';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * The location the card left.
+       */
       from: TreeLocation | FieldLocation;
+      /**
+       * The location the card now lies in.
+       */
       to: TreeLocation | FieldLocation;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "rearranged": a player rearranged the cards of his own field.
+       */
       kind: 'rearranged';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
       /**
+       * The full mapping, as sent.
+       *
        * @minItems 1
        */
       moves: CellMove[];
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
+      /**
+       * "turn_ended": a turn ended.
+       */
       kind: 'turn_ended';
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       seat: number;
+      /**
+       * True if the turn's timer ran out (a pass).
+       */
       by_timeout: boolean;
       /**
-       * The number of a state push in its room, from 1.
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | {
-      kind: 'game_over';
-      reason: 'field_complete' | 'round_cap';
-      result: UntermBaumResult;
       /**
-       * The number of a state push in its room, from 1.
+       * "game_over": the game ended; the same state has over true.
+       */
+      kind: 'game_over';
+      /**
+       * field_complete (a player completed his own field) or round_cap (maxRounds played).
+       */
+      reason: 'field_complete' | 'round_cap';
+      result: UntermBaumResult1;
+      /**
+       * Only in a catch-up state: the state this missed event belonged to.
        */
       seq?: number;
     }
   | GameStarted
   | TimedOut;
+/**
+ * The seats that may answer: for assign every seat that has not submitted, for memorize [], for turn the active seat.
+ *
+ * @maxItems 6
+ *
+ * Items: A seat index. Rooms have at most 6 seats.
+ */
+export type Seats7 = number[];
 
 /**
  * Every message and game type of protocol version 1 (the properties only collect them).
@@ -1511,15 +2454,24 @@ export interface TinselProtocol {
  * The first request on a connection. `protocol` is 1 for this version; another number is answered with unsupported_protocol.
  */
 export interface HelloClientToServer {
+  /**
+   * The message type, "hello".
+   */
   type: 'hello';
+  /**
+   * The protocol version the client speaks: must be 1 (another version is answered with unsupported_protocol).
+   */
   protocol: number;
   /**
-   * A display name as sent: 1 to 32 characters, not only spaces, no control characters (the server trims spaces and removes bidirectional controls; it refuses a name without a visible character).
+   * The display name: 1–32 characters after trimming spaces and removing bidirectional controls, at least one visible character; ignored when `token` resumes a player.
    */
   name: string;
+  /**
+   * The token of an earlier welcome, to become that player again; null or absent for a new identity (an unknown or expired token also gives a new one, with resumed false).
+   */
   token?: string | null;
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1527,15 +2479,24 @@ export interface HelloClientToServer {
  * Joins a room by code as a player (default) or a spectator; `last_seq` when resuming.
  */
 export interface JoinRoomClientToServer {
+  /**
+   * The message type, "join_room".
+   */
   type: 'join_room';
   /**
-   * A room code as a person may type it: any case, with spaces or dashes.
+   * The code of the room, in any case, spaces and dashes allowed (k7m-2qx is K7M2QX).
    */
   room: string;
+  /**
+   * "player" (the default) takes the first free seat, or the seat this player already holds; "spectator" watches without a seat.
+   */
   as?: 'player' | 'spectator';
+  /**
+   * When resuming: the seq of the last state this client processed, so that the answering state carries the missed events; null or absent for none.
+   */
   last_seq?: number | null;
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1543,9 +2504,12 @@ export interface JoinRoomClientToServer {
  * Leaves the current room.
  */
 export interface LeaveRoomClientToServer {
+  /**
+   * The message type, "leave_room".
+   */
   type: 'leave_room';
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1553,13 +2517,16 @@ export interface LeaveRoomClientToServer {
  * Sends a chat message to everyone in the room.
  */
 export interface ChatClientToServer {
+  /**
+   * The message type, "chat".
+   */
   type: 'chat';
   /**
-   * A chat message as sent: 1 to 500 characters, not only spaces and newlines, newlines allowed, no other control characters (the server removes bidirectional controls; it refuses a message without a visible character).
+   * The message: 1–500 characters after trimming, newlines allowed, no other control characters, at least one visible character.
    */
   text: string;
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1567,10 +2534,16 @@ export interface ChatClientToServer {
  * Host: replaces the room's options between games. The options are those of the room's game.
  */
 export interface SetOptionsClientToServer {
+  /**
+   * The message type, "set_options".
+   */
   type: 'set_options';
+  /**
+   * The room game's new options, all of them: options left out return to their defaults.
+   */
   options: HappyHolidaysOptions | UntermBaumOptions | ChristmasPenguinsOptions;
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1578,20 +2551,44 @@ export interface SetOptionsClientToServer {
  * The options of Happy Holidays. Every option may be left out (it takes its default); in a room push and in welcome.games every option is present (see $defs/complete).
  */
 export interface HappyHolidaysOptions {
+  /**
+   * Seats the room offers, 2–6 (default 4).
+   */
   maxPlayers?: number;
+  /**
+   * Who begins: "random" (default) or "host-picks" (start_game then needs first_seat).
+   */
   startPlayer?: 'random' | 'host-picks';
+  /**
+   * Gifts of each colour around the tree at the start, 5–15 (default 8).
+   */
   giftsPerColour?: number;
+  /**
+   * Reindeer in the game: "auto" (players − 1, the default) or 1–5, at most maxPlayers − 1 and, at the start, at most players − 1.
+   */
   reindeerCount?: 'auto' | number;
+  /**
+   * "strict" (default: rolling without a reindeer misses the turn) or "assisted" (such a roll is refused with must_take_reindeer).
+   */
   reindeerMode?: 'strict' | 'assisted';
+  /**
+   * True: a Reindeer reward with every sleigh empty rolls again (default false: it banks nothing).
+   */
   rerollEmptyReward?: boolean;
+  /**
+   * When the end (at most one colour left at the tree) is checked: "endOfTurn" (default, the player still banks) or "immediate" (right after the gifts move).
+   */
   endCheck?: 'endOfTurn' | 'immediate';
+  /**
+   * "shared" (default: all tied players win) or "totalGifts" (most banked gifts of all colours wins among the tied).
+   */
   tieBreak?: 'shared' | 'totalGifts';
   /**
-   * A timer option: seconds, or "off".
+   * Timer of the start-of-turn prompts: 1–3600 seconds or "off" (default 60).
    */
   mainTimeoutSec?: number | 'off';
   /**
-   * A timer option: seconds, or "off".
+   * Timer of the sleigh_colour, choose_sleigh and wish_colour prompts: 1–3600 seconds or "off" (default 30).
    */
   subPromptTimeoutSec?: number | 'off';
 }
@@ -1599,23 +2596,56 @@ export interface HappyHolidaysOptions {
  * The options of Unterm Baum. Every option may be left out (it takes its default); in a room push and in welcome.games every option is present (see $defs/complete).
  */
 export interface UntermBaumOptions {
+  /**
+   * Seats the room offers, 2–6 (default 6).
+   */
   maxPlayers?: number;
+  /**
+   * Who begins: "random" (default) or "host-picks" (start_game then needs first_seat).
+   */
   startPlayer?: 'random' | 'host-picks';
+  /**
+   * K, the motifs each player wishes: 8 (default), 12, 16 or 20.
+   */
   cardsToRemember?: 8 | 12 | 16 | 20;
+  /**
+   * M, the rows (family members) per sheet, 3–5 (default 4).
+   */
   familySize?: number;
+  /**
+   * Motifs nobody wishes: "auto" (= K, the default) or 0–40.
+   */
   decoys?: 'auto' | number;
+  /**
+   * "oneEach" (default: at most one reveal and one move per turn) or "anyTwo" (any two actions).
+   */
   actionsMode?: 'oneEach' | 'anyTwo';
+  /**
+   * How a wish's position matches: "slot" (default, the slot index) or "ordinal" (the k-th occupied slot of the row).
+   */
   positionMode?: 'slot' | 'ordinal';
+  /**
+   * "shared" (default: all tied players win) or "exactThenRow" (most 4-point cards, then most 3-point cards).
+   */
   tieBreak?: 'shared' | 'exactThenRow';
+  /**
+   * The round cap: "auto" (5 × K, the default) or 1–1000.
+   */
   maxRounds?: 'auto' | number;
   /**
-   * A timer option: seconds, or "off".
+   * Timer of ASSIGN: 1–3600 seconds or "off" (default 90).
    */
   assignSeconds?: number | 'off';
+  /**
+   * How long MEMORIZE lasts, 1–600 seconds (default 30; never off, nobody answers it).
+   */
   memorizeSeconds?: number;
+  /**
+   * How long clients show a revealed card, 1–60 seconds (default 4; the game does not pause).
+   */
   revealSeconds?: number;
   /**
-   * A timer option: seconds, or "off".
+   * Timer of a turn: 1–3600 seconds or "off" (default 90).
    */
   mainTimeoutSec?: number | 'off';
 }
@@ -1623,46 +2653,121 @@ export interface UntermBaumOptions {
  * The options of Christmas Penguins. Every option may be left out (it takes its default); in a room push and in welcome.games every option is present (see $defs/complete).
  */
 export interface ChristmasPenguinsOptions {
+  /**
+   * The fewest players a game needs, 2–6 (default 2).
+   */
   minPlayers?: number;
+  /**
+   * Seats the room offers, 2–6 and at least minPlayers (default 6).
+   */
   maxPlayers?: number;
+  /**
+   * Who is the first Santa: "random" (default) or "host-picks" (start_game then needs first_seat).
+   */
   startPlayer?: 'random' | 'host-picks';
+  /**
+   * The board's radius: "auto" (default: 3 for up to 4 players, else 4), 3 (37 floes) or 4 (61 floes).
+   */
   boardRadius?: 'auto' | 3 | 4;
+  /**
+   * Presents of each colour, 3–8 (default 4): 2 go to the player of that colour, the rest to the pool.
+   */
   presentsPerColour?: number;
+  /**
+   * "all6" (default: the pool holds every colour) or "seatedOnly" (only the colours of seated players).
+   */
   poolColours?: 'all6' | 'seatedOnly';
+  /**
+   * Event stones on the board at the start, as "red/blue/green", each 0–4 (default "2/2/2").
+   */
   stones?: string;
+  /**
+   * Water channels each player holds, 0–6 (default 3).
+   */
   channelsPerPlayer?: number;
+  /**
+   * "unlimited" (default) or 1: channels a player may place per turn.
+   */
   channelsPerTurn?: 'unlimited' | 1;
+  /**
+   * "simplePath" (default: no floe twice in a move) or "noImmediateReverse" (only no immediate reversal).
+   */
   backtrackRule?: 'simplePath' | 'noImmediateReverse';
+  /**
+   * "anyAdjacent" (default) or "freeFirst" (a pushed penguin goes to an occupied floe only if no REFUGE neighbour exists).
+   */
   pushMode?: 'anyAdjacent' | 'freeFirst';
+  /**
+   * The least hexDist between Santa and a new tree floe, 1–6 (default 3).
+   */
   treeMinDistance?: number;
+  /**
+   * "additional" (default: on a 1 the bear moves after your own move) or "instead" (on a 1 only the bear moves).
+   */
   bearMode?: 'additional' | 'instead';
+  /**
+   * "adjacent" (default: the bear's victim flees to an adjacent REFUGE floe) or "anyRefuge" (to any REFUGE floe).
+   */
   fleeRange?: 'adjacent' | 'anyRefuge';
+  /**
+   * "floe" (default: the present dropped to the bear lies on the floe) or "pool" (it goes into the pool).
+   */
   bearDropTo?: 'floe' | 'pool';
+  /**
+   * Where a confiscated present goes: "pool" (default), "santaPlayer" or "removed" (out of the game).
+   */
   confiscatedTo?: 'pool' | 'santaPlayer' | 'removed';
+  /**
+   * "santaReplaces" (default: a used stone goes to Santa's supply and Santa places it again) or "discard" (out of the game).
+   */
   stoneRecycle?: 'santaReplaces' | 'discard';
+  /**
+   * How long the reaction window after a roll stays open, 0–60000 milliseconds (default 4000; 0: no window).
+   */
   reactionWindowMs?: number;
+  /**
+   * True (default): a channel or green-stone move that would split the board is refused.
+   */
   connectivityGuard?: boolean;
+  /**
+   * The game ends at the end of this round, 1–500 (default 60).
+   */
   maxRounds?: number;
+  /**
+   * "either" (default: +1 for the most presents of one colour or the most colours) or "twoAwards" (+1 for each, at most +2).
+   */
   bonusMode?: 'either' | 'twoAwards';
+  /**
+   * "shared" (default: all tied players win) or "presentsThenDistinct" (most presents, then most colours, then shared).
+   */
   tieBreak?: 'shared' | 'presentsThenDistinct';
   /**
-   * A timer option: seconds, or "off".
+   * Timer of the main prompts (setup placements, roll, move, bear_move, post_move): 1–3600 seconds or "off" (default 60).
    */
   mainTimeoutSec?: number | 'off';
   /**
-   * A timer option: seconds, or "off".
+   * Timer of the sub-prompts (place_stone, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, flee): 1–3600 seconds or "off" (default 30).
    */
   subPromptTimeoutSec?: number | 'off';
+  /**
+   * How long a granted "Stop!" lasts before it lapses: 1–600 seconds or "off" (default 20).
+   */
   stopSeconds?: number | 'off';
 }
 /**
  * Host: starts a game. `first_seat` is required when startPlayer is host-picks.
  */
 export interface StartGameClientToServer {
+  /**
+   * The message type, "start_game".
+   */
   type: 'start_game';
+  /**
+   * The player who begins, as an index 0..n-1 over the seated players in seat order (not a lobby seat number); required when startPlayer is host-picks, ignored otherwise.
+   */
   first_seat?: number | null;
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1670,16 +2775,22 @@ export interface StartGameClientToServer {
  * Sends one game command: an entry of the latest state.legal (without `domain`), or a command built from a domain entry.
  */
 export interface ActionClientToServer {
+  /**
+   * The message type, "action".
+   */
   type: 'action';
+  /**
+   * One game command: an entry of the latest state.legal sent back as it is (never a domain entry), or a command built from a domain entry.
+   */
   action: HappyHolidaysCommands | UntermBaumCommands | ChristmasPenguinsCommands;
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
 export interface Wish {
   /**
-   * A motif of the public catalogue.
+   * The wished motif.
    */
   motif:
     | 'teddy_bear'
@@ -1842,36 +2953,79 @@ export interface Wish {
     | 'poster'
     | 'origami_paper'
     | 'gift_voucher';
+  /**
+   * The row (family member) it is wished for, 0..M−1.
+   */
   row: number;
+  /**
+   * The slot within that row, 0..C−1.
+   */
   slot: number;
 }
 export interface TreeLocation {
+  /**
+   * The tree slot, 0..D−1.
+   */
   tree: number;
 }
 export interface FieldLocation {
   /**
-   * A seat index. Rooms have at most 6 seats.
+   * The seat whose field it is.
    */
   seat: number;
+  /**
+   * The row of that field, 0..M−1.
+   */
   row: number;
+  /**
+   * The slot within the row, 0..C−1.
+   */
   slot: number;
 }
 export interface CellMove {
   from: Cell;
-  to: Cell;
+  to: Cell1;
 }
+/**
+ * A cell of your field that holds a card.
+ */
 export interface Cell {
+  /**
+   * The row (family member), 0..M−1.
+   */
   row: number;
+  /**
+   * The slot within the row, 0..C−1.
+   */
+  slot: number;
+}
+/**
+ * The cell it goes to: empty, or the from of another entry.
+ */
+export interface Cell1 {
+  /**
+   * The row (family member), 0..M−1.
+   */
+  row: number;
+  /**
+   * The slot within the row, 0..C−1.
+   */
   slot: number;
 }
 /**
  * Host: removes a player or spectator from the room.
  */
 export interface KickClientToServer {
+  /**
+   * The message type, "kick".
+   */
   type: 'kick';
+  /**
+   * The public player id of the player or spectator to remove.
+   */
   player: string;
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1879,10 +3033,16 @@ export interface KickClientToServer {
  * Host: makes another connected seated player the host.
  */
 export interface TransferHostClientToServer {
+  /**
+   * The message type, "transfer_host".
+   */
   type: 'transfer_host';
+  /**
+   * The public player id of the connected seated player who becomes the host.
+   */
   player: string;
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1890,9 +3050,12 @@ export interface TransferHostClientToServer {
  * Host: seats a server bot in the first free seat (between games).
  */
 export interface AddBotClientToServer {
+  /**
+   * The message type, "add_bot".
+   */
   type: 'add_bot';
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1900,10 +3063,16 @@ export interface AddBotClientToServer {
  * Host: frees a bot's seat (between games).
  */
 export interface RemoveBotClientToServer {
+  /**
+   * The message type, "remove_bot".
+   */
   type: 'remove_bot';
+  /**
+   * The seat of the bot to remove.
+   */
   seat: number;
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1911,9 +3080,46 @@ export interface RemoveBotClientToServer {
  * Host: closes the room for everyone.
  */
 export interface CloseRoomClientToServer {
+  /**
+   * The message type, "close_room".
+   */
   type: 'close_room';
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
+   */
+  id?: number | string;
+}
+/**
+ * Host: resolves this seat's part of the open prompt now with the rulebook default, exactly as its timer would (a timed_out event naming the seat, then the default's events), also with timers off. `seat` is a seat of the running game.
+ */
+export interface SkipClientToServer {
+  /**
+   * "skip".
+   */
+  type: 'skip';
+  /**
+   * The seat (of the running game) whose part of the open prompt the host resolves; refused with not_awaited when the prompt does not wait for it.
+   */
+  seat: number;
+  /**
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
+   */
+  id?: number | string;
+}
+/**
+ * Host: lets a player who was sent away from the room (kick, listed in the room's `kicked`) sit in it again.
+ */
+export interface ReadmitClientToServer {
+  /**
+   * "readmit".
+   */
+  type: 'readmit';
+  /**
+   * The player id of someone the host sent away (listed in room.kicked); they may sit in this room again.
+   */
+  player: string;
+  /**
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
 }
@@ -1921,136 +3127,333 @@ export interface CloseRoomClientToServer {
  * Answers hello (before its ok): who you are, the token to resume, and what this server hosts.
  */
 export interface WelcomeServerToClient {
+  /**
+   * The message type, "welcome".
+   */
   type: 'welcome';
+  /**
+   * The protocol version of this connection: 1.
+   */
   protocol: 1;
   /**
-   * A public player id: p_ and 16 hex digits, or bot_N for a server bot.
+   * Your public player id; other members see it in room and chat pushes.
    */
   player: string;
   /**
-   * A trimmed display name, 1 to 32 characters, no control characters.
+   * Your display name as the server keeps it (trimmed; when resumed, the name of the resumed player).
    */
   name: string;
   /**
    * The secret of a player: 32 lower-case hex digits.
    */
   token: string;
+  /**
+   * True if hello's token was known and this connection is now that player again (same player id and name).
+   */
   resumed: boolean;
+  /**
+   * When resumed: the code of the room this player was last in, if it still exists; otherwise null.
+   */
   room: null | string;
+  /**
+   * The server software: its name and release.
+   */
   server: {
+    /**
+     * The server's name, always "tinsel".
+     */
     name: 'tinsel';
+    /**
+     * The server's release (not the protocol version), such as "0.1.0".
+     */
     version: string;
   };
   /**
+   * The games this server hosts.
+   *
    * @minItems 1
    */
   games: (
     | {
+        /**
+         * The game id, as create_room.game takes it.
+         */
         id: 'happy_holidays';
+        /**
+         * The game's name for people.
+         */
         title: string;
+        /**
+         * The fewest players a game needs under the default options.
+         */
         min_players: number;
+        /**
+         * The most seats a room offers under the default options.
+         */
         max_players: number;
         default_options: Complete;
       }
     | {
+        /**
+         * The game id, as create_room.game takes it.
+         */
         id: 'unterm_baum';
+        /**
+         * The game's name for people.
+         */
         title: string;
+        /**
+         * The fewest players a game needs under the default options.
+         */
         min_players: number;
+        /**
+         * The most seats a room offers under the default options.
+         */
         max_players: number;
         default_options: Complete1;
       }
     | {
+        /**
+         * The game id, as create_room.game takes it.
+         */
         id: 'christmas_penguins';
+        /**
+         * The game's name for people.
+         */
         title: string;
+        /**
+         * The fewest players a game needs under the default options.
+         */
         min_players: number;
+        /**
+         * The most seats a room offers under the default options.
+         */
         max_players: number;
         default_options: Complete2;
       }
   )[];
 }
+/**
+ * Every option of the game with its default value, normalized.
+ */
 export interface Complete {
+  /**
+   * Seats the room offers, 2–6 (default 4).
+   */
   maxPlayers: number;
+  /**
+   * Who begins: "random" (default) or "host-picks" (start_game then needs first_seat).
+   */
   startPlayer: 'random' | 'host-picks';
+  /**
+   * Gifts of each colour around the tree at the start, 5–15 (default 8).
+   */
   giftsPerColour: number;
+  /**
+   * Reindeer in the game: "auto" (players − 1, the default) or 1–5, at most maxPlayers − 1 and, at the start, at most players − 1.
+   */
   reindeerCount: 'auto' | number;
+  /**
+   * "strict" (default: rolling without a reindeer misses the turn) or "assisted" (such a roll is refused with must_take_reindeer).
+   */
   reindeerMode: 'strict' | 'assisted';
+  /**
+   * True: a Reindeer reward with every sleigh empty rolls again (default false: it banks nothing).
+   */
   rerollEmptyReward: boolean;
+  /**
+   * When the end (at most one colour left at the tree) is checked: "endOfTurn" (default, the player still banks) or "immediate" (right after the gifts move).
+   */
   endCheck: 'endOfTurn' | 'immediate';
+  /**
+   * "shared" (default: all tied players win) or "totalGifts" (most banked gifts of all colours wins among the tied).
+   */
   tieBreak: 'shared' | 'totalGifts';
   /**
-   * A timer option: seconds, or "off".
+   * Timer of the start-of-turn prompts: 1–3600 seconds or "off" (default 60).
    */
   mainTimeoutSec: number | 'off';
   /**
-   * A timer option: seconds, or "off".
+   * Timer of the sleigh_colour, choose_sleigh and wish_colour prompts: 1–3600 seconds or "off" (default 30).
    */
   subPromptTimeoutSec: number | 'off';
 }
+/**
+ * Every option of the game with its default value, normalized.
+ */
 export interface Complete1 {
+  /**
+   * Seats the room offers, 2–6 (default 6).
+   */
   maxPlayers: number;
+  /**
+   * Who begins: "random" (default) or "host-picks" (start_game then needs first_seat).
+   */
   startPlayer: 'random' | 'host-picks';
+  /**
+   * K, the motifs each player wishes: 8 (default), 12, 16 or 20.
+   */
   cardsToRemember: 8 | 12 | 16 | 20;
+  /**
+   * M, the rows (family members) per sheet, 3–5 (default 4).
+   */
   familySize: number;
+  /**
+   * Motifs nobody wishes: "auto" (= K, the default) or 0–40.
+   */
   decoys: 'auto' | number;
+  /**
+   * "oneEach" (default: at most one reveal and one move per turn) or "anyTwo" (any two actions).
+   */
   actionsMode: 'oneEach' | 'anyTwo';
+  /**
+   * How a wish's position matches: "slot" (default, the slot index) or "ordinal" (the k-th occupied slot of the row).
+   */
   positionMode: 'slot' | 'ordinal';
+  /**
+   * "shared" (default: all tied players win) or "exactThenRow" (most 4-point cards, then most 3-point cards).
+   */
   tieBreak: 'shared' | 'exactThenRow';
+  /**
+   * The round cap: "auto" (5 × K, the default) or 1–1000.
+   */
   maxRounds: 'auto' | number;
   /**
-   * A timer option: seconds, or "off".
+   * Timer of ASSIGN: 1–3600 seconds or "off" (default 90).
    */
   assignSeconds: number | 'off';
+  /**
+   * How long MEMORIZE lasts, 1–600 seconds (default 30; never off, nobody answers it).
+   */
   memorizeSeconds: number;
+  /**
+   * How long clients show a revealed card, 1–60 seconds (default 4; the game does not pause).
+   */
   revealSeconds: number;
   /**
-   * A timer option: seconds, or "off".
+   * Timer of a turn: 1–3600 seconds or "off" (default 90).
    */
   mainTimeoutSec: number | 'off';
 }
+/**
+ * Every option of the game with its default value, normalized.
+ */
 export interface Complete2 {
+  /**
+   * The fewest players a game needs, 2–6 (default 2).
+   */
   minPlayers: number;
+  /**
+   * Seats the room offers, 2–6 and at least minPlayers (default 6).
+   */
   maxPlayers: number;
+  /**
+   * Who is the first Santa: "random" (default) or "host-picks" (start_game then needs first_seat).
+   */
   startPlayer: 'random' | 'host-picks';
+  /**
+   * The board's radius: "auto" (default: 3 for up to 4 players, else 4), 3 (37 floes) or 4 (61 floes).
+   */
   boardRadius: 'auto' | 3 | 4;
+  /**
+   * Presents of each colour, 3–8 (default 4): 2 go to the player of that colour, the rest to the pool.
+   */
   presentsPerColour: number;
+  /**
+   * "all6" (default: the pool holds every colour) or "seatedOnly" (only the colours of seated players).
+   */
   poolColours: 'all6' | 'seatedOnly';
+  /**
+   * Event stones on the board at the start, as "red/blue/green", each 0–4 (default "2/2/2").
+   */
   stones: string;
+  /**
+   * Water channels each player holds, 0–6 (default 3).
+   */
   channelsPerPlayer: number;
+  /**
+   * "unlimited" (default) or 1: channels a player may place per turn.
+   */
   channelsPerTurn: 'unlimited' | 1;
+  /**
+   * "simplePath" (default: no floe twice in a move) or "noImmediateReverse" (only no immediate reversal).
+   */
   backtrackRule: 'simplePath' | 'noImmediateReverse';
+  /**
+   * "anyAdjacent" (default) or "freeFirst" (a pushed penguin goes to an occupied floe only if no REFUGE neighbour exists).
+   */
   pushMode: 'anyAdjacent' | 'freeFirst';
+  /**
+   * The least hexDist between Santa and a new tree floe, 1–6 (default 3).
+   */
   treeMinDistance: number;
+  /**
+   * "additional" (default: on a 1 the bear moves after your own move) or "instead" (on a 1 only the bear moves).
+   */
   bearMode: 'additional' | 'instead';
+  /**
+   * "adjacent" (default: the bear's victim flees to an adjacent REFUGE floe) or "anyRefuge" (to any REFUGE floe).
+   */
   fleeRange: 'adjacent' | 'anyRefuge';
+  /**
+   * "floe" (default: the present dropped to the bear lies on the floe) or "pool" (it goes into the pool).
+   */
   bearDropTo: 'floe' | 'pool';
+  /**
+   * Where a confiscated present goes: "pool" (default), "santaPlayer" or "removed" (out of the game).
+   */
   confiscatedTo: 'pool' | 'santaPlayer' | 'removed';
+  /**
+   * "santaReplaces" (default: a used stone goes to Santa's supply and Santa places it again) or "discard" (out of the game).
+   */
   stoneRecycle: 'santaReplaces' | 'discard';
+  /**
+   * How long the reaction window after a roll stays open, 0–60000 milliseconds (default 4000; 0: no window).
+   */
   reactionWindowMs: number;
+  /**
+   * True (default): a channel or green-stone move that would split the board is refused.
+   */
   connectivityGuard: boolean;
+  /**
+   * The game ends at the end of this round, 1–500 (default 60).
+   */
   maxRounds: number;
+  /**
+   * "either" (default: +1 for the most presents of one colour or the most colours) or "twoAwards" (+1 for each, at most +2).
+   */
   bonusMode: 'either' | 'twoAwards';
+  /**
+   * "shared" (default: all tied players win) or "presentsThenDistinct" (most presents, then most colours, then shared).
+   */
   tieBreak: 'shared' | 'presentsThenDistinct';
   /**
-   * A timer option: seconds, or "off".
+   * Timer of the main prompts (setup placements, roll, move, bear_move, post_move): 1–3600 seconds or "off" (default 60).
    */
   mainTimeoutSec: number | 'off';
   /**
-   * A timer option: seconds, or "off".
+   * Timer of the sub-prompts (place_stone, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, flee): 1–3600 seconds or "off" (default 30).
    */
   subPromptTimeoutSec: number | 'off';
+  /**
+   * How long a granted "Stop!" lasts before it lapses: 1–600 seconds or "off" (default 20).
+   */
   stopSeconds: number | 'off';
 }
 /**
  * Refuses a request (with its `id` if it had a readable one). `message` is for people; `code` is stable.
  */
 export interface ErrorServerToClient {
+  /**
+   * The message type, "error".
+   */
   type: 'error';
   /**
-   * A request id: an integer, or a string of at most 64 characters.
+   * The id of the refused request, if it had a readable one.
    */
   id?: number | string;
   /**
-   * Every error code of protocol version 1: the generic codes, then the codes the games add.
+   * The stable error code saying why (see "Errors" in docs/protocol.md and each game's codes).
    */
   code:
     | 'bad_json'
@@ -2073,6 +3476,7 @@ export interface ErrorServerToClient {
     | 'game_not_started'
     | 'not_enough_players'
     | 'not_a_player'
+    | 'not_awaited'
     | 'unknown_player'
     | 'not_a_bot'
     | 'too_many_bots'
@@ -2131,6 +3535,9 @@ export interface ErrorServerToClient {
     | 'game_stopped'
     | 'no_stone'
     | 'illegal_target';
+  /**
+   * An explanation for people; it may change between releases, so do not parse it.
+   */
   message: string;
   /**
    * How long to wait before trying again, when the server knows (too_many_attempts, too_many_rooms).
@@ -2141,22 +3548,45 @@ export interface ErrorServerToClient {
  * The room as it is now, to every member whenever anything in it changes.
  */
 export interface RoomServerToClient {
+  /**
+   * The message type, "room".
+   */
   type: 'room';
+  /**
+   * The room as it is now.
+   */
   room: {
     /**
      * A room code as the server writes it.
      */
     code: string;
     /**
-     * A game this server hosts.
+     * The id of the room's game.
      */
     game: 'happy_holidays' | 'unterm_baum' | 'christmas_penguins';
+    /**
+     * The game's name for people.
+     */
     title: string;
+    /**
+     * Every option of the room's game, normalized (defaults filled in).
+     */
     options: {};
+    /**
+     * The fewest players a game needs under these options.
+     */
     min_players: number;
+    /**
+     * The most seats the room offers under these options; seats lists that many.
+     */
     max_players: number;
+    /**
+     * The host's player id; null while nobody holds the role.
+     */
     host: null | string;
     /**
+     * Every seat the room offers (max_players entries), in seat order.
+     *
      * @minItems 1
      * @maxItems 6
      */
@@ -2171,9 +3601,12 @@ export interface RoomServerToClient {
            */
           player: string;
           /**
-           * A trimmed display name, 1 to 32 characters, no control characters.
+           * The seated player's display name.
            */
           name: string;
+          /**
+           * connected; away (timed out twice in a row: their prompts resolve by default after 3 s until they send a command); disconnected (connection lost, seat kept); gone (left during a game, kicked, or not back within the grace: the bot plays it); bot (a server bot sits here).
+           */
           status: 'connected' | 'away' | 'disconnected' | 'gone' | 'bot';
         }
       | {
@@ -2181,39 +3614,82 @@ export interface RoomServerToClient {
            * A seat index. Rooms have at most 6 seats.
            */
           seat: number;
+          /**
+           * Null: nobody sits here.
+           */
           player: null;
+          /**
+           * Null: nobody sits here.
+           */
           name: null;
+          /**
+           * "empty": the seat is free.
+           */
           status: 'empty';
         }
     )[];
+    /**
+     * How many spectators are in the room.
+     */
     spectators: number;
+    /**
+     * lobby (no game yet), playing, finished (a game ended; the host may start another) or closed (the host closed the room: the last push from it).
+     */
     status: 'lobby' | 'playing' | 'finished' | 'closed';
+    /**
+     * The seq of the last state sent in this room (0 before the first game).
+     */
     seq: number;
+    /**
+     * The last game's result (with seed) once finished, else null; null again when the next game starts.
+     */
     result: {} | null;
+    /**
+     * The players the host sent away (kick) and has not let back (readmit), ordered by player id: they may watch this room but not sit in it. Names are the ones they had when they were sent away.
+     */
+    kicked: {
+      /**
+       * A public player id: p_ and 16 hex digits, or bot_N for a server bot.
+       */
+      player: string;
+      /**
+       * Their display name when they were sent away.
+       */
+      name: string;
+    }[];
   };
 }
 /**
  * A chat message, to every member of the room (the sender included).
  */
 export interface ChatServerToClient {
+  /**
+   * The message type, "chat".
+   */
   type: 'chat';
   /**
    * A room code as the server writes it.
    */
   room: string;
+  /**
+   * The sender.
+   */
   from: {
     /**
      * A public player id: p_ and 16 hex digits, or bot_N for a server bot.
      */
     player: string;
     /**
-     * A trimmed display name, 1 to 32 characters, no control characters.
+     * The sender's display name.
      */
     name: string;
+    /**
+     * The sender's seat, null for a spectator.
+     */
     seat: null | number;
   };
   /**
-   * A trimmed chat message: 1 to 500 characters, newlines allowed, no other control characters.
+   * The message, trimmed; it may contain newlines.
    */
   text: string;
 }
@@ -2221,6 +3697,9 @@ export interface ChatServerToClient {
  * The room's recent chat (its last 100 messages, oldest first), sent to a member right after joining or resuming when the room has any. It replaces whatever chat the client showed for this room.
  */
 export interface ChatHistoryServerToClient {
+  /**
+   * The message type, "chat_history".
+   */
   type: 'chat_history';
   /**
    * A room code as the server writes it.
@@ -2238,6 +3717,9 @@ export interface ChatHistoryServerToClient {
  * You were removed from the room by its host.
  */
 export interface KickedServerToClient {
+  /**
+   * The message type, "kicked": the host removed you from the room; you are no longer in it and may come back only as a spectator.
+   */
   type: 'kicked';
   /**
    * A room code as the server writes it.
@@ -2248,8 +3730,17 @@ export interface KickedServerToClient {
  * state.view of Happy Holidays.
  */
 export interface HappyHolidaysView {
+  /**
+   * The game id, "happy_holidays".
+   */
   game: 'happy_holidays';
+  /**
+   * start_of_turn, sleigh_colour, choose_sleigh, wish_colour or over.
+   */
   phase: 'start_of_turn' | 'sleigh_colour' | 'choose_sleigh' | 'wish_colour' | 'over';
+  /**
+   * The open prompt's kind (as state.prompt.kind); null when over.
+   */
   prompt:
     | null
     | (
@@ -2263,11 +3754,22 @@ export interface HappyHolidaysView {
    * A seat index. Rooms have at most 6 seats.
    */
   start_seat: number;
+  /**
+   * Turns started so far, from 1.
+   */
   turn: number;
+  /**
+   * The round the current turn falls in, from 1 (a round: every seat had one turn).
+   */
   round: number;
+  /**
+   * The round cap: the game ends after this many rounds (200).
+   */
   max_rounds: number;
   tree: Counts;
   /**
+   * One entry per seat of the game, in seat order.
+   *
    * @minItems 2
    * @maxItems 6
    */
@@ -2276,36 +3778,119 @@ export interface HappyHolidaysView {
      * A seat index. Rooms have at most 6 seats.
      */
     seat: number;
+    /**
+     * Whether this seat holds a reindeer.
+     */
     reindeer: boolean;
+    /**
+     * The sleigh in front of this seat.
+     */
     sleigh: {
       /**
        * A seat index. Rooms have at most 6 seats.
        */
       id: number;
-      gifts: Counts;
+      gifts: Counts1;
     };
-    stacks: Counts;
+    stacks: Counts2;
+    /**
+     * The current score: the two largest stacks added up.
+     */
     score: number;
+    /**
+     * All gifts this seat has banked, every colour (the totalGifts tie-break).
+     */
     total_gifts: number;
   }[];
+  /**
+   * The most recent roll, or null before the first.
+   */
   last_roll: null | {
     /**
      * A seat index. Rooms have at most 6 seats.
      */
     seat: number;
+    /**
+     * The face rolled: red_green, green_blue, blue_yellow, yellow_red (colour pairs), reindeer_reward or christmas_wish.
+     */
     face: 'red_green' | 'green_blue' | 'blue_yellow' | 'yellow_red' | 'reindeer_reward' | 'christmas_wish';
   };
   /**
+   * During sleigh_colour: the two rolled colours to choose from; otherwise [].
+   *
    * @maxItems 2
    */
   rolled_colours: ('red' | 'green' | 'blue' | 'yellow')[];
+  /**
+   * Rolls-again so far in this turn.
+   */
   rerolls: number;
+  /**
+   * Null until the end, then the result (without seed).
+   */
   result: null | HappyHolidaysResult;
 }
+/**
+ * Gifts left around the tree, per colour.
+ */
 export interface Counts {
+  /**
+   * How many red gifts.
+   */
   red: number;
+  /**
+   * How many green gifts.
+   */
   green: number;
+  /**
+   * How many blue gifts.
+   */
   blue: number;
+  /**
+   * How many yellow gifts.
+   */
+  yellow: number;
+}
+/**
+ * Gifts on the sleigh, not yet banked, per colour.
+ */
+export interface Counts1 {
+  /**
+   * How many red gifts.
+   */
+  red: number;
+  /**
+   * How many green gifts.
+   */
+  green: number;
+  /**
+   * How many blue gifts.
+   */
+  blue: number;
+  /**
+   * How many yellow gifts.
+   */
+  yellow: number;
+}
+/**
+ * Gifts this seat has banked, per colour.
+ */
+export interface Counts2 {
+  /**
+   * How many red gifts.
+   */
+  red: number;
+  /**
+   * How many green gifts.
+   */
+  green: number;
+  /**
+   * How many blue gifts.
+   */
+  blue: number;
+  /**
+   * How many yellow gifts.
+   */
   yellow: number;
 }
 /**
@@ -2313,11 +3898,15 @@ export interface Counts {
  */
 export interface HappyHolidaysResult {
   /**
+   * The score of each seat, in seat order: its two largest stacks added up.
+   *
    * @minItems 2
    * @maxItems 6
    */
   scores: number[];
   /**
+   * The winning seats (several when the win is shared).
+   *
    * @minItems 1
    * @maxItems 6
    *
@@ -2325,67 +3914,153 @@ export interface HappyHolidaysResult {
    */
   winners: number[];
   /**
+   * The banked gifts of each seat, per colour.
+   *
    * @minItems 2
    * @maxItems 6
    */
-  stacks: Counts1[];
+  stacks: Counts3[];
   /**
+   * The banked gifts of each seat, all colours together.
+   *
    * @minItems 2
    * @maxItems 6
    */
   total_gifts: number[];
+  /**
+   * The tieBreak option in effect: shared or totalGifts.
+   */
   tie_break: 'shared' | 'totalGifts';
+  /**
+   * score (one top score), total_gifts (the tie-break decided) or shared (the tied players share the win).
+   */
   decided_by: 'score' | 'total_gifts' | 'shared';
+  /**
+   * tree (at most one colour left around the tree) or round_cap (200 rounds played).
+   */
   reason: 'tree' | 'round_cap';
   /**
-   * The decimal seed of the game's dice.
+   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
    */
   seed?: string;
   /**
-   * The id of a finished game's record: GET /records/<id> downloads it (docs/protocol.md, "Game records"). Present when the server keeps a journal.
+   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
    */
   record?: string;
 }
-export interface Counts1 {
+export interface Counts3 {
+  /**
+   * Banked red gifts.
+   */
   red: number;
+  /**
+   * Banked green gifts.
+   */
   green: number;
+  /**
+   * Banked blue gifts.
+   */
   blue: number;
+  /**
+   * Banked yellow gifts.
+   */
   yellow: number;
 }
 /**
  * state.view of Unterm Baum.
  */
 export interface UntermBaumView {
+  /**
+   * The game id, "unterm_baum".
+   */
   game: 'unterm_baum';
+  /**
+   * assign, memorize, play or over.
+   */
   phase: 'assign' | 'memorize' | 'play' | 'over';
+  /**
+   * The open prompt's kind (assign, memorize or turn); null when over.
+   */
   prompt: null | ('assign' | 'memorize' | 'turn');
+  /**
+   * K: the motifs each player wishes (cardsToRemember).
+   */
   cards_to_remember: 8 | 12 | 16 | 20;
+  /**
+   * M: the rows (family members) of every sheet (familySize).
+   */
   family_size: number;
+  /**
+   * C = K − M + 1: the slots of every row.
+   */
   slots_per_row: number;
+  /**
+   * D: the motifs in the game (players × K + decoys), also the number of tree slots.
+   */
   motif_count: number;
+  /**
+   * The actionsMode in effect: oneEach or anyTwo.
+   */
   actions_mode: 'oneEach' | 'anyTwo';
+  /**
+   * The positionMode in effect: slot or ordinal.
+   */
   position_mode: 'slot' | 'ordinal';
+  /**
+   * The tieBreak in effect: shared or exactThenRow.
+   */
   tie_break: 'shared' | 'exactThenRow';
+  /**
+   * The round cap in effect (maxRounds resolved: "auto" is 5 × K).
+   */
   max_rounds: number;
+  /**
+   * How long clients show a revealed card, in milliseconds (revealSeconds × 1000).
+   */
   reveal_ms: number;
   /**
    * A seat index. Rooms have at most 6 seats.
    */
   start_seat: number;
+  /**
+   * The seat whose turn it is; null before PLAY; after the end the last active seat.
+   */
   active: null | number;
+  /**
+   * Turns started so far: 0 before PLAY, then from 1.
+   */
   turn: number;
+  /**
+   * The round the current turn falls in, from 1.
+   */
   round: number;
+  /**
+   * During PLAY: what the active player may still do this turn; otherwise null.
+   */
   actions: null | {
+    /**
+     * Whether a reveal is still allowed this turn.
+     */
     reveal: boolean;
+    /**
+     * Whether a move is still allowed this turn.
+     */
     move: boolean;
+    /**
+     * Actions used this turn (0–2).
+     */
     used: number;
   };
   /**
+   * D booleans: whether tree slot i holds a card.
+   *
    * @minItems 16
    * @maxItems 160
    */
   tree: boolean[];
   /**
+   * Only after the end: D entries, the motif in tree slot i or null for an empty slot.
+   *
    * @minItems 16
    * @maxItems 160
    */
@@ -2555,6 +4230,8 @@ export interface UntermBaumView {
       )
   )[];
   /**
+   * One entry per seat of the game, in seat order.
+   *
    * @minItems 2
    * @maxItems 6
    */
@@ -2563,21 +4240,39 @@ export interface UntermBaumView {
      * A seat index. Rooms have at most 6 seats.
      */
     seat: number;
+    /**
+     * The family sheet id, or null before the seat has one.
+     */
     family:
       null | ('mueller' | 'schmidt' | 'schneider' | 'fischer' | 'weber' | 'meyer' | 'wagner' | 'becker');
     /**
+     * The family's first M member names (the row names); empty before the seat has a sheet.
+     *
      * @maxItems 5
      */
     members: string[];
+    /**
+     * Whether this seat has submitted its wish list.
+     */
     assigned: boolean;
+    /**
+     * How many cards lie in this seat's field.
+     */
     card_count: number;
+    /**
+     * False when the field holds K − 1 or more cards: no other player may move a card into it.
+     */
     open_to_others: boolean;
     /**
+     * M rows × C booleans: whether the cell holds a card.
+     *
      * @minItems 3
      * @maxItems 5
      */
     field: boolean[][];
     /**
+     * Only after the end: M rows × C entries, the motif in the cell or null.
+     *
      * @minItems 3
      * @maxItems 5
      */
@@ -2746,9 +4441,14 @@ export interface UntermBaumView {
           | 'gift_voucher'
         )
     )[][];
+    /**
+     * Only after the end: this seat's wish list, or null if it has none.
+     */
     wishes?: null | Wish[];
   }[];
   /**
+   * During ASSIGN: the sheets nobody has taken, in catalogue order; otherwise [].
+   *
    * @maxItems 8
    *
    * Items: A family sheet id.
@@ -2756,8 +4456,13 @@ export interface UntermBaumView {
   free_families: (
     'mueller' | 'schmidt' | 'schneider' | 'fischer' | 'weber' | 'meyer' | 'wagner' | 'becker'
   )[];
+  /**
+   * Your own wish list, during ASSIGN and MEMORIZE only; otherwise null (always null for spectators).
+   */
   wish_list: null | {
     /**
+     * Your K drawn motifs, in dealt order.
+     *
      * @minItems 8
      * @maxItems 20
      *
@@ -2925,8 +4630,14 @@ export interface UntermBaumView {
       | 'origami_paper'
       | 'gift_voucher'
     )[];
+    /**
+     * Your submitted wish list, or null before you submitted.
+     */
     wishes: null | Wish[];
   };
+  /**
+   * Null until the end, then the result (without seed).
+   */
   result: null | UntermBaumResult;
 }
 /**
@@ -2934,22 +4645,40 @@ export interface UntermBaumView {
  */
 export interface UntermBaumResult {
   /**
+   * The score of each seat, in seat order.
+   *
    * @minItems 2
    * @maxItems 6
    */
   scores: number[];
   /**
+   * The winning seats (several when the win is shared).
+   *
    * @minItems 1
    * @maxItems 6
    *
    * Items: A seat index. Rooms have at most 6 seats.
    */
   winners: number[];
+  /**
+   * field_complete (a player's own move brought his field to K cards) or round_cap (maxRounds played).
+   */
   reason: 'field_complete' | 'round_cap';
+  /**
+   * The seat whose move completed its field (field_complete); null for round_cap.
+   */
   ended_by: null | number;
+  /**
+   * The tieBreak option in effect: shared or exactThenRow.
+   */
   tie_break: 'shared' | 'exactThenRow';
+  /**
+   * score (one top score), tie_break (exactThenRow decided) or shared (the tied players share the win).
+   */
   decided_by: 'score' | 'tie_break' | 'shared';
   /**
+   * Per seat, in seat order: the family, the score and how it was made.
+   *
    * @minItems 2
    * @maxItems 6
    */
@@ -2958,17 +4687,41 @@ export interface UntermBaumResult {
      * A seat index. Rooms have at most 6 seats.
      */
     seat: number;
+    /**
+     * The family sheet id, or null if the seat had none.
+     */
     family:
       null | ('mueller' | 'schmidt' | 'schneider' | 'fischer' | 'weber' | 'meyer' | 'wagner' | 'becker');
+    /**
+     * Points: 4 per exact card, 3 per member card, 1 per other card.
+     */
     score: number;
+    /**
+     * Cards in the right row at the right position (4 points each).
+     */
     exact: number;
+    /**
+     * Cards in the right row at another position (3 points each).
+     */
     member: number;
+    /**
+     * Cards not wished by this seat, or wished in another row (1 point each).
+     */
     other: number;
+    /**
+     * Every card in this seat's field with its score.
+     */
     cards: {
+      /**
+       * The row of the field cell.
+       */
       row: number;
+      /**
+       * The slot of the field cell.
+       */
       slot: number;
       /**
-       * A motif of the public catalogue.
+       * The card's motif.
        */
       motif:
         | 'teddy_bear'
@@ -3131,11 +4884,23 @@ export interface UntermBaumResult {
         | 'poster'
         | 'origami_paper'
         | 'gift_voucher';
+      /**
+       * Points for this card: 4, 3 or 1.
+       */
       points: 1 | 3 | 4;
+      /**
+       * exact (4), member (3, right row), wrong_row (1, wished in another row) or not_wished (1).
+       */
       match: 'exact' | 'member' | 'wrong_row' | 'not_wished';
     }[];
+    /**
+     * This seat's wish list, or null if it had none.
+     */
     wishes: null | Wish[];
   }[];
+  /**
+   * The motif in each tree slot at the end, or null for an empty slot.
+   */
   tree: (
     | null
     | (
@@ -3302,6 +5067,8 @@ export interface UntermBaumResult {
       )
   )[];
   /**
+   * The motifs of the green cards nobody drew (the bag).
+   *
    * Items: A motif of the public catalogue.
    */
   undrawn: (
@@ -3467,11 +5234,11 @@ export interface UntermBaumResult {
     | 'gift_voucher'
   )[];
   /**
-   * The decimal seed of the game's dice.
+   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
    */
   seed?: string;
   /**
-   * The id of a finished game's record: GET /records/<id> downloads it (docs/protocol.md, "Game records"). Present when the server keeps a journal.
+   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
    */
   record?: string;
 }
@@ -3479,7 +5246,13 @@ export interface UntermBaumResult {
  * state.view of Christmas Penguins.
  */
 export interface ChristmasPenguinsView {
+  /**
+   * The game id, "christmas_penguins".
+   */
   game: 'christmas_penguins';
+  /**
+   * The prompt the game is at: place_penguin, place_tree, place_bear, place_stone, roll, reaction, move, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, bear_move, flee, post_move or stopped, or over.
+   */
   phase:
     | 'place_penguin'
     | 'place_tree'
@@ -3498,26 +5271,29 @@ export interface ChristmasPenguinsView {
     | 'post_move'
     | 'stopped'
     | 'over';
-  prompt: null | {
-    kind:
-      | 'place_penguin'
-      | 'place_tree'
-      | 'place_bear'
-      | 'place_stone'
-      | 'roll'
-      | 'reaction'
-      | 'move'
-      | 'push_chain'
-      | 'confiscate'
-      | 'steal_colour'
-      | 'relocate_tree'
-      | 'pickup_stone'
-      | 'bear_move'
-      | 'flee'
-      | 'post_move'
-      | 'stopped';
-    seats: Seats;
-  };
+  /**
+   * The open prompt's kind (as state.prompt.kind), or null when over; the seats and deadline are in state.prompt.
+   */
+  prompt:
+    | null
+    | (
+        | 'place_penguin'
+        | 'place_tree'
+        | 'place_bear'
+        | 'place_stone'
+        | 'roll'
+        | 'reaction'
+        | 'move'
+        | 'push_chain'
+        | 'confiscate'
+        | 'steal_colour'
+        | 'relocate_tree'
+        | 'pickup_stone'
+        | 'bear_move'
+        | 'flee'
+        | 'post_move'
+        | 'stopped'
+      );
   /**
    * A seat index. Rooms have at most 6 seats.
    */
@@ -3530,34 +5306,83 @@ export interface ChristmasPenguinsView {
    * A seat index. Rooms have at most 6 seats.
    */
   santa_player: number;
+  /**
+   * The current round, from 1.
+   */
   round: number;
+  /**
+   * The game ends at the end of this round (maxRounds).
+   */
   max_rounds: number;
+  /**
+   * The die's value rolled this turn (1–6), or null before the roll.
+   */
   roll: null | number;
+  /**
+   * The board's radius R: 3 (37 floes) or 4 (61 floes).
+   */
   radius: 3 | 4;
   /**
+   * cells[id] is floe id's cell [q, r] in axial coordinates (it changes when a green stone moves the floe).
+   *
    * @minItems 37
    * @maxItems 61
    */
-  cells: Axial[];
+  cells: Axial1[];
+  /**
+   * The event stones lying on floes: [floe id, "red" | "blue" | "green"] pairs.
+   */
   stones_on_board: [number, 'red' | 'blue' | 'green'][];
+  /**
+   * Floes with presents lying on them (dropped to the bear).
+   */
   loose_presents: {
+    /**
+     * The floe id.
+     */
     floe: number;
-    presents: Counts2;
+    presents: Counts4;
   }[];
+  /**
+   * The hut's floe id.
+   */
   hut: number;
+  /**
+   * The tree's floe id, or null before it is placed.
+   */
   tree: null | number;
+  /**
+   * The Santa figure's floe id.
+   */
   santa: number;
+  /**
+   * The polar bear's floe id, or null before it is placed.
+   */
   bear: null | number;
+  /**
+   * Every water channel on the board.
+   */
   channels: {
+    /**
+     * One floe of the edge (a < b).
+     */
     a: number;
+    /**
+     * The other floe of the edge.
+     */
     b: number;
     /**
      * A seat index. Rooms have at most 6 seats.
      */
     owner: number;
   }[];
+  /**
+   * Channels placed in the current turn.
+   */
   channels_this_turn: number;
   /**
+   * One entry per seat of the game, in seat order.
+   *
    * @minItems 2
    * @maxItems 6
    */
@@ -3566,27 +5391,75 @@ export interface ChristmasPenguinsView {
      * A seat index. Rooms have at most 6 seats.
      */
     seat: number;
+    /**
+     * The seat's colour (in seat order: red, blue, green, yellow, purple, orange).
+     */
     colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
+    /**
+     * santa (this seat is Santa's player) or penguin.
+     */
     role: 'santa' | 'penguin';
+    /**
+     * Where this seat's penguin is: a floe id, "edge" (beside the board: Santa's player) or "at_hut" (waiting at the hut after a role swap).
+     */
     penguin: number | ('edge' | 'at_hut');
-    presents: Counts2;
+    presents: Counts5;
+    /**
+     * Water channels this seat may still place.
+     */
     channels_left: number;
+    /**
+     * The event stones this seat holds, per kind.
+     */
     stones: {
+      /**
+       * Red stones held.
+       */
       red: number;
+      /**
+       * Blue stones held.
+       */
       blue: number;
+      /**
+       * Green stones held.
+       */
       green: number;
     };
+    /**
+     * True exactly when this seat's legal lists stop, i.e. it may shout "Stop!" now: it holds a stone it can use (not Santa's player; red and blue need its own penguin on the board, red another penguin too), its claim is not already queued, it has not just cancelled, withdrawn or let lapse a stop (until play moves on), and the game is neither stopped nor over. During setup or a sub-prompt a claim is queued rather than granted at once.
+     */
     can_stop: boolean;
   }[];
-  pool: Counts2;
+  pool: Counts6;
+  /**
+   * Stones handed in and waiting for Santa to place them again, oldest first.
+   */
   santa_supply: ('red' | 'blue' | 'green')[];
+  /**
+   * During push_chain, confiscate, steal_colour, relocate_tree, pickup_stone and flee: the floe X and the seat concerned; otherwise null.
+   */
   pending: null | {
+    /**
+     * The floe X where the arrival happened.
+     */
     floe: number;
+    /**
+     * The pushed, caught or fleeing seat; null when the arrival concerns the mover alone (stealing, moving the tree, picking up a stone).
+     */
     seat: null | number;
   };
   reaction_seats: Seats;
+  /**
+   * The state of "Stop!": its claimant, the prompt play resumes with, and the queued claims.
+   */
   stop: {
+    /**
+     * The seat holding the stop while the game is stopped, else null.
+     */
     claimant: null | number;
+    /**
+     * While stopped: the prompt kind play resumes with (place_penguin, place_tree, place_bear, place_stone, roll, reaction, move, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, bear_move, flee, post_move or stopped); else null.
+     */
     resumes:
       | null
       | (
@@ -3607,16 +5480,98 @@ export interface ChristmasPenguinsView {
           | 'post_move'
           | 'stopped'
         );
-    queue: Seats;
+    queue: Seats1;
   };
+  /**
+   * Null until the end, then the result (without seed).
+   */
   result: null | ChristmasPenguinsResult;
 }
-export interface Counts2 {
+/**
+ * The presents lying there, per colour.
+ */
+export interface Counts4 {
+  /**
+   * Red presents.
+   */
   red: number;
+  /**
+   * Blue presents.
+   */
   blue: number;
+  /**
+   * Green presents.
+   */
   green: number;
+  /**
+   * Yellow presents.
+   */
   yellow: number;
+  /**
+   * Purple presents.
+   */
   purple: number;
+  /**
+   * Orange presents.
+   */
+  orange: number;
+}
+/**
+ * The presents this seat holds, per colour.
+ */
+export interface Counts5 {
+  /**
+   * Red presents.
+   */
+  red: number;
+  /**
+   * Blue presents.
+   */
+  blue: number;
+  /**
+   * Green presents.
+   */
+  green: number;
+  /**
+   * Yellow presents.
+   */
+  yellow: number;
+  /**
+   * Purple presents.
+   */
+  purple: number;
+  /**
+   * Orange presents.
+   */
+  orange: number;
+}
+/**
+ * The presents in the pool under the tree, per colour.
+ */
+export interface Counts6 {
+  /**
+   * Red presents.
+   */
+  red: number;
+  /**
+   * Blue presents.
+   */
+  blue: number;
+  /**
+   * Green presents.
+   */
+  green: number;
+  /**
+   * Yellow presents.
+   */
+  yellow: number;
+  /**
+   * Purple presents.
+   */
+  purple: number;
+  /**
+   * Orange presents.
+   */
   orange: number;
 }
 /**
@@ -3624,11 +5579,15 @@ export interface Counts2 {
  */
 export interface ChristmasPenguinsResult {
   /**
+   * The points of each seat, in seat order: 1 per present plus the bonus (the final Santa's score is reported too).
+   *
    * @minItems 2
    * @maxItems 6
    */
   scores: number[];
   /**
+   * The winning seats: the non-Santa players with the most points (several when tied and shared); never the final Santa.
+   *
    * @minItems 1
    * @maxItems 5
    *
@@ -3636,31 +5595,140 @@ export interface ChristmasPenguinsResult {
    */
   winners: number[];
   /**
+   * The presents each seat holds at the end, per colour.
+   *
    * @minItems 2
    * @maxItems 6
    */
-  presents: Counts2[];
+  presents: Counts7[];
   /**
    * A seat index. Rooms have at most 6 seats.
    */
   final_santa: number;
+  /**
+   * pool_empty (a steal emptied the pool) or round_cap (maxRounds played).
+   */
   reason: 'pool_empty' | 'round_cap';
   /**
-   * The decimal seed of the game's dice.
+   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
    */
   seed?: string;
   /**
-   * The id of a finished game's record: GET /records/<id> downloads it (docs/protocol.md, "Game records"). Present when the server keeps a journal.
+   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
+   */
+  record?: string;
+}
+export interface Counts7 {
+  /**
+   * Red presents.
+   */
+  red: number;
+  /**
+   * Blue presents.
+   */
+  blue: number;
+  /**
+   * Green presents.
+   */
+  green: number;
+  /**
+   * Yellow presents.
+   */
+  yellow: number;
+  /**
+   * Purple presents.
+   */
+  purple: number;
+  /**
+   * Orange presents.
+   */
+  orange: number;
+}
+/**
+ * The presents collected, per colour.
+ */
+export interface Counts8 {
+  /**
+   * Red presents.
+   */
+  red: number;
+  /**
+   * Blue presents.
+   */
+  blue: number;
+  /**
+   * Green presents.
+   */
+  green: number;
+  /**
+   * Yellow presents.
+   */
+  yellow: number;
+  /**
+   * Purple presents.
+   */
+  purple: number;
+  /**
+   * Orange presents.
+   */
+  orange: number;
+}
+/**
+ * The result of a finished Christmas Penguins game. `seed` is present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires it.
+ */
+export interface ChristmasPenguinsResult1 {
+  /**
+   * The points of each seat, in seat order: 1 per present plus the bonus (the final Santa's score is reported too).
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  scores: number[];
+  /**
+   * The winning seats: the non-Santa players with the most points (several when tied and shared); never the final Santa.
+   *
+   * @minItems 1
+   * @maxItems 5
+   *
+   * Items: A seat index. Rooms have at most 6 seats.
+   */
+  winners: number[];
+  /**
+   * The presents each seat holds at the end, per colour.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  presents: Counts7[];
+  /**
+   * A seat index. Rooms have at most 6 seats.
+   */
+  final_santa: number;
+  /**
+   * pool_empty (a steal emptied the pool) or round_cap (maxRounds played).
+   */
+  reason: 'pool_empty' | 'round_cap';
+  /**
+   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
+   */
+  seed?: string;
+  /**
+   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
    */
   record?: string;
 }
 export interface GameStarted {
+  /**
+   * "game_started": the room adds it to the first state of a game.
+   */
   kind: 'game_started';
   /**
-   * A game this server hosts.
+   * The id of the game that started.
    */
   game: 'happy_holidays' | 'unterm_baum' | 'christmas_penguins';
   /**
+   * The players' display names in seat order (the game's seats 0..n-1).
+   *
    * @minItems 1
    * @maxItems 6
    *
@@ -3672,16 +5740,22 @@ export interface GameStarted {
    */
   commitment: string;
   /**
-   * The number of a state push in its room, from 1.
+   * Only in a catch-up state: the state this missed event belonged to.
    */
   seq?: number;
 }
 export interface TimedOut {
+  /**
+   * "timed_out": a prompt's timer ran out (or an away or disconnected seat was resolved); the events after it in the same state are those of the default applied, e.g. took_reindeer then rolled in Happy Holidays.
+   */
   kind: 'timed_out';
-  seats: Seats;
+  seats: Seats3;
+  /**
+   * The kind of the prompt whose timer ran out (a prompt kind of the game).
+   */
   prompt: string;
   /**
-   * The number of a state push in its room, from 1.
+   * Only in a catch-up state: the state this missed event belonged to.
    */
   seq?: number;
 }
@@ -3689,6 +5763,9 @@ export interface TimedOut {
  * state.prompt of Christmas Penguins while the game runs.
  */
 export interface ChristmasPenguinsPrompt {
+  /**
+   * The prompt's kind: place_penguin, place_tree, place_bear, place_stone, roll, reaction, move, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, bear_move, flee, post_move or stopped.
+   */
   kind:
     | 'place_penguin'
     | 'place_tree'
@@ -3706,23 +5783,747 @@ export interface ChristmasPenguinsPrompt {
     | 'flee'
     | 'post_move'
     | 'stopped';
-  seats: Seats;
+  seats: Seats4;
+  /**
+   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off) (reaction: reactionWindowMs; stopped: stopSeconds).
+   */
   deadline: null | number;
+}
+/**
+ * The gifts banked, per colour.
+ */
+export interface Counts9 {
+  /**
+   * How many red gifts.
+   */
+  red: number;
+  /**
+   * How many green gifts.
+   */
+  green: number;
+  /**
+   * How many blue gifts.
+   */
+  blue: number;
+  /**
+   * How many yellow gifts.
+   */
+  yellow: number;
+}
+/**
+ * What is now on `with`'s sleigh, per colour (the gifts that were on the active player's sleigh, not banked).
+ */
+export interface Counts10 {
+  /**
+   * How many red gifts.
+   */
+  red: number;
+  /**
+   * How many green gifts.
+   */
+  green: number;
+  /**
+   * How many blue gifts.
+   */
+  blue: number;
+  /**
+   * How many yellow gifts.
+   */
+  yellow: number;
+}
+/**
+ * The result of a finished Happy Holidays game. `seed` is present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires it.
+ */
+export interface HappyHolidaysResult1 {
+  /**
+   * The score of each seat, in seat order: its two largest stacks added up.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  scores: number[];
+  /**
+   * The winning seats (several when the win is shared).
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A seat index. Rooms have at most 6 seats.
+   */
+  winners: number[];
+  /**
+   * The banked gifts of each seat, per colour.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  stacks: Counts3[];
+  /**
+   * The banked gifts of each seat, all colours together.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  total_gifts: number[];
+  /**
+   * The tieBreak option in effect: shared or totalGifts.
+   */
+  tie_break: 'shared' | 'totalGifts';
+  /**
+   * score (one top score), total_gifts (the tie-break decided) or shared (the tied players share the win).
+   */
+  decided_by: 'score' | 'total_gifts' | 'shared';
+  /**
+   * tree (at most one colour left around the tree) or round_cap (200 rounds played).
+   */
+  reason: 'tree' | 'round_cap';
+  /**
+   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
+   */
+  seed?: string;
+  /**
+   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
+   */
+  record?: string;
 }
 /**
  * state.prompt of Happy Holidays while the game runs.
  */
 export interface HappyHolidaysPrompt {
+  /**
+   * take_reindeer_or_roll (start of turn, no reindeer, strict mode), take_reindeer (the same, assisted mode), roll (start of turn, holding a reindeer), sleigh_colour, choose_sleigh or wish_colour.
+   */
   kind:
     'take_reindeer_or_roll' | 'take_reindeer' | 'roll' | 'sleigh_colour' | 'choose_sleigh' | 'wish_colour';
-  seats: Seats;
+  seats: Seats6;
+  /**
+   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off); on a timeout the next state's events begin with timed_out, followed by the events of the default (e.g. took_reindeer, rolled).
+   */
   deadline: null | number;
+}
+export interface Cell2 {
+  /**
+   * The row (family member), 0..M−1.
+   */
+  row: number;
+  /**
+   * The slot within the row, 0..C−1.
+   */
+  slot: number;
+}
+/**
+ * The result of a finished Unterm Baum game. `seed` is present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires it.
+ */
+export interface UntermBaumResult1 {
+  /**
+   * The score of each seat, in seat order.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  scores: number[];
+  /**
+   * The winning seats (several when the win is shared).
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A seat index. Rooms have at most 6 seats.
+   */
+  winners: number[];
+  /**
+   * field_complete (a player's own move brought his field to K cards) or round_cap (maxRounds played).
+   */
+  reason: 'field_complete' | 'round_cap';
+  /**
+   * The seat whose move completed its field (field_complete); null for round_cap.
+   */
+  ended_by: null | number;
+  /**
+   * The tieBreak option in effect: shared or exactThenRow.
+   */
+  tie_break: 'shared' | 'exactThenRow';
+  /**
+   * score (one top score), tie_break (exactThenRow decided) or shared (the tied players share the win).
+   */
+  decided_by: 'score' | 'tie_break' | 'shared';
+  /**
+   * Per seat, in seat order: the family, the score and how it was made.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  players: {
+    /**
+     * A seat index. Rooms have at most 6 seats.
+     */
+    seat: number;
+    /**
+     * The family sheet id, or null if the seat had none.
+     */
+    family:
+      null | ('mueller' | 'schmidt' | 'schneider' | 'fischer' | 'weber' | 'meyer' | 'wagner' | 'becker');
+    /**
+     * Points: 4 per exact card, 3 per member card, 1 per other card.
+     */
+    score: number;
+    /**
+     * Cards in the right row at the right position (4 points each).
+     */
+    exact: number;
+    /**
+     * Cards in the right row at another position (3 points each).
+     */
+    member: number;
+    /**
+     * Cards not wished by this seat, or wished in another row (1 point each).
+     */
+    other: number;
+    /**
+     * Every card in this seat's field with its score.
+     */
+    cards: {
+      /**
+       * The row of the field cell.
+       */
+      row: number;
+      /**
+       * The slot of the field cell.
+       */
+      slot: number;
+      /**
+       * The card's motif.
+       */
+      motif:
+        | 'teddy_bear'
+        | 'rocking_horse'
+        | 'toy_train'
+        | 'jigsaw_puzzle'
+        | 'snow_globe'
+        | 'woolly_scarf'
+        | 'knitted_gloves'
+        | 'bobble_hat'
+        | 'board_game'
+        | 'kite'
+        | 'yo_yo'
+        | 'spinning_top'
+        | 'skateboard'
+        | 'roller_skates'
+        | 'ice_skates'
+        | 'sledge'
+        | 'skis'
+        | 'football'
+        | 'basketball'
+        | 'tennis_racket'
+        | 'fishing_rod'
+        | 'telescope'
+        | 'microscope'
+        | 'chemistry_set'
+        | 'paint_box'
+        | 'crayons'
+        | 'sketchbook'
+        | 'diary'
+        | 'storybook'
+        | 'comic_book'
+        | 'cookbook'
+        | 'atlas'
+        | 'globe'
+        | 'alarm_clock'
+        | 'wristwatch'
+        | 'camera'
+        | 'headphones'
+        | 'radio'
+        | 'record_player'
+        | 'guitar'
+        | 'violin'
+        | 'flute'
+        | 'drum_kit'
+        | 'harmonica'
+        | 'xylophone'
+        | 'music_box'
+        | 'doll_house'
+        | 'rag_doll'
+        | 'puppet'
+        | 'toy_robot'
+        | 'racing_car'
+        | 'fire_engine'
+        | 'toy_plane'
+        | 'sailing_ship'
+        | 'building_blocks'
+        | 'marbles'
+        | 'playing_cards'
+        | 'dominoes'
+        | 'chess_set'
+        | 'magic_kit'
+        | 'kaleidoscope'
+        | 'bubble_wand'
+        | 'water_pistol'
+        | 'beach_ball'
+        | 'umbrella'
+        | 'raincoat'
+        | 'wellies'
+        | 'slippers'
+        | 'dressing_gown'
+        | 'pyjamas'
+        | 'woolly_socks'
+        | 'jumper'
+        | 'cardigan'
+        | 'necktie'
+        | 'handbag'
+        | 'wallet'
+        | 'backpack'
+        | 'suitcase'
+        | 'sunglasses'
+        | 'perfume'
+        | 'bath_salts'
+        | 'soap_set'
+        | 'hairbrush'
+        | 'hand_mirror'
+        | 'necklace'
+        | 'bracelet'
+        | 'earrings'
+        | 'silver_ring'
+        | 'brooch'
+        | 'hair_clip'
+        | 'scented_candle'
+        | 'lantern'
+        | 'fairy_lights'
+        | 'flower_vase'
+        | 'teapot'
+        | 'mug'
+        | 'tea_set'
+        | 'coffee_grinder'
+        | 'waffle_iron'
+        | 'cake_tin'
+        | 'gingerbread'
+        | 'marzipan'
+        | 'chocolates'
+        | 'stollen'
+        | 'candy_cane'
+        | 'honey_jar'
+        | 'jam_jar'
+        | 'fruit_basket'
+        | 'nutcracker'
+        | 'cuckoo_clock'
+        | 'plant_pot'
+        | 'bonsai'
+        | 'bird_feeder'
+        | 'watering_can'
+        | 'garden_gnome'
+        | 'toolbox'
+        | 'claw_hammer'
+        | 'screwdriver_set'
+        | 'torch'
+        | 'pocket_knife'
+        | 'compass'
+        | 'binoculars'
+        | 'thermos_flask'
+        | 'picnic_blanket'
+        | 'hammock'
+        | 'tent'
+        | 'sleeping_bag'
+        | 'bicycle'
+        | 'bike_bell'
+        | 'helmet'
+        | 'scooter'
+        | 'snowboard'
+        | 'hockey_stick'
+        | 'goldfish_bowl'
+        | 'hamster_cage'
+        | 'dog_lead'
+        | 'cat_toy'
+        | 'cushion'
+        | 'quilt'
+        | 'hot_water_bottle'
+        | 'earmuffs'
+        | 'mittens'
+        | 'beanie'
+        | 'fountain_pen'
+        | 'pencil_case'
+        | 'calculator'
+        | 'tablet_computer'
+        | 'game_console'
+        | 'walkie_talkies'
+        | 'remote_car'
+        | 'train_ticket'
+        | 'theatre_tickets'
+        | 'cinema_voucher'
+        | 'spa_voucher'
+        | 'photo_album'
+        | 'picture_frame'
+        | 'wall_calendar'
+        | 'poster'
+        | 'origami_paper'
+        | 'gift_voucher';
+      /**
+       * Points for this card: 4, 3 or 1.
+       */
+      points: 1 | 3 | 4;
+      /**
+       * exact (4), member (3, right row), wrong_row (1, wished in another row) or not_wished (1).
+       */
+      match: 'exact' | 'member' | 'wrong_row' | 'not_wished';
+    }[];
+    /**
+     * This seat's wish list, or null if it had none.
+     */
+    wishes: null | Wish[];
+  }[];
+  /**
+   * The motif in each tree slot at the end, or null for an empty slot.
+   */
+  tree: (
+    | null
+    | (
+        | 'teddy_bear'
+        | 'rocking_horse'
+        | 'toy_train'
+        | 'jigsaw_puzzle'
+        | 'snow_globe'
+        | 'woolly_scarf'
+        | 'knitted_gloves'
+        | 'bobble_hat'
+        | 'board_game'
+        | 'kite'
+        | 'yo_yo'
+        | 'spinning_top'
+        | 'skateboard'
+        | 'roller_skates'
+        | 'ice_skates'
+        | 'sledge'
+        | 'skis'
+        | 'football'
+        | 'basketball'
+        | 'tennis_racket'
+        | 'fishing_rod'
+        | 'telescope'
+        | 'microscope'
+        | 'chemistry_set'
+        | 'paint_box'
+        | 'crayons'
+        | 'sketchbook'
+        | 'diary'
+        | 'storybook'
+        | 'comic_book'
+        | 'cookbook'
+        | 'atlas'
+        | 'globe'
+        | 'alarm_clock'
+        | 'wristwatch'
+        | 'camera'
+        | 'headphones'
+        | 'radio'
+        | 'record_player'
+        | 'guitar'
+        | 'violin'
+        | 'flute'
+        | 'drum_kit'
+        | 'harmonica'
+        | 'xylophone'
+        | 'music_box'
+        | 'doll_house'
+        | 'rag_doll'
+        | 'puppet'
+        | 'toy_robot'
+        | 'racing_car'
+        | 'fire_engine'
+        | 'toy_plane'
+        | 'sailing_ship'
+        | 'building_blocks'
+        | 'marbles'
+        | 'playing_cards'
+        | 'dominoes'
+        | 'chess_set'
+        | 'magic_kit'
+        | 'kaleidoscope'
+        | 'bubble_wand'
+        | 'water_pistol'
+        | 'beach_ball'
+        | 'umbrella'
+        | 'raincoat'
+        | 'wellies'
+        | 'slippers'
+        | 'dressing_gown'
+        | 'pyjamas'
+        | 'woolly_socks'
+        | 'jumper'
+        | 'cardigan'
+        | 'necktie'
+        | 'handbag'
+        | 'wallet'
+        | 'backpack'
+        | 'suitcase'
+        | 'sunglasses'
+        | 'perfume'
+        | 'bath_salts'
+        | 'soap_set'
+        | 'hairbrush'
+        | 'hand_mirror'
+        | 'necklace'
+        | 'bracelet'
+        | 'earrings'
+        | 'silver_ring'
+        | 'brooch'
+        | 'hair_clip'
+        | 'scented_candle'
+        | 'lantern'
+        | 'fairy_lights'
+        | 'flower_vase'
+        | 'teapot'
+        | 'mug'
+        | 'tea_set'
+        | 'coffee_grinder'
+        | 'waffle_iron'
+        | 'cake_tin'
+        | 'gingerbread'
+        | 'marzipan'
+        | 'chocolates'
+        | 'stollen'
+        | 'candy_cane'
+        | 'honey_jar'
+        | 'jam_jar'
+        | 'fruit_basket'
+        | 'nutcracker'
+        | 'cuckoo_clock'
+        | 'plant_pot'
+        | 'bonsai'
+        | 'bird_feeder'
+        | 'watering_can'
+        | 'garden_gnome'
+        | 'toolbox'
+        | 'claw_hammer'
+        | 'screwdriver_set'
+        | 'torch'
+        | 'pocket_knife'
+        | 'compass'
+        | 'binoculars'
+        | 'thermos_flask'
+        | 'picnic_blanket'
+        | 'hammock'
+        | 'tent'
+        | 'sleeping_bag'
+        | 'bicycle'
+        | 'bike_bell'
+        | 'helmet'
+        | 'scooter'
+        | 'snowboard'
+        | 'hockey_stick'
+        | 'goldfish_bowl'
+        | 'hamster_cage'
+        | 'dog_lead'
+        | 'cat_toy'
+        | 'cushion'
+        | 'quilt'
+        | 'hot_water_bottle'
+        | 'earmuffs'
+        | 'mittens'
+        | 'beanie'
+        | 'fountain_pen'
+        | 'pencil_case'
+        | 'calculator'
+        | 'tablet_computer'
+        | 'game_console'
+        | 'walkie_talkies'
+        | 'remote_car'
+        | 'train_ticket'
+        | 'theatre_tickets'
+        | 'cinema_voucher'
+        | 'spa_voucher'
+        | 'photo_album'
+        | 'picture_frame'
+        | 'wall_calendar'
+        | 'poster'
+        | 'origami_paper'
+        | 'gift_voucher'
+      )
+  )[];
+  /**
+   * The motifs of the green cards nobody drew (the bag).
+   *
+   * Items: A motif of the public catalogue.
+   */
+  undrawn: (
+    | 'teddy_bear'
+    | 'rocking_horse'
+    | 'toy_train'
+    | 'jigsaw_puzzle'
+    | 'snow_globe'
+    | 'woolly_scarf'
+    | 'knitted_gloves'
+    | 'bobble_hat'
+    | 'board_game'
+    | 'kite'
+    | 'yo_yo'
+    | 'spinning_top'
+    | 'skateboard'
+    | 'roller_skates'
+    | 'ice_skates'
+    | 'sledge'
+    | 'skis'
+    | 'football'
+    | 'basketball'
+    | 'tennis_racket'
+    | 'fishing_rod'
+    | 'telescope'
+    | 'microscope'
+    | 'chemistry_set'
+    | 'paint_box'
+    | 'crayons'
+    | 'sketchbook'
+    | 'diary'
+    | 'storybook'
+    | 'comic_book'
+    | 'cookbook'
+    | 'atlas'
+    | 'globe'
+    | 'alarm_clock'
+    | 'wristwatch'
+    | 'camera'
+    | 'headphones'
+    | 'radio'
+    | 'record_player'
+    | 'guitar'
+    | 'violin'
+    | 'flute'
+    | 'drum_kit'
+    | 'harmonica'
+    | 'xylophone'
+    | 'music_box'
+    | 'doll_house'
+    | 'rag_doll'
+    | 'puppet'
+    | 'toy_robot'
+    | 'racing_car'
+    | 'fire_engine'
+    | 'toy_plane'
+    | 'sailing_ship'
+    | 'building_blocks'
+    | 'marbles'
+    | 'playing_cards'
+    | 'dominoes'
+    | 'chess_set'
+    | 'magic_kit'
+    | 'kaleidoscope'
+    | 'bubble_wand'
+    | 'water_pistol'
+    | 'beach_ball'
+    | 'umbrella'
+    | 'raincoat'
+    | 'wellies'
+    | 'slippers'
+    | 'dressing_gown'
+    | 'pyjamas'
+    | 'woolly_socks'
+    | 'jumper'
+    | 'cardigan'
+    | 'necktie'
+    | 'handbag'
+    | 'wallet'
+    | 'backpack'
+    | 'suitcase'
+    | 'sunglasses'
+    | 'perfume'
+    | 'bath_salts'
+    | 'soap_set'
+    | 'hairbrush'
+    | 'hand_mirror'
+    | 'necklace'
+    | 'bracelet'
+    | 'earrings'
+    | 'silver_ring'
+    | 'brooch'
+    | 'hair_clip'
+    | 'scented_candle'
+    | 'lantern'
+    | 'fairy_lights'
+    | 'flower_vase'
+    | 'teapot'
+    | 'mug'
+    | 'tea_set'
+    | 'coffee_grinder'
+    | 'waffle_iron'
+    | 'cake_tin'
+    | 'gingerbread'
+    | 'marzipan'
+    | 'chocolates'
+    | 'stollen'
+    | 'candy_cane'
+    | 'honey_jar'
+    | 'jam_jar'
+    | 'fruit_basket'
+    | 'nutcracker'
+    | 'cuckoo_clock'
+    | 'plant_pot'
+    | 'bonsai'
+    | 'bird_feeder'
+    | 'watering_can'
+    | 'garden_gnome'
+    | 'toolbox'
+    | 'claw_hammer'
+    | 'screwdriver_set'
+    | 'torch'
+    | 'pocket_knife'
+    | 'compass'
+    | 'binoculars'
+    | 'thermos_flask'
+    | 'picnic_blanket'
+    | 'hammock'
+    | 'tent'
+    | 'sleeping_bag'
+    | 'bicycle'
+    | 'bike_bell'
+    | 'helmet'
+    | 'scooter'
+    | 'snowboard'
+    | 'hockey_stick'
+    | 'goldfish_bowl'
+    | 'hamster_cage'
+    | 'dog_lead'
+    | 'cat_toy'
+    | 'cushion'
+    | 'quilt'
+    | 'hot_water_bottle'
+    | 'earmuffs'
+    | 'mittens'
+    | 'beanie'
+    | 'fountain_pen'
+    | 'pencil_case'
+    | 'calculator'
+    | 'tablet_computer'
+    | 'game_console'
+    | 'walkie_talkies'
+    | 'remote_car'
+    | 'train_ticket'
+    | 'theatre_tickets'
+    | 'cinema_voucher'
+    | 'spa_voucher'
+    | 'photo_album'
+    | 'picture_frame'
+    | 'wall_calendar'
+    | 'poster'
+    | 'origami_paper'
+    | 'gift_voucher'
+  )[];
+  /**
+   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
+   */
+  seed?: string;
+  /**
+   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
+   */
+  record?: string;
 }
 /**
  * state.prompt of Unterm Baum while the game runs.
  */
 export interface UntermBaumPrompt {
+  /**
+   * assign (writing wish lists), memorize (a pure timer nobody answers) or turn (the active seat's turn).
+   */
   kind: 'assign' | 'memorize' | 'turn';
-  seats: Seats;
+  seats: Seats7;
+  /**
+   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off); memorize always has one.
+   */
   deadline: null | number;
 }

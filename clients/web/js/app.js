@@ -415,6 +415,13 @@ const actions = {
   async kick(el) {
     await send({ type: 'kick', player: el.dataset.player }).catch(() => {});
   },
+  async readmit(el) {
+    await send({ type: 'readmit', player: el.dataset.player }).catch(() => {});
+  },
+  // The host plays the usual default for a player the game is waiting on (as when time runs out).
+  async skip(el) {
+    await send({ type: 'skip', seat: Number(el.dataset.seat) }).catch(() => {});
+  },
   async 'make-host'(el) {
     await send({ type: 'transfer_host', player: el.dataset.player }).catch(() => {});
   },

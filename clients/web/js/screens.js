@@ -173,7 +173,12 @@ function seatsHtml(room, controls) {
       <span class="status">${esc(t(`status.${s.status}`))}</span> ${buttons.join(' ')}</li>`;
   });
   const watching = room.spectators ? `<p class="muted">${esc(t('lobby.spectators', { n: room.spectators }))}</p>` : '';
-  return `<ul class="seats">${rows.join('')}</ul>${watching}`;
+  // Whom the host sent away stays away until the host lets them back.
+  const away = isHost() && room.kicked?.length
+    ? `<ul class="sent-away" data-testid="sent-away">${room.kicked.map((k) => `<li><span>${esc(t('lobby.sent_away', { name: k.name }))}</span>
+        <button class="small" data-act="readmit" data-player="${esc(k.player)}">${esc(t('lobby.readmit'))}</button></li>`).join('')}</ul>`
+    : '';
+  return `<ul class="seats">${rows.join('')}</ul>${watching}${away}`;
 }
 
 function firstSeatSelect(room) {
@@ -252,6 +257,13 @@ function gameHtml(room, g) {
       : `<span class="timer muted">${esc(t('game.no_timer'))}</span>`)
     : '';
   const spectator = store.seat === null ? `<p class="muted">${esc(t('game.spectating'))}</p>` : '';
+  // The host can move the game on for a player it is waiting on (the default, as on a timeout).
+  const waitedFor = isHost() && prompt && !state.over
+    ? prompt.seats.filter((s) => s !== store.seat && !['bot', 'gone'].includes(room.seats[s]?.status)) : [];
+  const skip = waitedFor.length
+    ? `<p class="host-skip">${waitedFor.map((s) => `<button class="small" data-act="skip" data-seat="${s}" data-testid="skip-${s}"
+        title="${esc(t('game.skip_title', { name: seatName(s) }))}">⏭ ${esc(t('game.skip', { name: seatName(s) }))}</button>`).join(' ')}</p>`
+    : '';
   const board = g.render(ctx);
   const handled = new Set(g.boardEntries ? g.boardEntries(ctx) : []);
   const rest = state.legal.map((e, i) => [e, i]).filter(([e, i]) => concrete(e) && !handled.has(i));
@@ -271,7 +283,7 @@ function gameHtml(room, g) {
       <strong class="turn" data-testid="turn">${esc(turnLine)}</strong>
       <span class="what">${esc(what)}</span> ${timer}
     </div>
-    ${spectator}
+    ${spectator}${skip}
     ${state.over ? resultHtml(g, ctx) : ''}
     ${actions}
     <div class="board-wrap">${board}</div>
