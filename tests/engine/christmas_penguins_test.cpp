@@ -289,7 +289,7 @@ TEST_CASE("CP-T4 R27-R30 Santa catches a penguin: confiscation, role swap, hut r
   CHECK(w.prompt() == "post_move");
 }
 
-TEST_CASE("CP-T5 A26 a penguin walking into Santa swaps roles; D10 on timeout", "[christmas_penguins][T5]") {
+TEST_CASE("CP-T5 A26 a penguin walking into Santa swaps roles, D10 on timeout", "[christmas_penguins][T5]") {
   table t;
   t.st().santa = t.at(2, 0);
   t.put(B, 0, 0);
@@ -360,7 +360,7 @@ TEST_CASE("CP-T6 R19/R20/A19 steal and tree relocation at distance 3", "[christm
 
 // ---- the polar bear (A31-A34) ------------------------------------------------------------------
 
-TEST_CASE("A32-A34 the bear meets a penguin: a present stays on the floe, the victim flees; D14/D15",
+TEST_CASE("A32-A34 the bear meets a penguin: a present stays on the floe, the victim flees, D14/D15",
           "[christmas_penguins][bear]") {
   table t;
   t.st().santa = t.at(-3, 3);
@@ -435,7 +435,7 @@ TEST_CASE("D6 roll, D9 shortest chain, D8 nearest the tree, D13 takes the stone,
 
 // ---- end and scoring (A37, A38) -----------------------------------------------------------------
 
-TEST_CASE("A37/A38 the last stolen present ends the game; one bonus point; the final Santa cannot win",
+TEST_CASE("A37/A38 the last stolen present ends the game, one bonus point, the final Santa cannot win",
           "[christmas_penguins][scoring]") {
   for (const char* tie : {"shared", "presentsThenDistinct"}) {
     table t(json{{"tieBreak", tie}});
@@ -475,7 +475,7 @@ TEST_CASE("C8 the round cap ends the game after maxRounds rounds", "[christmas_p
   CHECK(t.g->result()["reason"] == "round_cap");
 }
 
-TEST_CASE("D1 places a penguin farthest from Santa; D4 re-places a stone at random on a legal floe",
+TEST_CASE("D1 places a penguin farthest from Santa, D4 re-places a stone at random on a legal floe",
           "[christmas_penguins][defaults]") {
   table t;
   t.st().place_order = {B};

@@ -549,7 +549,7 @@ TEST_CASE("UB A21 ties: shared by default, exactThenRow prefers 4-point cards, t
 }
 
 TEST_CASE(
-    "UB D5-D8 timeouts: a timed-out turn is a pass and moves no card; the host may skip with timers off",
+    "UB D5-D8 timeouts: a timed-out turn is a pass and moves no card, the host may skip with timers off",
     "[unterm_baum][timeout]") {
   table t;
   t.to_play();

@@ -72,7 +72,7 @@ TEST_CASE("a token of 33 characters or with upper-case letters is refused on res
   CHECK(back["player"] == w["player"]);
 }
 
-TEST_CASE("names without a visible character are refused; bidi controls are removed from names and chat", "[boundaries]") {
+TEST_CASE("names without a visible character are refused, bidi controls are removed from names and chat", "[boundaries]") {
   test_server s;
   ws_client c(s.port);
   for (const char* name : {"\u200b\u200c", "\u2060\u2061\u2062\u2063\u2064", "\ufeff", "\u0301\u0302", " \u3000 ", "\u202e"})
@@ -192,7 +192,7 @@ TEST_CASE("kick with an empty player is invalid_field and nothing changes", "[bo
   CHECK(t.clients[1]->request({{"type", "chat"}, {"text", "me too"}})["type"] == "ok");
 }
 
-TEST_CASE("a player kicked during a game cannot take the seat back; they may watch", "[boundaries][host]") {
+TEST_CASE("a player kicked during a game cannot take the seat back, they may watch", "[boundaries][host]") {
   test_server s;
   auto t = seat_players(s, 2, untimed());
   const std::string ben_token = t.clients[1]->transcript().front()["token"];

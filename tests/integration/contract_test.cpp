@@ -188,7 +188,7 @@ TEST_CASE("the host's skip: Happy Holidays with timers off, refusals, and no awa
       for (const auto& seat : f["room"]["seats"]) CHECK(seat["status"] != "away");
 }
 
-TEST_CASE("the host's skip in Unterm Baum's ASSIGN resolves only that seat; the others keep writing", "[contract][skip]") {
+TEST_CASE("the host's skip in Unterm Baum's ASSIGN resolves only that seat, the others keep writing", "[contract][skip]") {
   test_server s(lift_rate_limit);
   auto t = seat_players(s, 3,
                         {{"maxPlayers", 3}, {"assignSeconds", "off"}, {"memorizeSeconds", 1}, {"mainTimeoutSec", "off"}, {"maxRounds", 1}},
@@ -330,7 +330,7 @@ TEST_CASE("sent away while disconnected: the token resumes the player, but not t
   CHECK(back.request({{"type", "join_room"}, {"room", t.code}, {"last_seq", 0}})["code"] == "kicked");
 }
 
-TEST_CASE("sent away mid-game: caught up only as a spectator; readmitted, the seat comes back from the bot", "[contract][kicked]") {
+TEST_CASE("sent away mid-game: caught up only as a spectator, readmitted, the seat comes back from the bot", "[contract][kicked]") {
   test_server s;
   auto t = seat_players(s, 2, untimed(2));
   auto& oma = *t.clients[0];

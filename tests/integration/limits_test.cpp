@@ -114,7 +114,7 @@ json join_request(const std::string& code, bool spectator = false) {
 
 }  // namespace
 
-TEST_CASE("HTTP: directories are 404; no Host is 400; long URLs and many headers 431; big bodies 413", "[limits][http]") {
+TEST_CASE("HTTP: directories are 404, no Host is 400, long URLs and many headers 431, big bodies 413", "[limits][http]") {
   test_server srv;
   const auto port = srv.port;
   CHECK(http_status(port, "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n") == 200);
@@ -144,7 +144,7 @@ TEST_CASE("HTTP: directories are 404; no Host is 400; long URLs and many headers
   }
 }
 
-TEST_CASE("Origin: another site and null get 403; own, none, loopback development and --allowed-origin upgrade",
+TEST_CASE("Origin: another site and null get 403, own, none, loopback development and --allowed-origin upgrade",
           "[limits][origin]") {
   test_server srv([](auto& c) { c.allowed_origins = {"https://friends.example"}; });
   const auto port = srv.port;
@@ -273,7 +273,7 @@ TEST_CASE("rooms: a live room counts against its creator until it is closed or e
   CHECK(create_eventually()["type"] == "ok");
 }
 
-TEST_CASE("failed joins: two misses cost nothing; from the fourth try each waits 1 s, 2 s, ...", "[limits][joins]") {
+TEST_CASE("failed joins: two misses cost nothing, from the fourth try each waits 1 s, 2 s, ...", "[limits][joins]") {
   test_server srv;  // defaults: 3 free misses
   ws_client host(srv.port);
   say_hello(host, "Host");
@@ -337,7 +337,7 @@ TEST_CASE("identities per address: a new hello beyond the limit is refused, a re
   CHECK(resumed);
 }
 
-TEST_CASE("spectators per room: beyond the limit too_many_spectators; players still join", "[limits][rooms]") {
+TEST_CASE("spectators per room: beyond the limit too_many_spectators, players still join", "[limits][rooms]") {
   test_server srv([](auto& c) { c.max_spectators_per_room = 2; });
   ws_client host(srv.port);
   say_hello(host, "Host");

@@ -37,7 +37,7 @@ TEST_CASE("with --log-format json every log line is a JSON object with time, lev
     CHECK(j["time"].get<std::string>().size() == 24);  // 2026-11-30T23:24:51.269Z
     CHECK(j["level"].is_string());
     CHECK(j["message"].is_string());
-    if (j["message"] == "tinsel-server 0.1.0 listening" || j.contains("url")) {
+    if (j["message"] == "tinsel-server 0.2.0 listening" || j.contains("url")) {
       listening = true;
       CHECK(j["url"] == "http://127.0.0.1:" + std::to_string(srv.port) + "/");
     }

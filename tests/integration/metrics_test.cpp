@@ -133,7 +133,7 @@ TEST_CASE("/metrics on the metrics listener shows a played game, passes promtool
   CHECK(value(text, "process_max_fds") >= value(text, "process_open_fds"));
   CHECK(value(text, "process_cpu_seconds_total") >= 0);
   CHECK(value(text, "process_start_time_seconds") > 1.7e9);  // after 2023
-  CHECK(value(text, "tinsel_build_info{version=\"0.1.0\"}") == 1);
+  CHECK(value(text, "tinsel_build_info{version=\"0.2.0\"}") == 1);
 
   // The public port never shows metrics; the metrics port shows nothing else.
   CHECK(http_get(srv.port, "/metrics").status == 404);
@@ -149,7 +149,7 @@ TEST_CASE("/metrics on the metrics listener shows a played game, passes promtool
   CHECK(checked.status == 0);
 }
 
-TEST_CASE("metrics-bind off starts no metrics listener; a chosen address that is taken stops the start", "[metrics][binary]") {
+TEST_CASE("metrics-bind off starts no metrics listener, a chosen address that is taken stops the start", "[metrics][binary]") {
   {
     server_process off({"--metrics-bind", "off"});
     CHECK(off.metrics_port == 0);

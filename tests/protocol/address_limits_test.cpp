@@ -41,7 +41,7 @@ TEST_CASE("X-Forwarded-For counts only from a trusted proxy, right to left", "[l
   CHECK(client_key("::ffff:10.0.0.2", {"198.51.100.1"}, trusted) == "198.51.100.1");
 }
 
-TEST_CASE("failed joins: 3 free, then 1 s, 2 s, 4 s ... up to an hour; forgiven by halves after the wait", "[limits]") {
+TEST_CASE("failed joins: 3 free, then 1 s, 2 s, 4 s ... up to an hour, forgiven by halves after the wait", "[limits]") {
   config cfg;
   address_limits l(cfg);
   const std::string a = "192.0.2.1";
@@ -120,7 +120,7 @@ TEST_CASE("rooms: a bucket of N per minute and N live per address", "[limits]") 
   CHECK_FALSE(l.create_room("192.0.2.2", t));  // another address
 }
 
-TEST_CASE("connections and identities per address; idle addresses are forgotten", "[limits]") {
+TEST_CASE("connections and identities per address, idle addresses are forgotten", "[limits]") {
   config cfg;
   cfg.max_connections = 3;
   cfg.max_connections_per_address = 2;
@@ -152,7 +152,7 @@ TEST_CASE("connections and identities per address; idle addresses are forgotten"
   CHECK(m.tracked_addresses() == 3000);  // the 2,000 forgiven misses were swept out
 }
 
-TEST_CASE("Origin: own origin, loopback development, --allowed-origin; nothing else", "[limits]") {
+TEST_CASE("Origin: own origin, loopback development, --allowed-origin, nothing else", "[limits]") {
   config cfg;
   cfg.allowed_origins = {"https://friends.example"};
   CHECK(origin_allowed("http://127.0.0.1:8080", "127.0.0.1:8080", cfg));

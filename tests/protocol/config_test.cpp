@@ -123,7 +123,7 @@ TEST_CASE("metrics-bind: 127.0.0.1:9464 by default (best effort), ADDR:PORT or o
   }
 }
 
-TEST_CASE("healthcheck URL is a mode without an environment variable; the URL is checked when used", "[config]") {
+TEST_CASE("healthcheck URL is a mode without an environment variable, the URL is checked when used", "[config]") {
   env_vars.clear();
   CHECK_FALSE(parse({}).cfg->healthcheck_url.has_value());
   auto p = parse({"--healthcheck", "http://127.0.0.1:8080/healthz"});

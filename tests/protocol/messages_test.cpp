@@ -167,7 +167,7 @@ TEST_CASE("a token is exactly 32 lower-case hex digits", "[protocol][limits]") {
   CHECK(parse(R"({"type":"hello","protocol":1,"name":"x","token":null})").ok);
 }
 
-TEST_CASE("a name needs a visible character; bidirectional controls are removed from names and chat", "[protocol][limits]") {
+TEST_CASE("a name needs a visible character, bidirectional controls are removed from names and chat", "[protocol][limits]") {
   auto name_of = [](const std::string& name) { return R"({"type":"hello","protocol":1,"name":")" + name + "\"}"; };
   for (const char* invisible : {R"(\u200b)", R"(\u200b\u200c\u200d\u200e\u200f)", R"(\u2060\u2061\u2062\u2063\u2064)",
                                 R"(\ufeff)", R"( \u00a0\u2003\u3000 )", R"(\u0301\u0308\u036f)", R"(\u3164)",
