@@ -11,6 +11,7 @@
 
 #include "tinsel/server/config.hpp"
 #include "net/address_limits.hpp"
+#include "net/static_files.hpp"
 #include "rooms/identities.hpp"
 #include "rooms/lobby.hpp"
 #include "storage/journal.hpp"
@@ -39,6 +40,7 @@ struct server_state {
   std::unique_ptr<storage::journal> journal;
   lobby rooms;
   identities players;
+  static_files files;  // the browser client's files, in memory (gzip, ETag)
   std::atomic<bool> stopping{false};
 
   std::uint64_t next_connection_id() { return ++last_id_; }

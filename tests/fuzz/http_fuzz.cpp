@@ -12,6 +12,7 @@
 
 #include "fuzz_check.hpp"
 #include "net/http_routes.hpp"
+#include "net/static_files.hpp"
 
 namespace {
 
@@ -37,7 +38,7 @@ const std::string& lib_root() {
 
 bool documented_status(unsigned s) {
   switch (s) {
-    case 0: case 200: case 400: case 403: case 404: case 405: case 413: case 431: case 503: return true;
+    case 0: case 200: case 304: case 400: case 403: case 404: case 405: case 413: case 431: case 503: return true;
     default: return false;
   }
 }
@@ -46,7 +47,9 @@ bool documented_status(unsigned s) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  const tinsel::server::http_context ctx{fuzz_config(), "127.0.0.1", size % 7 == 0, 3, 5};
+  static tinsel::server::static_files files;
+  tinsel::server::http_context ctx{fuzz_config(), "127.0.0.1", size % 7 == 0, 3, 5};
+  if (size % 2) ctx.files = &files;  // both ways of serving a file: from memory and from disk
   const auto a = tinsel::server::answer_bytes(bytes, ctx);
 
   if (a.what == tinsel::server::http_answer::action::upgrade) {
@@ -60,6 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   FUZZ_CHECK(documented_status(a.status), "a documented status");
   if (a.status == 400 || a.status == 413 || a.status == 431) FUZZ_CHECK(!a.keep_alive, "a refused request closes the connection");
+  if (a.status == 304) FUZZ_CHECK(a.body.empty() && !a.etag.empty(), "a 304 has no body and names its ETag");
   if (!a.file.empty()) {
     FUZZ_CHECK(a.status == 200, "files are served with 200");
     const auto real = std::filesystem::weakly_canonical(a.file).string();

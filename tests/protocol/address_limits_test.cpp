@@ -1,9 +1,14 @@
 // The per-address bookkeeping (server/src/address_limits) with a clock the test moves, and the
 // HTTP decisions (server/src/http_routes) without sockets.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
 
 #include "net/address_limits.hpp"
 #include "net/http_routes.hpp"
+#include "net/static_files.hpp"
 
 using namespace tinsel::server;
 using namespace std::chrono_literals;
@@ -203,4 +208,63 @@ TEST_CASE("HTTP answers from raw bytes: 400, 404, 413, 431, 403 and the upgrade"
   CHECK(status(ws + "Origin: http://127.0.0.1:8080\r\nOrigin: https://evil.example\r\n\r\n") == 403);
   const http_context stopping{cfg, "127.0.0.1", true};
   CHECK(answer_bytes(ws + "\r\n", stopping).status == 503);
+}
+
+TEST_CASE("static files from memory: gzip when accepted, ETag and 304, a changed file served anew", "[http][static]") {
+  // A web root of our own, so the test can change a file under the server's feet.
+  const auto root = std::filesystem::temp_directory_path() / ("tinsel-static-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root);
+  const std::string script(4000, 'x');
+  std::ofstream(root / "app.js") << script;
+  std::ofstream(root / "pic.png") << std::string(3000, 'p');
+  config cfg;
+  cfg.web_root = root.string();
+  static_files files;
+  http_context ctx{cfg, "127.0.0.1"};
+  ctx.files = &files;
+  const auto get = [&](const std::string& headers) {
+    return answer_bytes("GET /app.js HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n", ctx);
+  };
+
+  const auto plain = get("");
+  CHECK(plain.status == 200);
+  CHECK(plain.body == script);
+  CHECK(plain.content_encoding.empty());
+  CHECK(plain.vary_encoding);
+  CHECK(plain.cache_control == "no-cache");
+  REQUIRE(plain.etag.size() == 18);  // "<16 hex digits>"
+
+  const auto gz = get("Accept-Encoding: br, gzip;q=0.8\r\n");
+  CHECK(gz.content_encoding == "gzip");
+  CHECK(gz.body.size() < script.size() / 10);
+  CHECK(gz.body == gzip_compress(script));
+  CHECK(gz.etag == plain.etag);
+  CHECK(get("Accept-Encoding: gzip;q=0\r\n").content_encoding.empty());
+  CHECK(get("Accept-Encoding: deflate\r\n").content_encoding.empty());
+  CHECK(get("Accept-Encoding: *\r\n").content_encoding == "gzip");
+
+  const auto not_modified = get("If-None-Match: \"0000000000000000\", " + plain.etag + "\r\nAccept-Encoding: gzip\r\n");
+  CHECK(not_modified.status == 304);
+  CHECK(not_modified.body.empty());
+  CHECK(not_modified.etag == plain.etag);
+  CHECK(get("If-None-Match: W/" + plain.etag + "\r\n").status == 304);
+  CHECK(get("If-None-Match: \"0000000000000000\"\r\n").status == 200);
+
+  const auto head = answer_bytes("HEAD /app.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n", ctx);
+  CHECK(head.head);
+  CHECK(head.content_encoding == "gzip");
+
+  // An image is not compressed again.
+  const auto png = answer_bytes("GET /pic.png HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n", ctx);
+  CHECK(png.status == 200);
+  CHECK(png.content_encoding.empty());
+  CHECK_FALSE(png.vary_encoding);
+
+  // A new release of the file (another size): read again, with another ETag.
+  std::ofstream(root / "app.js") << script << "y";
+  const auto changed = get("If-None-Match: " + plain.etag + "\r\n");
+  CHECK(changed.status == 200);
+  CHECK(changed.body == script + "y");
+  CHECK(changed.etag != plain.etag);
+  std::filesystem::remove_all(root);
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "net/address_limits.hpp"
+#include "net/static_files.hpp"
 
 namespace tinsel::server {
 
@@ -67,6 +68,47 @@ host_port split_host(std::string_view hp) {
   const auto colon = hp.rfind(':');
   if (colon == std::string_view::npos) return {std::string(hp), ""};
   return {std::string(hp.substr(0, colon)), std::string(hp.substr(colon + 1))};
+}
+
+// Types worth compressing: text. Images and fonts are compressed already.
+bool compressible(std::string_view type) {
+  return type.starts_with("text/") || type.starts_with("application/json") || type == "image/svg+xml";
+}
+
+// Whether Accept-Encoding allows gzip: listed (or "*") and not with q=0.
+bool accepts_gzip(std::string_view header) {
+  const std::string h = lower(header);
+  for (std::size_t start = 0; start <= h.size();) {
+    auto end = h.find(',', start);
+    if (end == std::string::npos) end = h.size();
+    std::string_view item = std::string_view(h).substr(start, end - start);
+    start = end + 1;
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    const auto semi = item.find(';');
+    std::string_view coding = item.substr(0, semi);
+    while (!coding.empty() && coding.back() == ' ') coding.remove_suffix(1);
+    if (coding != "gzip" && coding != "*") continue;
+    if (semi == std::string_view::npos) return true;
+    std::string params(item.substr(semi + 1));
+    params.erase(std::remove(params.begin(), params.end(), ' '), params.end());
+    return !(params.starts_with("q=0") && params.find_first_not_of("q=0.", 0) == std::string::npos);
+  }
+  return false;
+}
+
+// Whether If-None-Match names `etag` (a list of tags, weak ones compared weakly, or "*").
+bool etag_matches(std::string_view header, const std::string& etag) {
+  for (std::size_t start = 0; start < header.size();) {
+    auto end = header.find(',', start);
+    if (end == std::string_view::npos) end = header.size();
+    std::string_view tag = header.substr(start, end - start);
+    start = end + 1;
+    while (!tag.empty() && tag.front() == ' ') tag.remove_prefix(1);
+    while (!tag.empty() && tag.back() == ' ') tag.remove_suffix(1);
+    if (tag.starts_with("W/")) tag.remove_prefix(2);
+    if (tag == "*" || tag == etag) return true;
+  }
+  return false;
 }
 
 bool loopback_host(std::string_view h) { return h == "localhost" || h == "127.0.0.1" || h == "[::1]"; }
@@ -165,6 +207,27 @@ http_answer route_http(const http_request& req, const http_context& ctx) {
     std::error_code ec;
     const bool lib = rel.starts_with("/lib/");
     const std::filesystem::path path = lib ? ctx.cfg.lib_root + rel.substr(4) : ctx.cfg.web_root + rel;
+    if (std::filesystem::is_regular_file(path, ec) && ctx.files) {
+      const auto type = mime_type(rel);
+      if (auto f = ctx.files->get(path, compressible(type))) {
+        // Revalidated on every use (no-cache): a second visit costs a 304 per file and no body.
+        http_answer a;
+        a.content_type = type;
+        a.cache_control = "no-cache";
+        a.etag = f->etag;
+        a.vary_encoding = !f->gzip.empty();
+        a.keep_alive = keep_alive;
+        a.head = head;
+        if (req.count(http::field::if_none_match) && etag_matches(req[http::field::if_none_match], f->etag)) {
+          a.status = 304;
+          return a;
+        }
+        const bool gzip = !f->gzip.empty() && accepts_gzip(req[http::field::accept_encoding]);
+        a.body = gzip ? f->gzip : f->bytes;
+        if (gzip) a.content_encoding = "gzip";
+        return a;
+      }
+    }
     if (std::filesystem::is_regular_file(path, ec)) {
       const auto size = std::filesystem::file_size(path, ec);
       if (!ec) {

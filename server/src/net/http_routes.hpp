@@ -16,6 +16,10 @@
 #include "tinsel/server/config.hpp"
 
 namespace tinsel::server {
+class static_files;
+}
+
+namespace tinsel::server {
 
 using http_request = boost::beast::http::request<boost::beast::http::string_body>;
 
@@ -33,6 +37,8 @@ struct http_context {
   std::string_view journal = "off";  // for /healthz: sqlite, off or unavailable
   // A finished game's record by id (GET /records/<id>), as JSON text; null when there is none.
   std::function<std::optional<std::string>(const std::string& id)> find_record = nullptr;
+  // The static files in memory (gzip, ETag); null: files are streamed from disk as they are.
+  static_files* files = nullptr;
 };
 
 struct http_answer {
@@ -44,6 +50,9 @@ struct http_answer {
   std::string file;  // when not empty: a regular file whose content is the body
   std::uint64_t file_size = 0;
   std::string cache_control = "no-store";
+  std::string etag;              // when not empty: the ETag header (static files)
+  std::string content_encoding;  // "gzip" when body is compressed
+  bool vary_encoding = false;    // Vary: Accept-Encoding (a static file that has a gzip copy)
   bool keep_alive = true;
   bool head = false;  // HEAD: headers only
   std::string client;  // the client's address key (address_limits.hpp)

@@ -57,6 +57,7 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
   ctx.rooms = state_->rooms.size();
   ctx.connections = state_->session_count();
   ctx.journal = state_->journal_status;
+  ctx.files = &state_->files;
   if (auto* j = state_->journal.get())
     ctx.find_record = [j](const std::string& id) -> std::optional<std::string> {
       auto r = j->find_record(id);
@@ -91,14 +92,17 @@ void http_session::respond(const http_answer& a, unsigned version) {
   const auto status = static_cast<http::status>(a.status);
   auto headers = [&](auto& res) {
     res.set(http::field::server, "tinsel/" + version_string());
-    res.set(http::field::content_type, a.content_type);
+    if (a.status != 304) res.set(http::field::content_type, a.content_type);  // a 304 sends no content
     res.set(http::field::cache_control, a.cache_control);
+    if (!a.etag.empty()) res.set(http::field::etag, a.etag);
+    if (!a.content_encoding.empty()) res.set(http::field::content_encoding, a.content_encoding);
+    if (a.vary_encoding) res.set(http::field::vary, "Accept-Encoding");
     res.keep_alive(a.keep_alive);
   };
-  if (a.head) {
+  if (a.head || a.status == 304) {  // a 304 has no body, nor a Content-Length
     http::response<http::empty_body> res{status, version};
     headers(res);
-    res.content_length(a.file.empty() ? a.body.size() : a.file_size);
+    if (a.status != 304) res.content_length(a.file.empty() ? a.body.size() : a.file_size);
     return write(std::move(res));
   }
   if (!a.file.empty()) {
