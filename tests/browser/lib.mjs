@@ -70,6 +70,24 @@ export function assertNoPageErrors(...pages) {
   if (errors.length) throw new Error(`errors in the page:\n${errors.join('\n')}`);
 }
 
+// English words that must not appear on a German screen (names and game titles aside).
+const englishWords = ['the', 'and', 'your', 'turn', 'player', 'players', 'seconds', 'points', 'room', 'game', 'waiting', 'start', 'settings'];
+
+// Fails on text in the page that is a raw key ("hh.points"), "undefined", "NaN", "[object", an
+// unfilled {placeholder}, or (on a German screen) an English word from the list above.
+export async function assertCleanText(page, lang) {
+  const text = await page.evaluate(() => document.body.innerText);
+  const bad = [];
+  for (const m of text.matchAll(/\b(undefined|NaN)\b|\[object|\{\w+\}|\b[a-z_]+\.[a-z_]+\.?[a-z_.]*\b/g)) {
+    if (/^\w+\.(js|css|html|png|json)$/.test(m[0]) || /^\d/.test(m[0])) continue;
+    bad.push(m[0]);
+  }
+  if (lang === 'de') {
+    for (const w of englishWords) if (new RegExp(`\\b${w}\\b`, 'i').test(text)) bad.push(w);
+  }
+  if (bad.length) throw new Error(`text in the page that a family should not see: ${[...new Set(bad)].join(', ')}\n${text}`);
+}
+
 export async function screenshot(page, file) {
   mkdirSync(screenshotDir, { recursive: true });
   const target = path.join(screenshotDir, file);

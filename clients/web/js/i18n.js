@@ -1,5 +1,7 @@
 // German and English texts. The browser's language picks one; the switch in the header changes it
-// and the choice is remembered. t('key', {name: 'Ben'}) fills {name} placeholders.
+// and the choice is remembered. t('key', {name: 'Ben'}) fills {name} placeholders. A text that
+// depends on a number is an object of plural forms ({one: '{n} point', other: '{n} points'}),
+// chosen by Intl.PluralRules for the language with params.n (or params.count).
 import { settings } from './util.js';
 
 const texts = {
@@ -41,7 +43,7 @@ const texts = {
     'lobby.watch_link': 'Watch-only link',
     'lobby.seats': 'At the table',
     'lobby.empty_seat': 'free seat',
-    'lobby.spectators': '{n} watching',
+    'lobby.spectators': { one: '{n} person watching', other: '{n} people watching' },
     'lobby.start': 'Start the game',
     'lobby.first_seat': 'Who begins?',
     'lobby.add_bot': 'Add a computer player',
@@ -51,7 +53,7 @@ const texts = {
     'lobby.sent_away': '{name} was sent away', 'lobby.readmit': 'Let back in',
     'game.skip': 'Move on for {name}', 'game.skip_title': 'The game makes the usual choice for {name}, as when their time runs out',
     'lobby.waiting_host': 'Waiting for {name} to start the game…',
-    'lobby.need_players': 'At least {n} players are needed.',
+    'lobby.need_players': { one: 'At least {n} player is needed.', other: 'At least {n} players are needed.' },
     'lobby.leave': 'Leave the room',
     'lobby.close': 'Close the room',
     'lobby.host': 'host',
@@ -76,11 +78,13 @@ const texts = {
     'game.winner': '{names} won!',
     'game.winners': '{names} won together!',
     'game.score': 'Points',
+    'game.total': 'Total',
     'game.play_again': 'Play again',
     'game.waiting_again': 'The host can start another game.',
     'game.back_to_lobby': 'Back to the room',
-    'game.seed': 'Dice seed: {seed}',
+    'game.seed': 'The dice were drawn from this starting number: {seed}',
     'game.record': 'Download the game record',
+    'game.record_details': 'For checking the dice',
     'game.record_hint': 'With it, anyone can check that the dice were fair: tinsel-replay replays every move.',
     'game.timed_out': 'The game chose for {names} (time ran out, or the host moved on)',
     'game.started': 'The game begins: {names}',
@@ -132,6 +136,9 @@ const texts = {
     'lobby.disconnected_warning': '{name} has lost the connection. If the game starts now, their turns are played by default until they are back.',
     'lang.switch': 'Deutsch',
     'opt.off': 'no limit',
+    'opt.seconds': { one: '{n} second', other: '{n} seconds' },
+    'opt.in_seconds': 'in seconds',
+    'opt.in_ms': 'in thousandths of a second',
     'you': 'you',
     'seat': 'Seat {n}',
     'honesty': 'This game relies on honesty: please no notes or screenshots of your wish list.',
@@ -174,7 +181,7 @@ const texts = {
     'lobby.watch_link': 'Link zum Zuschauen',
     'lobby.seats': 'Am Tisch',
     'lobby.empty_seat': 'freier Platz',
-    'lobby.spectators': '{n} schauen zu',
+    'lobby.spectators': { one: '{n} Person schaut zu', other: '{n} Personen schauen zu' },
     'lobby.start': 'Spiel starten',
     'lobby.first_seat': 'Wer beginnt?',
     'lobby.add_bot': 'Computerspieler dazunehmen',
@@ -184,7 +191,7 @@ const texts = {
     'lobby.sent_away': '{name} wurde weggeschickt', 'lobby.readmit': 'Wieder hereinlassen',
     'game.skip': 'Für {name} weitermachen', 'game.skip_title': 'Das Spiel trifft für {name} die übliche Wahl, wie wenn die Zeit abläuft',
     'lobby.waiting_host': 'Warte, bis {name} das Spiel startet…',
-    'lobby.need_players': 'Es braucht mindestens {n} Spieler.',
+    'lobby.need_players': { one: 'Es braucht mindestens {n} Spieler.', other: 'Es braucht mindestens {n} Spieler.' },
     'lobby.leave': 'Raum verlassen',
     'lobby.close': 'Raum schließen',
     'lobby.host': 'Gastgeber',
@@ -209,11 +216,13 @@ const texts = {
     'game.winner': '{names} hat gewonnen!',
     'game.winners': '{names} haben gemeinsam gewonnen!',
     'game.score': 'Punkte',
+    'game.total': 'Gesamt',
     'game.play_again': 'Nochmal spielen',
     'game.waiting_again': 'Der Gastgeber kann ein neues Spiel starten.',
     'game.back_to_lobby': 'Zurück in den Raum',
-    'game.seed': 'Würfel-Seed: {seed}',
+    'game.seed': 'Die Würfel wurden aus dieser Startzahl gezogen: {seed}',
     'game.record': 'Spielprotokoll herunterladen',
+    'game.record_details': 'Zum Nachprüfen der Würfel',
     'game.record_hint': 'Damit kann jede und jeder nachprüfen, dass die Würfel fair waren: tinsel-replay spielt jeden Zug nach.',
     'game.timed_out': 'Das Spiel hat für {names} gewählt (Zeit abgelaufen oder vom Gastgeber weitergeschaltet)',
     'game.started': 'Das Spiel beginnt: {names}',
@@ -265,6 +274,9 @@ const texts = {
     'lobby.disconnected_warning': '{name} hat keine Verbindung. Startet das Spiel jetzt, werden die Züge nach Standard gespielt, bis {name} zurück ist.',
     'lang.switch': 'English',
     'opt.off': 'ohne Limit',
+    'opt.seconds': { one: '{n} Sekunde', other: '{n} Sekunden' },
+    'opt.in_seconds': 'in Sekunden',
+    'opt.in_ms': 'in Tausendstelsekunden',
     'you': 'du',
     'seat': 'Platz {n}',
     'honesty': 'Dieses Spiel lebt von Ehrlichkeit: bitte keine Notizen oder Bildschirmfotos der Wunschliste.',
@@ -288,8 +300,15 @@ export function addTexts(more) {
   for (const l of Object.keys(texts)) Object.assign(texts[l], more[l] || {});
 }
 
+const pluralRules = {};
+
 export function t(key, params = {}) {
-  const s = texts[current][key] ?? texts.en[key] ?? key;
+  let s = texts[current][key] ?? texts.en[key] ?? key;
+  if (typeof s === 'object') {
+    const n = Number(params.n ?? params.count ?? 0);
+    pluralRules[current] ??= new Intl.PluralRules(current);
+    s = s[pluralRules[current].select(n)] ?? s.other;
+  }
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? params[k] : `{${k}}`));
 }
 

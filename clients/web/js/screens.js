@@ -38,7 +38,8 @@ function homeHtml() {
   const picked = store.createGame;
   const cards = Object.values(games).map((g) => {
     const info = gameList.find((x) => x.id === g.id);
-    const range = info ? t('home.players', { min: info.min_players, max: info.max_players }) : '';
+    // As many as a room of this game accepts (its seats option), not only its default seats.
+    const range = info ? t('home.players', { min: info.min_players, max: Math.max(info.max_players, g.options?.maxPlayers?.max ?? 0) }) : '';
     return `<button class="game-card ${picked === g.id ? 'picked' : ''}" data-act="pick-game" data-game="${g.id}">
       <span class="game-icon" aria-hidden="true">${g.icon}</span>
       <strong>${esc(t(`${g.id}.title`))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>`;
@@ -97,6 +98,13 @@ function optionsForm(gameId, current) {
     <details><summary>${esc(t('home.more_options'))}</summary>${fields(rest)}</details></fieldset>`;
 }
 
+// Timers in words a family uses: "60 seconds", not "60" (options named …Sec, …Seconds or …Ms).
+function withUnit(name, n) {
+  if (/(Sec|Seconds)$/.test(name)) return t('opt.seconds', { n });
+  if (/Ms$/.test(name)) return t('opt.seconds', { n: n / 1000 });
+  return String(n);
+}
+
 function optionField(g, name, value) {
   const meta = g.options?.[name] || {};
   const label = t(`${g.id}.opt.${name}`) !== `${g.id}.opt.${name}` ? t(`${g.id}.opt.${name}`) : name;
@@ -109,7 +117,7 @@ function optionField(g, name, value) {
     const choices = meta.choices.includes(value) ? meta.choices : [value, ...meta.choices];
     const opts = choices.map((c) => {
       const key = `${g.id}.opt.${name}.${c}`;
-      const text = t(key) !== key ? t(key) : c === 'off' ? t('opt.off') : String(c);
+      const text = t(key) !== key ? t(key) : c === 'off' ? t('opt.off') : typeof c === 'number' ? withUnit(name, c) : String(c);
       return `<option value="${esc(JSON.stringify(c))}" ${c === value ? 'selected' : ''}>${esc(text)}</option>`;
     });
     input = `<select id="${id}" data-opt="${name}" data-kind="json" data-fresh>${opts.join('')}</select>`;
@@ -119,7 +127,9 @@ function optionField(g, name, value) {
   } else {
     input = `<input id="${id}" data-opt="${name}" data-kind="text" data-fresh value="${esc(value)}">`;
   }
-  return `<label class="field option ${typeof value === 'boolean' ? 'check' : ''}"><span>${esc(label)}</span>${input}</label>`;
+  const unit = typeof value === 'number' && !meta.choices && /(Sec|Seconds|Ms)$/.test(name)
+    ? ` (${t(/Ms$/.test(name) ? 'opt.in_ms' : 'opt.in_seconds')})` : '';
+  return `<label class="field option ${typeof value === 'boolean' ? 'check' : ''}"><span>${esc(label + unit)}</span>${input}</label>`;
 }
 
 export function readOptions(form) {
@@ -309,7 +319,7 @@ function resultHtml(g, ctx) {
     <p class="headline">${esc(headline)}</p>
     ${g.resultHtml(ctx)}
     ${again}
-    ${result.seed && !result.record ? `<p class="muted small">${esc(t('game.seed', { seed: result.seed }))}</p>` : ''}
     ${result.record ? `<p class="small"><a href="/records/${esc(result.record)}.json" download="tinsel-${esc(result.record)}.json" data-testid="record">${esc(t('game.record'))}</a><br><span class="muted">${esc(t('game.record_hint'))}</span></p>` : ''}
+    ${result.seed ? `<details class="small muted record-details"><summary>${esc(t('game.record_details'))}</summary><p>${esc(t('game.seed', { seed: result.seed }))}</p></details>` : ''}
   </section>`;
 }

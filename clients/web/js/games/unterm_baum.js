@@ -184,6 +184,14 @@ const families = {
 };
 const familyName = (id) => families[id]?.name || id;
 
+// A family member as a German screen says it: the sheets' grandparents are called Oma and Opa
+// there, whatever the family's own word (the names themselves stay).
+const grandparents = /^(Grandma|Nonna|Mormor|Mamie|Babcia|Abuela) |^(Grandpa) /;
+function memberName(name) {
+  if (lang() !== 'de' || !name) return name;
+  return name.replace(grandparents, (_, grandma) => (grandma ? 'Oma ' : 'Opa '));
+}
+
 export function motifName(motif) {
   if (lang() === 'de' && motifsDe[motif]) return motifsDe[motif];
   const words = String(motif).replace(/_/g, ' ');
@@ -266,7 +274,7 @@ function treeHtml(ctx) {
 
 function fieldHtml(p, ctx) {
   const rows = p.field.map((row, r) => {
-    const member = p.members?.[r] || t('ub.row', { n: r + 1 });
+    const member = memberName(p.members?.[r]) || t('ub.row', { n: r + 1 });
     const cells = row.map((occ, s) => cardHtml({ seat: p.seat, row: r, slot: s }, occ, p.field_faces?.[r]?.[s] || null, ctx));
     return `<div class="ub-row"><span class="member">${esc(member)}</span><div class="cells" style="--cols:${row.length}">${cells.join('')}</div></div>`;
   });
@@ -288,7 +296,7 @@ function wishGrid(wishes, rows, slots, members, editable) {
       const attrs = editable ? `data-act="ub-wish" data-row="${r}" data-slot="${s}" role="button" tabindex="0"` : '';
       cells.push(`<div class="ub-card wish ${motif ? 'open' : 'free'} ${editable ? 'can' : ''} ${sel ? 'selected' : ''}" ${attrs}>${motif ? motifHtml(motif) : ''}</div>`);
     }
-    lines.push(`<div class="ub-row"><span class="member">${esc(members?.[r] || t('ub.row', { n: r + 1 }))}</span><div class="cells" style="--cols:${slots}">${cells.join('')}</div></div>`);
+    lines.push(`<div class="ub-row"><span class="member">${esc(memberName(members?.[r]) || t('ub.row', { n: r + 1 }))}</span><div class="cells" style="--cols:${slots}">${cells.join('')}</div></div>`);
   }
   return lines.join('');
 }

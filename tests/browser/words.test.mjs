@@ -1,0 +1,44 @@
+// Words a family uses: plurals through Intl.PluralRules in both languages ("1 point", "1 Punkt",
+// "genau 1 Scholle"), timers in seconds, and German screens without raw keys, "undefined", "NaN"
+// or English words.
+import assert from 'node:assert/strict';
+import { assertCleanText, assertNoPageErrors, newPlayer, run } from './lib.mjs';
+
+await run('browser: plurals and words in English and German', async ({ browser, baseUrl }) => {
+  const { page } = await newPlayer(browser, 'Oma', { locale: 'de-DE' });
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#name').waitFor();
+  const say = (lang, key, params) => page.evaluate(async ([l, k, p]) => {
+    const i18n = await import('/js/i18n.js');
+    i18n.setLang(l);
+    return i18n.t(k, p);
+  }, [lang, key, params]);
+  const cases = [
+    ['en', 'hh.points', { n: 1 }, '1 point'], ['en', 'hh.points', { n: 2 }, '2 points'], ['en', 'hh.points', { n: 0 }, '0 points'],
+    ['de', 'hh.points', { n: 1 }, '1 Punkt'], ['de', 'hh.points', { n: 7 }, '7 Punkte'],
+    ['en', 'cp.p.move', { n: 1 }, 'Move your figure exactly 1 floe'], ['de', 'cp.p.move', { n: 1 }, 'Zieh deine Figur genau 1 Scholle weit'],
+    ['de', 'cp.p.move', { n: 4 }, 'Zieh deine Figur genau 4 Schollen weit'],
+    ['en', 'hh.e.banked_own', { name: 'Oma', count: 1 }, 'Oma stacks 1 gift from their own sleigh'],
+    ['de', 'hh.e.banked_own', { name: 'Oma', count: 3 }, 'Oma stapelt 3 Geschenke vom eigenen Schlitten'],
+    ['en', 'opt.seconds', { n: 1 }, '1 second'], ['de', 'opt.seconds', { n: 60 }, '60 Sekunden'],
+    ['en', 'lobby.spectators', { n: 1 }, '1 person watching'], ['de', 'lobby.spectators', { n: 2 }, '2 Personen schauen zu'],
+  ];
+  for (const [lang, key, params, want] of cases) assert.equal(await say(lang, key, params), want, `${lang} ${key} ${JSON.stringify(params)}`);
+
+  // The home page and a game's settings in German: seconds, and no English or raw text.
+  await page.evaluate(async () => (await import('/js/i18n.js')).setLang('de'));
+  await page.reload();
+  await page.fill('#name', 'Oma Inge');
+  await page.getByRole('button', { name: /Christmas Penguins|Pinguin/ }).click();
+  await page.locator('.options summary').click();
+  assert.equal(await page.locator('#opt-mainTimeoutSec option:checked').textContent(), '60 Sekunden');
+  assert.equal(await page.locator('#opt-reactionWindowMs option:checked').textContent(), '4 Sekunden');
+  await assertCleanText(page, 'de');
+
+  // The check itself: the same screen in English is not a German screen.
+  await page.evaluate(async () => (await import('/js/i18n.js')).setLang('en'));
+  await page.reload();
+  await page.locator('#name').waitFor();
+  await assert.rejects(assertCleanText(page, 'de'), /should not see/);
+  assertNoPageErrors(page);
+});
