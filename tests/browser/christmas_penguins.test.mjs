@@ -8,6 +8,17 @@ import { assertNoPageErrors, createRoom, joinByInvite, newPlayer, run, screensho
 
 const pick = (n) => Math.floor(Math.random() * n);
 
+// Waits until the page has shown a moment banner matching `re` (moments.js keeps the last few).
+async function shownMoment(page, re) {
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    const shown = JSON.parse((await page.getByTestId('moment').getAttribute('data-shown')) || '[]');
+    if (shown.some((s) => re.test(s))) return;
+    if (Date.now() > deadline) throw new Error(`no moment ${re} on ${page.playerName}'s screen: ${JSON.stringify(shown)}`);
+    await sleep(100);
+  }
+}
+
 // One step for `page` if it has something to do; returns what it did, or null.
 async function step(page, state) {
   const stop = page.getByTestId('stop');
@@ -75,6 +86,12 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
     { maxPlayers: 2, maxRounds: 12, stones: '4/4/4', reactionWindowMs: 3000 });
   await joinByInvite(ben.page, baseUrl, code, 'Ben');
   await oma.page.getByText('Ben', { exact: true }).waitFor();
+  // A relative who only watches: the "Stop!" banner reaches spectators too.
+  const clara = await newPlayer(browser, 'Clara');
+  await clara.page.goto(`${baseUrl}/watch/${code}`);
+  await clara.page.fill('#name', 'Clara');
+  await clara.page.locator('button[data-as="spectator"]').click();
+  await oma.page.getByText('1 person watching').waitFor();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
   await oma.page.locator('.cp-board').waitFor();
 
@@ -101,6 +118,9 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
         if (status === 'queued') await page.locator('[data-testid="stop-result"][data-status="granted"]').waitFor({ timeout: 10000 });
         const other = page === oma.page ? ben.page : oma.page;
         await other.getByTestId('log').getByText(/shouts "Stop!"|may play a stone now/).first().waitFor();
+        // Everyone sees the moment: the player not on turn's opponent and the spectator.
+        for (const p of [other, clara.page]) await shownMoment(p, /shouts "Stop!"|may play a stone now/);
+        await page.getByTestId('stones-help').waitFor();
         await screenshot(page, 'christmas-penguins-stop.png');
         state.stopped = true;
       } else if (did.move !== undefined && !state.moved) {
@@ -120,5 +140,5 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
   await screenshot(oma.page, 'christmas-penguins-results.png');
-  assertNoPageErrors(oma.page, ben.page);
+  assertNoPageErrors(oma.page, ben.page, clara.page);
 });

@@ -6,6 +6,7 @@
 // from clients/js (docs/operations.md, --lib-root).
 import { TinselClient } from '/lib/index.js';
 import { addTexts, lang, list, setLang, t } from './i18n.js';
+import { showMoments } from './moments.js';
 import { readOptions, screenHtml } from './screens.js';
 import { errorText, games, parseRoute, seatColours, seatLabel, seatName, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
@@ -157,6 +158,7 @@ function onState(msg) {
   if (msg.resync && !first) addLog({ kind: 'caught_up' });
   for (const ev of msg.events) addLog(ev);
   game?.onState?.(msg, context(game));
+  if (!first && !msg.resync && msg.replayed_from === undefined) showMoments(msg, game, context(game));
   render();
 }
 

@@ -114,6 +114,10 @@ const texts = {
     'cp.e.stop_queued': '{name} shouts "Stop!" (waiting, place {position})', 'cp.e.stop_granted': '{name} may play a stone now',
     'cp.e.stop_dropped': "{name}'s stop is dropped", 'cp.e.stop_withdrawn': '{name} takes the stop back',
     'cp.e.stop_ended': 'The stop is over', 'cp.e.stone_used': '{name} plays a {stone} stone', 'cp.e.game_over': 'Game over',
+    'cp.e.stone_swap': '{name} plays the {stone} stone and swaps places with {who}',
+    'cp.e.stone_floe': '{name} plays the green stone and moves a floe with everything on it',
+    'cp.who.penguin': "{name}'s penguin", 'cp.who.santa': 'Santa', 'cp.who.bear': 'the polar bear',
+    'cp.stones_help': 'Red stone: swap places with another penguin. Blue stone: swap places with any figure (a penguin, Santa or the polar bear). Green stone: move a floe, with everything on it, to open water.',
     'cp.bonus': 'bonus',
   },
   de: {
@@ -220,6 +224,10 @@ const texts = {
     'cp.e.stop_queued': '{name} ruft „Stopp!“ (wartet, Platz {position})', 'cp.e.stop_granted': '{name} darf jetzt einen Stein spielen',
     'cp.e.stop_dropped': 'Das „Stopp!“ von {name} entfällt', 'cp.e.stop_withdrawn': '{name} nimmt das „Stopp!“ zurück',
     'cp.e.stop_ended': 'Das „Stopp!“ ist vorbei', 'cp.e.stone_used': '{name} spielt einen Stein in {stone}', 'cp.e.game_over': 'Spielende',
+    'cp.e.stone_swap': '{name} spielt den Stein in {stone} und tauscht den Platz mit {who}',
+    'cp.e.stone_floe': '{name} spielt den grünen Stein und verschiebt eine Scholle mit allem darauf',
+    'cp.who.penguin': 'dem Pinguin von {name}', 'cp.who.santa': 'dem Weihnachtsmann', 'cp.who.bear': 'dem Eisbären',
+    'cp.stones_help': 'Roter Stein: tausch den Platz mit einem anderen Pinguin. Blauer Stein: tausch den Platz mit einer beliebigen Figur (Pinguin, Weihnachtsmann oder Eisbär). Grüner Stein: verschieb eine Scholle mit allem darauf ins offene Wasser.',
     'cp.bonus': 'Bonus',
   },
 };
@@ -467,6 +475,8 @@ export default {
             : t('cp.stop_beaten', { message: ui.stop.message });
       out.push(`<p class="stop-result ${esc(ui.stop.status)}" data-testid="stop-result" data-status="${esc(ui.stop.status)}">${esc(text)}</p>`);
     }
+    // Before the target is picked: what each stone does.
+    if (ctx.view.phase === 'stopped' && ctx.view.stop?.claimant === ctx.seat) out.push(`<p class="hint" data-testid="stones-help">${esc(t('cp.stones_help'))}</p>`);
     if (ui.choice) {
       out.push(`<p>${esc(t('cp.choose'))}</p><div class="buttons">${ui.choice.map((i) =>
         `<button class="action" data-act="legal" data-i="${i}">${esc(actionLabel(ctx.legal[i], ctx))}</button>`).join('')}</div>`);
@@ -493,8 +503,24 @@ export default {
       params.from = ev.from;
       params.to = ev.to;
     }
+    if (ev.kind === 'stone_used') {
+      // What the stone did: after a red or blue swap the other figure stands on `from`.
+      if (ev.stone === 'green') return t('cp.e.stone_floe', params);
+      const v = ctx.view;
+      const penguin = v.players.find((p) => p.penguin === ev.from && p.seat !== ev.seat);
+      const who = penguin ? t('cp.who.penguin', { name: ctx.name(penguin.seat) })
+        : v.santa === ev.from ? t('cp.who.santa') : v.bear === ev.from ? t('cp.who.bear') : null;
+      if (who) return t('cp.e.stone_swap', { ...params, who });
+    }
     const key = `cp.e.${ev.kind}`;
     return t(key) !== key ? t(key, params) : null;
+  },
+
+  // Moments announced to everyone (moments.js): "Stop!", a stone played, presents changing hands,
+  // a new Santa.
+  moments: {
+    stop_claimed: '✋', stop_granted: '✋', stone_used: '🪨', present_stolen: '🎁', present_confiscated: '🎅',
+    present_dropped: '🐻‍❄️', roles_swapped: '🎅',
   },
 
   render(ctx) {

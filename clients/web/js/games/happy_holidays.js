@@ -1,6 +1,6 @@
 // Happy Holidays: the gifts around the tree, every player's sleigh, stacks and reindeer, the die,
 // and the choices of `legal` as buttons. Everything here is public.
-import { t } from '../i18n.js';
+import { list, t } from '../i18n.js';
 import { esc } from '../util.js';
 
 const colours = ['red', 'green', 'blue', 'yellow'];
@@ -46,6 +46,7 @@ const texts = {
     'hh.a.roll_forgot': 'Roll without a reindeer (you miss your turn)',
     'hh.a.sleigh_colour': 'Stack the {colour} gifts',
     'hh.a.choose_sleigh': "{name}'s sleigh",
+    'hh.a.choose_sleigh_load': "{name}'s sleigh: {load}", 'hh.empty': 'empty',
     'hh.a.wish_colour': 'Wish for {colour}',
     'hh.p.take_reindeer_or_roll': 'Take a reindeer first, then roll the die',
     'hh.p.take_reindeer': 'Take a reindeer from another player',
@@ -105,6 +106,7 @@ const texts = {
     'hh.a.roll_forgot': 'Ohne Rentier würfeln (Zug verpasst)',
     'hh.a.sleigh_colour': 'Geschenke in {colour} stapeln',
     'hh.a.choose_sleigh': 'Schlitten von {name}',
+    'hh.a.choose_sleigh_load': 'Schlitten von {name}: {load}', 'hh.empty': 'leer',
     'hh.a.wish_colour': '{colour} wünschen',
     'hh.p.take_reindeer_or_roll': 'Erst ein Rentier nehmen, dann würfeln',
     'hh.p.take_reindeer': 'Nimm ein Rentier von einem anderen Spieler',
@@ -180,13 +182,22 @@ export default {
     return entry.kind === 'roll' || entry.kind === 'take_reindeer';
   },
 
+  // Moments announced to everyone (moments.js): a reindeer changing hands or forgotten, a sleigh
+  // swap, a wish.
+  moments: { took_reindeer: '🦌', forgot_reindeer: '🦌', sleigh_swapped: '🛷', wish_given: '⭐' },
+
   actionLabel(entry, ctx) {
     const v = ctx.view;
     switch (entry.kind) {
       case 'take_reindeer': return t('hh.a.take_reindeer', { name: ctx.name(entry.from) });
       case 'roll': return v.players[v.active]?.reindeer ? t('hh.a.roll') : t('hh.a.roll_forgot');
       case 'sleigh_colour': return t('hh.a.sleigh_colour', { colour: colourName(entry.colour) });
-      case 'choose_sleigh': return t('hh.a.choose_sleigh', { name: ctx.name(entry.owner) });
+      case 'choose_sleigh': {
+        // Say what is on the sleigh, so the choice needs no look at the board.
+        const gifts = v.players[entry.owner]?.sleigh?.gifts || {};
+        const load = Object.entries(gifts).filter(([, n]) => n > 0).map(([c, n]) => `${n} ${colourName(c)}`);
+        return t('hh.a.choose_sleigh_load', { name: ctx.name(entry.owner), load: load.length ? list(load) : t('hh.empty') });
+      }
       case 'wish_colour': return t('hh.a.wish_colour', { colour: colourName(entry.colour) });
       default: return entry.kind;
     }

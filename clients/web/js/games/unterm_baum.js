@@ -459,6 +459,9 @@ export default {
     return `<div class="buttons">${buttons.join('')}</div><p class="hint">${esc(t(hint))}</p>`;
   },
 
+  // Moments announced to everyone (moments.js).
+  moments: { memorize_started: '👀', memorize_ended: '📜' },
+
   eventText(ev, ctx) {
     const name = ctx.name(ev.seat);
     switch (ev.kind) {

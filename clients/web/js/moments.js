@@ -1,0 +1,61 @@
+// Moments everyone sees: a short banner on every screen, for players and spectators alike, when
+// something big happens at the table ("Stop!", a stone played, a stolen present, a lost reindeer,
+// a sleigh swap, the last round, the end). The log keeps every event; the banner only these.
+// Each game names its moments (`moments`: event kind -> icon) and words them as in its log.
+import { list, t } from './i18n.js';
+
+const queue = [];
+let timer = null;
+
+function momentText(ev, msg, game, ctx) {
+  if (ev.kind === 'game_over') {
+    const winners = (msg.result?.winners || []).map((s) => ctx.name(s));
+    return winners.length ? `🏆 ${t(winners.length > 1 ? 'moment.winners' : 'moment.winner', { names: list(winners) })}` : `🏆 ${t('game.over')}`;
+  }
+  const v = msg.view || {};
+  if (ev.kind === 'turn_started' && v.max_rounds && ev.round === v.max_rounds && v.max_rounds > 1) return `⏳ ${t('moment.last_round')}`;
+  const icon = game?.moments?.[ev.kind];
+  if (!icon) return null;
+  const line = game.eventText(ev, ctx);
+  return line ? `${icon} ${line}` : null;
+}
+
+function next() {
+  const el = document.getElementById('moment');
+  const text = queue.shift();
+  if (!el || text === undefined) {
+    if (el) el.hidden = true;
+    timer = null;
+    return;
+  }
+  el.textContent = text;
+  el.hidden = false;
+  // The last few moments shown, for anyone who looks later (and the browser tests).
+  const shown = JSON.parse(el.dataset.shown || '[]').concat(text).slice(-10);
+  el.dataset.shown = JSON.stringify(shown);
+  // Restart the fade-in (CSS; none with prefers-reduced-motion).
+  el.classList.remove('show');
+  void el.offsetWidth;
+  el.classList.add('show');
+  timer = setTimeout(next, queue.length ? 2500 : 4500);
+}
+
+// Shows the moments of a live state (not of one that catches up after a reload or reconnect).
+export function showMoments(msg, game, ctx) {
+  for (const ev of msg.events) {
+    const text = momentText(ev, msg, game, ctx);
+    if (text) queue.push(text);
+  }
+  // A burst (a turn of a computer player) keeps only its last few moments.
+  while (queue.length > 3) queue.shift();
+  if (!timer) next();
+}
+
+// A new room or game: nothing from before is announced any more.
+export function clearMoments() {
+  queue.length = 0;
+  clearTimeout(timer);
+  timer = null;
+  const el = document.getElementById('moment');
+  if (el) el.hidden = true;
+}
