@@ -279,7 +279,7 @@ outcome<json> normalize_options(const json& in) {
   if (auto e = enum_option(options, out, "stoneRecycle", {"santaReplaces", "discard"})) return *e;
   if (auto e = int_option(options, out, "reactionWindowMs", 4000, 0, 60000)) return *e;
   if (auto e = bool_option(options, out, "connectivityGuard", true)) return *e;
-  if (auto e = int_option(options, out, "maxRounds", 60, 1, 500)) return *e;
+  if (auto e = int_option(options, out, "maxRounds", 20, 1, 500)) return *e;
   if (auto e = enum_option(options, out, "bonusMode", {"either", "twoAwards"})) return *e;
   if (auto e = enum_option(options, out, "tieBreak", {"shared", "presentsThenDistinct"})) return *e;
   if (auto e = timer_option(options, out, "mainTimeoutSec", 60, 1, 3600)) return *e;

@@ -21,7 +21,7 @@ TEST_CASE("options: defaults, idempotence, timers down to 1 second", "[christmas
   CHECK(o["treeMinDistance"] == 3);
   CHECK(o["reactionWindowMs"] == 4000);
   CHECK(o["connectivityGuard"] == true);
-  CHECK(o["maxRounds"] == 60);
+  CHECK(o["maxRounds"] == 20);
   CHECK(o["mainTimeoutSec"] == 60);
   CHECK(o["subPromptTimeoutSec"] == 30);
   CHECK(o["stopSeconds"] == 20);

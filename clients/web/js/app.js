@@ -7,7 +7,7 @@
 import { TinselClient } from '/lib/index.js';
 import { addTexts, lang, list, setLang, t } from './i18n.js';
 import { showMoments } from './moments.js';
-import { readOptions, screenHtml } from './screens.js';
+import { estimateText, readOptions, screenHtml } from './screens.js';
 import { errorText, games, parseRoute, seatColours, seatLabel, seatName, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
@@ -507,6 +507,16 @@ document.addEventListener('click', (ev) => {
 });
 
 // Board places are not buttons (SVG, grids), so Enter and Space activate them like a click.
+// The picker's estimate follows the settings as they change.
+document.addEventListener('change', (ev) => {
+  const fieldset = ev.target.closest?.('fieldset.options');
+  const estimate = fieldset?.querySelector('.estimate');
+  if (!estimate) return;
+  const game = fieldset.dataset.game;
+  const info = store.welcome?.games?.find((x) => x.id === game);
+  estimate.textContent = estimateText(game, { ...(info?.default_options || {}), ...readOptions(fieldset) });
+});
+
 document.addEventListener('keydown', (ev) => {
   if (ev.key !== 'Enter' && ev.key !== ' ') return;
   const el = ev.target.closest?.('[role="button"][data-act]');

@@ -94,8 +94,18 @@ function optionsForm(gameId, current) {
   const fields = (names) => names.filter((n) => n in defaults).map((n) => optionField(g, n, values[n])).join('');
   const main = g.mainOptions || [];
   const rest = Object.keys(defaults).filter((n) => !main.includes(n));
-  return `<fieldset class="options"><legend>${esc(t('home.options'))}</legend>${fields(main)}
-    <details><summary>${esc(t('home.more_options'))}</summary>${fields(rest)}</details></fieldset>`;
+  return `<fieldset class="options" data-game="${esc(gameId)}"><legend>${esc(t('home.options'))}</legend>${fields(main)}
+    <details><summary>${esc(t('home.more_options'))}</summary>${fields(rest)}</details>
+    <p class="estimate" data-testid="estimate">${esc(estimateText(gameId, values))}</p></fieldset>`;
+}
+
+// "About 40 minutes with 4 players" for these options (each game's estimateMinutes), rounded to
+// 5 minutes; updated as the settings change (app.js).
+export function estimateText(gameId, options) {
+  const g = games[gameId];
+  const minutes = g?.estimateMinutes?.(options);
+  if (!Number.isFinite(minutes)) return '';
+  return t('home.estimate', { n: Math.max(5, Math.round(minutes / 5) * 5), players: options.maxPlayers });
 }
 
 // Timers in words a family uses: "60 seconds", not "60" (options named …Sec, …Seconds or …Ms).

@@ -408,6 +408,9 @@ export default {
   icon: '🐧',
   texts,
   mainOptions: ['maxPlayers', 'startPlayer', 'maxRounds', 'mainTimeoutSec'],
+  // About half a minute per turn (roll, the "Stop!" window, the move); games usually end at the
+  // round cap (docs/rules/christmas-penguins.md, "An evening's game").
+  estimateMinutes: (o) => (o.maxRounds * o.maxPlayers) / 2,
   options: {
     startPlayer: { choices: ['random', 'host-picks'] },
     maxPlayers: { min: 2, max: 6 },

@@ -395,6 +395,14 @@ export default {
   icon: '🎁',
   texts,
   mainOptions: ['maxPlayers', 'cardsToRemember', 'startPlayer', 'mainTimeoutSec'],
+  // Writing and memorising the lists, then about 1.5 × K rounds (a field fills by at most one card a
+  // turn) of about 40 seconds a turn; no more than the round cap.
+  estimateMinutes: (o) => {
+    const k = o.cardsToRemember;
+    const rounds = Math.min(1.5 * k, typeof o.maxRounds === 'number' ? o.maxRounds : 5 * k);
+    const lists = (typeof o.assignSeconds === 'number' ? o.assignSeconds : 90) + (typeof o.memorizeSeconds === 'number' ? o.memorizeSeconds : 30);
+    return (lists + rounds * o.maxPlayers * 40) / 60;
+  },
   options: {
     startPlayer: { choices: ['random', 'host-picks'] },
     maxPlayers: { min: 2, max: 6 },
