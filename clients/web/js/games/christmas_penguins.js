@@ -67,6 +67,11 @@ const texts = {
     'christmas_penguins.opt.tieBreak.presentsThenDistinct': 'more presents, then more colours',
     'cp.red': 'red', 'cp.blue': 'blue', 'cp.green': 'green', 'cp.yellow': 'yellow', 'cp.purple': 'purple', 'cp.orange': 'orange',
     'cp.santa': 'Santa', 'cp.penguin': 'Penguin', 'cp.bear': 'polar bear', 'cp.tree': 'tree', 'cp.hut': 'hut',
+    'cp.w.tree': "the tree's floe", 'cp.w.hut': "the hut's floe", 'cp.w.by_tree': 'a floe next to the tree',
+    'cp.w.by_hut': 'a floe next to the hut', 'cp.w.middle': 'a floe in the middle', 'cp.w.side': 'a floe {side}',
+    'cp.w.edge': 'a floe on the edge {side}',
+    'cp.side.0': 'on the right', 'cp.side.1': 'at the top right', 'cp.side.2': 'at the top left', 'cp.side.3': 'on the left',
+    'cp.side.4': 'at the bottom left', 'cp.side.5': 'at the bottom right',
     'cp.die': 'Die', 'cp.round': 'Round {n} of {max}', 'cp.pool': 'Presents under the tree', 'cp.supply': "Santa's stones",
     'cp.presents': 'Presents', 'cp.stones': 'stones', 'cp.channels_left': 'channels left: {n}',
     'cp.at_hut': 'waiting at the hut', 'cp.edge': 'beside the board (plays Santa)',
@@ -83,12 +88,12 @@ const texts = {
     'cp.green_hint': 'Click the floe to move, then a free water place next to the ice.',
     'cp.cancel': 'Cancel',
     'cp.a.roll': 'Roll the die', 'cp.a.pass': 'No stop, go on', 'cp.a.end_turn': 'End my turn',
-    'cp.a.push': 'Push over floes {chain}', 'cp.a.confiscate': 'Take a {colour} present',
+    'cp.a.push': 'Push the penguin to {where}', 'cp.a.confiscate': 'Take a {colour} present',
     'cp.a.steal': 'Steal a {colour} present', 'cp.a.pickup_yes': 'Take the stone', 'cp.a.pickup_no': 'Leave the stone',
-    'cp.a.place_channel': 'Channel between floes {a} and {b}', 'cp.a.withdraw_stop': 'Take back my "Stop!"',
-    'cp.a.cancel_stop': 'Do not play a stone', 'cp.a.use_red': 'Red stone: swap with the figure on floe {target}',
-    'cp.a.use_blue': 'Blue stone: swap with the figure on floe {target}', 'cp.a.use_green': 'Green stone: move floe {floe} to ({q}, {r})',
-    'cp.a.flee': 'Flee to floe {to}, drop {colour}', 'cp.a.floe': 'Floe {floe}',
+    'cp.a.place_channel': 'Channel between {a} and {b}', 'cp.a.withdraw_stop': 'Take back my "Stop!"',
+    'cp.a.cancel_stop': 'Do not play a stone', 'cp.a.use_red': 'Red stone: swap places with {who}',
+    'cp.a.use_blue': 'Blue stone: swap places with {who}', 'cp.a.use_green': 'Green stone: move {floe} to open water {to}',
+    'cp.a.flee': 'Flee to {to}, drop {colour}', 'cp.a.floe': 'To {floe}',
     'cp.p.place_penguin': 'Place your penguin on a floe', 'cp.p.place_tree': 'Santa places the tree',
     'cp.p.place_bear': 'Santa places the polar bear', 'cp.p.place_stone': 'Santa puts a stone back on the ice',
     'cp.p.roll': 'Roll the die (you may build channels first)', 'cp.p.reaction': 'Anyone with a stone may shout "Stop!" now',
@@ -97,19 +102,19 @@ const texts = {
     'cp.p.relocate_tree': 'Santa moves the tree', 'cp.p.pickup_stone': 'Take the stone or leave it',
     'cp.p.bear_move': 'Move the polar bear one floe', 'cp.p.flee': 'Flee from the polar bear',
     'cp.p.post_move': 'Build channels or end your turn', 'cp.p.stopped': '"Stop!": play a stone',
-    'cp.e.turn_started': "{name}'s turn", 'cp.e.stone_placed': 'A {stone} stone lies on floe {floe}',
-    'cp.e.stone_discarded': 'A {stone} stone leaves the game', 'cp.e.penguin_placed': "{name}'s penguin is on floe {floe}",
-    'cp.e.tree_placed': 'The tree stands on floe {floe}', 'cp.e.bear_placed': 'The polar bear is on floe {floe}',
+    'cp.e.turn_started': "{name}'s turn", 'cp.e.stone_placed': 'A {stone} stone now lies on {floe_on}',
+    'cp.e.stone_discarded': 'A {stone} stone leaves the game', 'cp.e.penguin_placed': "{name}'s penguin stands on {floe_on}",
+    'cp.e.tree_placed': 'The tree stands on {floe_on}', 'cp.e.bear_placed': 'The polar bear stands on {floe_on}',
     'cp.e.rolled': '{name} rolled a {value}', 'cp.e.passed': '{name} does not stop', 'cp.e.reaction_closed': 'Play goes on',
-    'cp.e.moved': '{name} moves from floe {from} to floe {to}', 'cp.e.no_move': '{name} cannot move',
+    'cp.e.moved': '{name} moves to {to}', 'cp.e.no_move': '{name} cannot move',
     'cp.e.entered_hut_floe': '{name} comes out of the hut', 'cp.e.pushed': '{name} pushes penguins away',
     'cp.e.santa_met': 'Santa caught a penguin!', 'cp.e.present_confiscated': 'Santa takes a {colour} present from {victim}',
     'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.present_stolen': '{name} steals a {colour} present!',
-    'cp.e.tree_relocated': 'The tree moves to floe {to}', 'cp.e.tree_stays': 'The tree stays',
+    'cp.e.tree_relocated': 'The tree moves to {to}', 'cp.e.tree_stays': 'The tree stays',
     'cp.e.stone_taken': '{name} takes a {stone} stone', 'cp.e.stone_left': '{name} leaves the stone',
-    'cp.e.loose_presents_collected': '{name} picks up loose presents', 'cp.e.bear_moved': 'The polar bear moves to floe {to}',
+    'cp.e.loose_presents_collected': '{name} picks up loose presents', 'cp.e.bear_moved': 'The polar bear moves to {to}',
     'cp.e.bear_stays': 'The polar bear stays', 'cp.e.present_dropped': '{name} drops a present',
-    'cp.e.fled': '{name} flees to floe {to}', 'cp.e.channel_placed': '{name} builds a water channel',
+    'cp.e.fled': '{name} flees to {to}', 'cp.e.channel_placed': '{name} builds a water channel',
     'cp.e.turn_ended': '{name} ends the turn', 'cp.e.stop_claimed': '{name} shouts "Stop!"',
     'cp.e.stop_queued': '{name} shouts "Stop!" (waiting, place {position})', 'cp.e.stop_granted': '{name} may play a stone now',
     'cp.e.stop_dropped': "{name}'s stop is dropped", 'cp.e.stop_withdrawn': '{name} takes the stop back',
@@ -177,6 +182,14 @@ const texts = {
     'christmas_penguins.opt.tieBreak.presentsThenDistinct': 'mehr Geschenke, dann mehr Farben',
     'cp.red': 'Rot', 'cp.blue': 'Blau', 'cp.green': 'Grün', 'cp.yellow': 'Gelb', 'cp.purple': 'Lila', 'cp.orange': 'Orange',
     'cp.santa': 'Weihnachtsmann', 'cp.penguin': 'Pinguin', 'cp.bear': 'Eisbär', 'cp.tree': 'Baum', 'cp.hut': 'Hütte',
+    'cp.w.tree': 'die Scholle mit dem Baum', 'cp.w.hut': 'die Scholle mit der Hütte', 'cp.w.by_tree': 'eine Scholle neben dem Baum',
+    'cp.w.by_hut': 'eine Scholle neben der Hütte', 'cp.w.middle': 'eine Scholle in der Mitte', 'cp.w.side': 'eine Scholle {side}',
+    'cp.w.edge': 'eine Scholle am Rand {side}',
+    'cp.w.tree_on': 'der Scholle mit dem Baum', 'cp.w.hut_on': 'der Scholle mit der Hütte', 'cp.w.by_tree_on': 'einer Scholle neben dem Baum',
+    'cp.w.by_hut_on': 'einer Scholle neben der Hütte', 'cp.w.middle_on': 'einer Scholle in der Mitte', 'cp.w.side_on': 'einer Scholle {side}',
+    'cp.w.edge_on': 'einer Scholle am Rand {side}',
+    'cp.side.0': 'rechts', 'cp.side.1': 'oben rechts', 'cp.side.2': 'oben links', 'cp.side.3': 'links',
+    'cp.side.4': 'unten links', 'cp.side.5': 'unten rechts',
     'cp.die': 'Würfel', 'cp.round': 'Runde {n} von {max}', 'cp.pool': 'Geschenke unterm Baum', 'cp.supply': 'Steine des Weihnachtsmanns',
     'cp.presents': 'Geschenke', 'cp.stones': 'Steine', 'cp.channels_left': 'Rinnen übrig: {n}',
     'cp.at_hut': 'wartet an der Hütte', 'cp.edge': 'neben dem Brett (spielt den Weihnachtsmann)',
@@ -193,12 +206,12 @@ const texts = {
     'cp.green_hint': 'Klick die Scholle an, dann einen freien Wasserplatz neben dem Eis.',
     'cp.cancel': 'Abbrechen',
     'cp.a.roll': 'Würfeln', 'cp.a.pass': 'Kein Stopp, weiter', 'cp.a.end_turn': 'Zug beenden',
-    'cp.a.push': 'Schieben über Schollen {chain}', 'cp.a.confiscate': 'Ein Geschenk in {colour} nehmen',
+    'cp.a.push': 'Den Pinguin schieben auf {where}', 'cp.a.confiscate': 'Ein Geschenk in {colour} nehmen',
     'cp.a.steal': 'Ein Geschenk in {colour} stibitzen', 'cp.a.pickup_yes': 'Stein nehmen', 'cp.a.pickup_no': 'Stein liegen lassen',
-    'cp.a.place_channel': 'Rinne zwischen Scholle {a} und {b}', 'cp.a.withdraw_stop': '„Stopp!“ zurücknehmen',
-    'cp.a.cancel_stop': 'Keinen Stein spielen', 'cp.a.use_red': 'Roter Stein: Platz tauschen mit der Figur auf Scholle {target}',
-    'cp.a.use_blue': 'Blauer Stein: Platz tauschen mit der Figur auf Scholle {target}', 'cp.a.use_green': 'Grüner Stein: Scholle {floe} nach ({q}, {r})',
-    'cp.a.flee': 'Fliehen auf Scholle {to}, {colour} fallen lassen', 'cp.a.floe': 'Scholle {floe}',
+    'cp.a.place_channel': 'Rinne zwischen {a} und {b}', 'cp.a.withdraw_stop': '„Stopp!“ zurücknehmen',
+    'cp.a.cancel_stop': 'Keinen Stein spielen', 'cp.a.use_red': 'Roter Stein: Platz tauschen mit {who}',
+    'cp.a.use_blue': 'Blauer Stein: Platz tauschen mit {who}', 'cp.a.use_green': 'Grüner Stein: {floe} ins offene Wasser {to}',
+    'cp.a.flee': 'Fliehen auf {to}, {colour} fallen lassen', 'cp.a.floe': 'Auf {floe}',
     'cp.p.place_penguin': 'Setz deinen Pinguin auf eine Scholle', 'cp.p.place_tree': 'Der Weihnachtsmann stellt den Baum auf',
     'cp.p.place_bear': 'Der Weihnachtsmann setzt den Eisbären', 'cp.p.place_stone': 'Der Weihnachtsmann legt einen Stein aufs Eis',
     'cp.p.roll': 'Würfeln (vorher darfst du Rinnen bauen)', 'cp.p.reaction': 'Wer einen Stein hat, darf jetzt „Stopp!“ rufen',
@@ -207,19 +220,19 @@ const texts = {
     'cp.p.relocate_tree': 'Der Weihnachtsmann stellt den Baum um', 'cp.p.pickup_stone': 'Stein nehmen oder liegen lassen',
     'cp.p.bear_move': 'Zieh den Eisbären eine Scholle weit', 'cp.p.flee': 'Flieh vor dem Eisbären',
     'cp.p.post_move': 'Rinnen bauen oder den Zug beenden', 'cp.p.stopped': '„Stopp!“: spiel einen Stein',
-    'cp.e.turn_started': '{name} ist dran', 'cp.e.stone_placed': 'Ein Stein in {stone} liegt auf Scholle {floe}',
-    'cp.e.stone_discarded': 'Ein Stein in {stone} verlässt das Spiel', 'cp.e.penguin_placed': 'Der Pinguin von {name} steht auf Scholle {floe}',
-    'cp.e.tree_placed': 'Der Baum steht auf Scholle {floe}', 'cp.e.bear_placed': 'Der Eisbär steht auf Scholle {floe}',
+    'cp.e.turn_started': '{name} ist dran', 'cp.e.stone_placed': 'Ein Stein in {stone} liegt jetzt auf {floe_on}',
+    'cp.e.stone_discarded': 'Ein Stein in {stone} verlässt das Spiel', 'cp.e.penguin_placed': 'Der Pinguin von {name} steht auf {floe_on}',
+    'cp.e.tree_placed': 'Der Baum steht auf {floe_on}', 'cp.e.bear_placed': 'Der Eisbär steht auf {floe_on}',
     'cp.e.rolled': '{name} würfelt eine {value}', 'cp.e.passed': '{name} ruft nicht „Stopp!“', 'cp.e.reaction_closed': 'Es geht weiter',
-    'cp.e.moved': '{name} zieht von Scholle {from} nach Scholle {to}', 'cp.e.no_move': '{name} kann nicht ziehen',
+    'cp.e.moved': '{name} zieht auf {to}', 'cp.e.no_move': '{name} kann nicht ziehen',
     'cp.e.entered_hut_floe': '{name} kommt aus der Hütte', 'cp.e.pushed': '{name} schiebt Pinguine weg',
     'cp.e.santa_met': 'Der Weihnachtsmann hat einen Pinguin erwischt!', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein Geschenk in {colour} ab',
     'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.present_stolen': '{name} stibitzt ein Geschenk in {colour}!',
-    'cp.e.tree_relocated': 'Der Baum zieht auf Scholle {to}', 'cp.e.tree_stays': 'Der Baum bleibt stehen',
+    'cp.e.tree_relocated': 'Der Baum zieht auf {to}', 'cp.e.tree_stays': 'Der Baum bleibt stehen',
     'cp.e.stone_taken': '{name} nimmt einen Stein in {stone}', 'cp.e.stone_left': '{name} lässt den Stein liegen',
-    'cp.e.loose_presents_collected': '{name} sammelt lose Geschenke ein', 'cp.e.bear_moved': 'Der Eisbär zieht auf Scholle {to}',
+    'cp.e.loose_presents_collected': '{name} sammelt lose Geschenke ein', 'cp.e.bear_moved': 'Der Eisbär zieht auf {to}',
     'cp.e.bear_stays': 'Der Eisbär bleibt stehen', 'cp.e.present_dropped': '{name} lässt ein Geschenk fallen',
-    'cp.e.fled': '{name} flieht auf Scholle {to}', 'cp.e.channel_placed': '{name} baut eine Wasserrinne',
+    'cp.e.fled': '{name} flieht auf {to}', 'cp.e.channel_placed': '{name} baut eine Wasserrinne',
     'cp.e.turn_ended': '{name} beendet den Zug', 'cp.e.stop_claimed': '{name} ruft „Stopp!“',
     'cp.e.stop_queued': '{name} ruft „Stopp!“ (wartet, Platz {position})', 'cp.e.stop_granted': '{name} darf jetzt einen Stein spielen',
     'cp.e.stop_dropped': 'Das „Stopp!“ von {name} entfällt', 'cp.e.stop_withdrawn': '{name} nimmt das „Stopp!“ zurück',
@@ -233,6 +246,35 @@ const texts = {
 };
 
 const colourName = (c) => t(`cp.${c}`);
+
+// A floe in words a family uses, never its number: the tree's or the hut's floe, one next to them,
+// or where it lies on the board ("a floe at the top left", "on the edge"). `on`: the form after
+// "stands on" (German dative) rather than "moves to" (accusative).
+const ring = ([q, r]) => (Math.abs(q) + Math.abs(r) + Math.abs(q + r)) / 2;
+const apart = ([q1, r1], [q2, r2]) => ring([q1 - q2, r1 - r2]);
+function side([q, r]) {
+  const angle = (Math.atan2(-1.5 * r, Math.sqrt(3) * (q + r / 2)) * 180) / Math.PI;
+  return t(`cp.side.${(Math.round(((angle + 360) % 360) / 60)) % 6}`);
+}
+function where(f, v, on = false) {
+  const key = (k) => (on && t(`cp.w.${k}_on`) !== `cp.w.${k}_on` ? `cp.w.${k}_on` : `cp.w.${k}`);
+  const cell = v.cells[f];
+  if (!cell) return '?';
+  if (f === v.tree) return t(key('tree'));
+  if (f === v.hut) return t(key('hut'));
+  if (v.tree !== null && v.tree !== undefined && apart(cell, v.cells[v.tree]) === 1) return t(key('by_tree'));
+  if (apart(cell, v.cells[v.hut]) === 1) return t(key('by_hut'));
+  if (ring(cell) <= 1) return t(key('middle'));
+  return t(key(ring(cell) >= v.radius ? 'edge' : 'side'), { side: side(cell) });
+}
+// The figure on floe f other than the seat's own penguin: for the red and blue stones.
+function figureOn(f, v, ctx, seat) {
+  const penguin = v.players.find((p) => p.penguin === f && p.seat !== seat);
+  if (penguin) return t('cp.who.penguin', { name: ctx.name(penguin.seat) });
+  if (v.santa === f) return t('cp.who.santa');
+  if (v.bear === f) return t('cp.who.bear');
+  return '?';
+}
 
 // Kinds whose floe parameter is chosen by clicking the board.
 const floeParam = {
@@ -372,19 +414,19 @@ function actionLabel(entry, ctx) {
   switch (entry.kind) {
     case 'roll': case 'pass': case 'end_turn': case 'withdraw_stop': case 'cancel_stop':
       return t(`cp.a.${entry.kind}`);
-    case 'push': return t('cp.a.push', { chain: entry.chain.join(' → ') });
+    case 'push': return t('cp.a.push', { where: where(entry.chain[entry.chain.length - 1], ctx.view) });
     case 'confiscate': return t('cp.a.confiscate', { colour: colourName(entry.colour) });
     case 'steal': return t('cp.a.steal', { colour: colourName(entry.colour) });
     case 'pickup_stone': return t(entry.take ? 'cp.a.pickup_yes' : 'cp.a.pickup_no');
-    case 'place_channel': return t('cp.a.place_channel', { a: entry.a, b: entry.b });
+    case 'place_channel': return t('cp.a.place_channel', { a: where(entry.a, ctx.view, true), b: where(entry.b, ctx.view, true) });
     case 'use_stone':
-      return entry.stone === 'green' ? t('cp.a.use_green', { floe: entry.floe, q: entry.to[0], r: entry.to[1] })
-        : t(`cp.a.use_${entry.stone}`, { target: entry.target });
-    case 'flee': return t('cp.a.flee', { to: entry.to, colour: entry.colour ? colourName(entry.colour) : '–' });
+      return entry.stone === 'green' ? t('cp.a.use_green', { floe: where(entry.floe, ctx.view), to: side(entry.to) })
+        : t(`cp.a.use_${entry.stone}`, { who: figureOn(entry.target, ctx.view, ctx, ctx.seat) });
+    case 'flee': return t('cp.a.flee', { to: where(entry.to, ctx.view), colour: entry.colour ? colourName(entry.colour) : '–' });
     case 'stop': return t('cp.stop');
     default: {
       const f = boardFloe(entry);
-      return f !== null ? t('cp.a.floe', { floe: f }) : entry.kind;
+      return f !== null ? t('cp.a.floe', { floe: where(f, ctx.view) }) : entry.kind;
     }
   }
 }
@@ -502,18 +544,13 @@ export default {
     if (ev.colour) params.colour = colourName(ev.colour);
     if (ev.kind === 'present_confiscated') params.victim = ctx.name(ev.from);
     if (ev.kind === 'roles_swapped') params.santa = ctx.name(ev.santa_seat);
-    if (ev.kind === 'pushed' || ev.kind === 'moved' || ev.kind === 'bear_moved' || ev.kind === 'fled' || ev.kind === 'tree_relocated') {
-      params.from = ev.from;
-      params.to = ev.to;
-    }
+    if (typeof ev.to === 'number') params.to = where(ev.to, ctx.view);
+    if (typeof ev.floe === 'number') params.floe_on = where(ev.floe, ctx.view, true);
     if (ev.kind === 'stone_used') {
       // What the stone did: after a red or blue swap the other figure stands on `from`.
       if (ev.stone === 'green') return t('cp.e.stone_floe', params);
-      const v = ctx.view;
-      const penguin = v.players.find((p) => p.penguin === ev.from && p.seat !== ev.seat);
-      const who = penguin ? t('cp.who.penguin', { name: ctx.name(penguin.seat) })
-        : v.santa === ev.from ? t('cp.who.santa') : v.bear === ev.from ? t('cp.who.bear') : null;
-      if (who) return t('cp.e.stone_swap', { ...params, who });
+      const who = figureOn(ev.from, ctx.view, ctx, ev.seat);
+      if (who !== '?') return t('cp.e.stone_swap', { ...params, who });
     }
     const key = `cp.e.${ev.kind}`;
     return t(key) !== key ? t(key, params) : null;
