@@ -6,8 +6,8 @@
 //   node clients/examples/unterm-baum.mjs [ws://127.0.0.1:8080/ws] [name]
 //
 // It creates a room for two with quick options, seats a server bot (add_bot), starts the game,
-// writes its own wish list, memorises it, and plays: grab a present blind from the tree into a
-// wished cell of its field, look at it (reveal), and rearrange it into its wished cell, or aside.
+// writes its own wish list, memorises it, and plays: grab a present blind into a wished cell of
+// its field, look at it (reveal), and rearrange it into its wished cell, or aside.
 import WebSocket from 'ws';
 import { TinselClient, sendable, domainOf, moves, rearrange, assign } from '../js/index.js';
 
@@ -110,14 +110,15 @@ function turn(state) {
 
   // 2. The move domain {from, to, rule}: moves(legal) lists every move it allows (any card to any
   //    empty slot of another area). Prefer a seen wish into my field, at its own cell if empty;
-  //    else grab an unseen tree card into an empty wished cell (it may be the one), else anywhere.
+  //    else take a card from another field (it costs its owner), else one from the tree: an unseen
+  //    card into an empty wished cell (it may be the one), a seen one into an unwished cell.
   if (domainOf(state.legal, 'move')) {
     const all = moves(state.legal).filter((m) => mine(m.to) && !mine(m.from));
     const wanted = all.filter((m) => wishes.has(known.get(key(m.from))));
     const exact = wanted.find((m) => same(m.to, wishes.get(known.get(key(m.from)))));
-    const blind = all.filter((m) => 'tree' in m.from && !known.has(key(m.from)));
-    const pick = exact ?? wanted[0]
-      ?? blind.find((m) => wishAt(m.to)) ?? blind[0] ?? all[0];
+    const fits = (m) => !wishAt(m.to) === known.has(key(m.from));
+    const steal = all.filter((m) => !('tree' in m.from));
+    const pick = exact ?? wanted[0] ?? steal.find(fits) ?? all.find(fits) ?? all[0];
     if (pick) {
       const what = known.get(key(pick.from)) ?? 'an unseen card';
       console.log(`> move (domain, 1 of ${all.length} into my field): ${what} from ${where(pick.from)} to ${cell(pick.to)}`);
@@ -193,7 +194,7 @@ try {
   console.log(`room ${ok.room}`);
   const bot = await client.addBot(); // a server bot takes the second seat
   console.log(`${bot.player} sits down in seat ${bot.seat}; starting`);
-  await client.startGame(0); // startPlayer "host-picks": I begin
+  await client.startGame(1); // startPlayer "host-picks": the bot begins, so the last turn is mine
 } catch (e) {
   fail(e.message);
 }
