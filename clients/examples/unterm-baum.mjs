@@ -81,7 +81,6 @@ function turn(state) {
   const me = state.seat;
   const mine = (loc) => loc.seat === me;
   const wishAt = (c) => [...wishes].find(([, w]) => same(w, c))?.[0]; // the motif wished at cell c
-  const inPlace = (motif) => known.get(key({ seat: me, ...wishes.get(motif) })) === motif;
 
   // 1. The rearrange domain {occupied, rows, slots}: my field's cards. Bring a seen wish into its
   //    wished cell (the helper swaps when that cell holds a card), or move a seen card that is not
@@ -95,12 +94,9 @@ function turn(state) {
       console.log(`> rearrange (domain): ${motif} ${cell(c)} -> its wished cell ${cell(target)}`);
       return rearrange(field, c, target);
     }
-    if (!target && wishAt(c) && !inPlace(wishAt(c))) {
-      const free = [];
-      for (let row = 0; row < field.rows; row++) {
-        for (let slot = 0; slot < field.slots; slot++) free.push({ row, slot });
-      }
-      const aside = free.find((f) => !wishAt(f) && !field.occupied.some((o) => same(o, f)));
+    if (!target && wishAt(c)) {
+      const cells = Array.from({ length: field.rows * field.slots }, (_, i) => ({ row: Math.floor(i / field.slots), slot: i % field.slots }));
+      const aside = cells.find((f) => !wishAt(f) && !field.occupied.some((o) => same(o, f)));
       if (aside) {
         console.log(`> rearrange (domain): ${motif} is no wish; ${cell(c)} -> ${cell(aside)}, freeing a wished cell`);
         return rearrange(field, c, aside);
@@ -109,16 +105,15 @@ function turn(state) {
   }
 
   // 2. The move domain {from, to, rule}: moves(legal) lists every move it allows (any card to any
-  //    empty slot of another area). Prefer a seen wish into my field, at its own cell if empty;
-  //    else take a card from another field (it costs its owner), else one from the tree: an unseen
-  //    card into an empty wished cell (it may be the one), a seen one into an unwished cell.
+  //    empty slot of another area). Prefer a seen wish from the tree, into its own cell if empty (a
+  //    wish in the other field would only be taken back); else grab an unseen card blind into an
+  //    empty wished cell (it may be the one; the reveal below tells), from the other field first.
   if (domainOf(state.legal, 'move')) {
     const all = moves(state.legal).filter((m) => mine(m.to) && !mine(m.from));
-    const wanted = all.filter((m) => wishes.has(known.get(key(m.from))));
+    const wanted = all.filter((m) => 'tree' in m.from && wishes.has(known.get(key(m.from))));
     const exact = wanted.find((m) => same(m.to, wishes.get(known.get(key(m.from)))));
-    const fits = (m) => !wishAt(m.to) === known.has(key(m.from));
-    const steal = all.filter((m) => !('tree' in m.from));
-    const pick = exact ?? wanted[0] ?? steal.find(fits) ?? all.find(fits) ?? all[0];
+    const blind = all.filter((m) => !known.has(key(m.from)) && wishAt(m.to));
+    const pick = exact ?? wanted[0] ?? blind.find((m) => !('tree' in m.from)) ?? blind[0] ?? all[0];
     if (pick) {
       const what = known.get(key(pick.from)) ?? 'an unseen card';
       console.log(`> move (domain, 1 of ${all.length} into my field): ${what} from ${where(pick.from)} to ${cell(pick.to)}`);
@@ -129,8 +124,7 @@ function turn(state) {
   // 3. Reveals are listed one by one: look at an unseen card of my own field first, else the tree.
   const reveals = sendable(state.legal).filter((e) => e.kind === 'reveal' && !known.has(key(e.location)));
   const look = reveals.find((e) => mine(e.location)) ?? reveals.find((e) => 'tree' in e.location);
-  if (look) return look;
-  return { kind: 'end_turn' };
+  return look ?? state.legal[0]; // legal[0] of a turn is always end_turn (the default)
 }
 
 // Act on the newest state while the prompt waits for me, one command at a time.
