@@ -13,7 +13,7 @@ import { TinselClient, sendable, domainOf, moves, rearrange, assign } from '../j
 
 const url = process.argv[2] ?? 'ws://127.0.0.1:8080/ws';
 const OPTIONS = { maxPlayers: 2, startPlayer: 'host-picks', assignSeconds: 60, memorizeSeconds: 2, revealSeconds: 1,
-  mainTimeoutSec: 60, maxRounds: 8 }; // K = cardsToRemember stays 8, the smallest
+  mainTimeoutSec: 60, maxRounds: 10 }; // K = cardsToRemember stays 8, the smallest
 
 const client = new TinselClient({ url, name: process.argv[3] ?? 'Example', WebSocket });
 let names = [];
