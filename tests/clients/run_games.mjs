@@ -4,11 +4,14 @@
 //
 //   node run_games.mjs --server PATH --bot PATH --game GAME --players N [--games N] [--add-bots N]
 //                      [--options JSON] [--first-seat-pick] [--stop-chance P]
-//   node run_games.mjs --server PATH --bot PATH --example PATH/happy-holidays.mjs [--expect-output REGEX]
+//   node run_games.mjs --server PATH --bot PATH --example PATH/happy-holidays.mjs [--expect-output REGEX]…
+//                      [--example-adds-bot]
 //   … [--think-ms MS] [--drop-at-ms T1,T2,…] [--expect-events KIND,…] [--log-dir DIR] [--show-logs]
 //
 // An example (clients/examples) creates a room for two and prints `room CODE`, a `Final scores:` line
-// and `result {json}`; --expect-output names a line it must also have printed (e.g. a "Stop!").
+// and `result {json}`; --expect-output names a line it must also have printed (e.g. a "Stop!"); it
+// may be given several times, and every one must match a line. With --example-adds-bot the example
+// seats a server bot itself (add_bot) and no reference bot joins.
 // --drop-at-ms puts a TCP proxy between the clients and the server that cuts every connection
 // T ms after the game has started: the bots must resume their seats (token + last_seq) and finish.
 //
@@ -55,7 +58,7 @@ async function main() {
       players = 2;
       const example = start('example', process.execPath, [args.example, url, 'Example']);
       const [, code] = await within(10000, example.line(/^room (\w+)$/), 'the example to create a room');
-      clients = [example, bot('Bot Ben', ['--join', code, '--seed', '7'])];
+      clients = args['example-adds-bot'] ? [example] : [example, bot('Bot Ben', ['--join', code, '--seed', '7'])];
     } else {
       players = Number(args.players);
       games = Number(args.games ?? 1);
@@ -101,8 +104,11 @@ async function main() {
       check(new RegExp(`^\\[[^\\]]+\\] #\\d+ ${kind}( |$)`, 'm').test(clients[0].stderr), `no ${kind} event in the game`);
     }
     if (args.example) check(clients[0].lines.some((l) => l.startsWith('Final scores:')), 'the example printed no final scores');
-    if (args['expect-output']) {
-      const want = new RegExp(String(args['expect-output']));
+    // Every --expect-output (parseArgs keeps only the last one of a repeated flag).
+    const argv = process.argv.slice(2);
+    for (let i = 0; i < argv.length - 1; i++) {
+      if (argv[i] !== '--expect-output') continue;
+      const want = new RegExp(argv[i + 1]);
       check(clients[0].lines.some((l) => want.test(l)), `the example printed no line matching ${want}`);
     }
 
