@@ -5,6 +5,7 @@
 // (roll, reaction, move, bear_move, post_move) and queued during sub-prompts and setup; the queue
 // is granted first come first served when the next stable point is reached. While stopped only the
 // claimant acts (use_stone or cancel_stop); other claims are refused with stop_already_claimed.
+#include <bit>
 #include <algorithm>
 #include <cstdlib>
 
@@ -235,18 +236,17 @@ void cp_game::legal_channels(int seat, json& out) const {
   if (guard && !board_connected(s_)) return;
   const auto cut = guard ? bridges(s_) : std::array<std::uint64_t, max_floes>{};
   const int n = static_cast<int>(s_.floes.size());
-  std::array<int, 6> around{};
   for (int a = 0; a < n; ++a) {
     const auto& c = s_.floes[static_cast<std::size_t>(a)];
-    std::size_t k = 0;
+    std::uint64_t around = 0;  // the partners b > a, as bits: read out in ascending order
     for (const auto& dir : directions) {
       const int b = floe_at(s_, c.q + dir[0], c.r + dir[1]);
-      if (b > a && !has_channel(s_, a, b) && !(cut[static_cast<std::size_t>(a)] >> b & 1)) around[k++] = b;
+      if (b > a && !has_channel(s_, a, b)) around |= std::uint64_t{1} << b;
     }
-    std::sort(around.begin(), around.begin() + static_cast<std::ptrdiff_t>(k));
-    for (std::size_t j = 0; j < k; ++j) {
-      assert(!channel_error(seat, a, around[j]));
-      out.push_back(object("a", a, "b", around[j], "kind", "place_channel"));
+    for (around &= ~cut[static_cast<std::size_t>(a)]; around; around &= around - 1) {
+      const int b = std::countr_zero(around);
+      assert(!channel_error(seat, a, b));
+      out.push_back(object("a", a, "b", b, "kind", "place_channel"));
     }
   }
 }
