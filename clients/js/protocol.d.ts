@@ -461,7 +461,7 @@ export type GameLogServerToClient = {
    */
   seq: number;
   /**
-   * True when the game had more events than the server keeps (1000 by default, --game-log-events): the oldest were left out and the log starts in the middle of the game.
+   * True when the game had more events than the server keeps (2000 by default, --game-log-events): the oldest were left out and the log starts in the middle of the game.
    */
   truncated: boolean;
   /**

@@ -14,7 +14,7 @@ for (const g of Object.values(games)) addTexts(g.texts);
 
 // Events the log keeps, as many as a game_log brings by default (docs/protocol.md, "Limits"); the
 // panel lists them newest first and scrolls back to the game's start.
-const logEvents = 1000;
+const logEvents = 2000;
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 // The seat token lives in localStorage with the name, so a reload or a new visit resumes.
