@@ -73,7 +73,8 @@ class room : public std::enable_shared_from_this<room> {
 
   // Joins as a player or spectator. A player who already holds a seat here (same player id, e.g.
   // after resuming with its token) gets that seat back; with `last_seq` it then receives every
-  // event it missed, or a full state if they are no longer in the history.
+  // event it missed, or a full state if they are no longer in the history. Whoever joins a room
+  // with a game first receives that game's log from its start (game_log), as it may see it.
   void join(std::shared_ptr<participant> p, identity who, bool spectator, std::optional<std::uint64_t> last_seq,
             json request_id);
   void leave(std::shared_ptr<participant> p, json request_id);
