@@ -63,6 +63,7 @@ export class TinselClient {
     this.seat = null;
     this.state = null; // the latest `state` delivered
     this.lastSeq = null; // the seq of that state, for resuming
+    this.loggedSeq = null; // the seq a game_log just covered: the next state's events are in it
     this.listeners = new Map();
     this.socket = null;
     this.nextId = 1;
@@ -316,6 +317,11 @@ export class TinselClient {
       case 'chat_history':
         this.emit(msg.type, msg);
         return;
+      case 'game_log':
+        // The game from its start; the state that answers the join (same seq) is in it.
+        this.loggedSeq = msg.seq;
+        this.emit('game_log', msg);
+        return;
       default:
         this.emit('push', msg); // a push of a later protocol version
     }
@@ -327,8 +333,10 @@ export class TinselClient {
   onState(msg) {
     const answer = this.joinAnswered;
     this.joinAnswered = false;
+    const logged = this.loggedSeq !== null && msg.seq <= this.loggedSeq;
+    this.loggedSeq = null;
     const last = this.lastSeq;
-    const info = { join: answer, replayed: msg.replayed_from !== undefined, resync: Boolean(msg.resync), gap: false };
+    const info = { join: answer, replayed: msg.replayed_from !== undefined, resync: Boolean(msg.resync), gap: false, logged };
     if (last !== null && !answer && !info.resync && msg.seq <= last) {
       // Already delivered (cannot happen with a conforming server; a guard, not a feature).
       this.emit('duplicate', msg);
@@ -352,6 +360,7 @@ export class TinselClient {
     this.state = null;
     this.lastSeq = null;
     this.joinAnswered = false;
+    this.loggedSeq = null;
   }
 
   // ------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import type {
   ChatServerToClient,
   ClientMessage,
   ErrorServerToClient,
+  GameLogServerToClient,
   KickedServerToClient,
   OkServerToClient,
   RoomServerToClient,
@@ -59,6 +60,11 @@ export interface StateInfo {
   resync: boolean;
   /** Seq jumped without a replay (a server that breaks the protocol; never expected). */
   gap: boolean;
+  /**
+   * A `game_log` came just before this state (it answers a join) and already holds its events:
+   * a client that shows the game log does not add them again.
+   */
+  logged: boolean;
 }
 
 export interface LeftInfo {
@@ -85,6 +91,8 @@ export interface ClientEvents {
   state: (state: StateServerToClient, info: StateInfo) => void;
   chat: (message: ChatServerToClient) => void;
   chat_history: (message: ChatHistoryServerToClient) => void;
+  /** The game from its start, on every join (also the library's rejoin); replaces the log shown. */
+  game_log: (message: GameLogServerToClient) => void;
   kicked: (message: KickedServerToClient) => void;
   /** An `error` without an id (e.g. frame_too_large). */
   error: (error: TinselError) => void;

@@ -379,6 +379,7 @@ export type ServerMessage =
   | RoomServerToClient
   | ChatServerToClient
   | ChatHistoryServerToClient
+  | GameLogServerToClient
   | KickedServerToClient
   | StateServerToClient;
 /**
@@ -439,6 +440,35 @@ export type OkServerToClient =
        */
       player: string;
     };
+/**
+ * The events of the room's current game (or of its last one, once finished) from its start, as this member may see them, sent to a member who joins or resumes while the room has a game, right before the state that answers the join. It replaces the log the client showed for this room. It covers every state up to and including `seq`, the seq of that answering state: a client that shows this log does not add that state's events again.
+ */
+export type GameLogServerToClient = {
+  /**
+   * The message type, "game_log".
+   */
+  type: 'game_log';
+  /**
+   * A room code as the server writes it.
+   */
+  room: string;
+  /**
+   * The game id, which selects the schema of the events.
+   */
+  game: 'happy_holidays' | 'unterm_baum' | 'christmas_penguins';
+  /**
+   * The seq of the last state this log covers: the room's current seq, and the seq of the state that follows.
+   */
+  seq: number;
+  /**
+   * True when the game had more events than the server keeps (2000 by default, --game-log-events): the oldest were left out and the log starts in the middle of the game.
+   */
+  truncated: boolean;
+  /**
+   * Every event of the game this member may see, oldest first, each with the seq of the state it came with, exactly as that state showed it to this member (a spectator never sees a player's private events).
+   */
+  events: unknown[];
+};
 /**
  * The game as this member may see it, after every change; see docs/protocol.md, The state push.
  */
@@ -741,7 +771,7 @@ export type ChristmasPenguinsEvents =
        */
       round: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -759,7 +789,7 @@ export type ChristmasPenguinsEvents =
        */
       floe: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -773,7 +803,7 @@ export type ChristmasPenguinsEvents =
        */
       stone: 'red' | 'blue' | 'green';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -791,7 +821,7 @@ export type ChristmasPenguinsEvents =
        */
       floe: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -805,7 +835,7 @@ export type ChristmasPenguinsEvents =
        */
       floe: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -819,7 +849,7 @@ export type ChristmasPenguinsEvents =
        */
       floe: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -837,7 +867,7 @@ export type ChristmasPenguinsEvents =
        */
       value: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -851,7 +881,7 @@ export type ChristmasPenguinsEvents =
        */
       seat: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -862,7 +892,7 @@ export type ChristmasPenguinsEvents =
       kind: 'reaction_closed';
       unanswered: Seats2;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -888,7 +918,7 @@ export type ChristmasPenguinsEvents =
        */
       to: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -906,7 +936,7 @@ export type ChristmasPenguinsEvents =
        */
       roll: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -924,7 +954,7 @@ export type ChristmasPenguinsEvents =
        */
       floe: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -956,7 +986,7 @@ export type ChristmasPenguinsEvents =
        */
       penguins: number[];
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -982,7 +1012,7 @@ export type ChristmasPenguinsEvents =
        */
       by: 'santa' | 'penguin';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1004,7 +1034,7 @@ export type ChristmasPenguinsEvents =
        */
       to: 'pool' | 'santa_player' | 'removed';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1026,7 +1056,7 @@ export type ChristmasPenguinsEvents =
        */
       santa_floe: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1044,7 +1074,7 @@ export type ChristmasPenguinsEvents =
        */
       colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1062,7 +1092,7 @@ export type ChristmasPenguinsEvents =
        */
       to: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1076,7 +1106,7 @@ export type ChristmasPenguinsEvents =
        */
       floe: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1098,7 +1128,7 @@ export type ChristmasPenguinsEvents =
        */
       floe: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1116,7 +1146,7 @@ export type ChristmasPenguinsEvents =
        */
       floe: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1135,7 +1165,7 @@ export type ChristmasPenguinsEvents =
       floe: number;
       presents: Counts8;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1157,7 +1187,7 @@ export type ChristmasPenguinsEvents =
        */
       to: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1171,7 +1201,7 @@ export type ChristmasPenguinsEvents =
        */
       floe: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1193,7 +1223,7 @@ export type ChristmasPenguinsEvents =
        */
       to: 'pool' | number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1215,7 +1245,7 @@ export type ChristmasPenguinsEvents =
        */
       to: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1237,7 +1267,7 @@ export type ChristmasPenguinsEvents =
        */
       b: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1251,7 +1281,7 @@ export type ChristmasPenguinsEvents =
        */
       seat: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1285,7 +1315,7 @@ export type ChristmasPenguinsEvents =
         | 'post_move'
         | 'stopped';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1323,7 +1353,7 @@ export type ChristmasPenguinsEvents =
         | 'post_move'
         | 'stopped';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1357,7 +1387,7 @@ export type ChristmasPenguinsEvents =
         | 'post_move'
         | 'stopped';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1375,7 +1405,7 @@ export type ChristmasPenguinsEvents =
        */
       reason: 'no_usable_stone';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1389,7 +1419,7 @@ export type ChristmasPenguinsEvents =
        */
       seat: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1407,7 +1437,7 @@ export type ChristmasPenguinsEvents =
        */
       reason: 'used' | 'cancelled' | 'lapsed';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1438,7 +1468,7 @@ export type ChristmasPenguinsEvents =
            */
           to_supply: boolean;
           /**
-           * Only in a catch-up state: the state this missed event belonged to.
+           * In a catch-up state and in game_log only: the state this event belonged to.
            */
           seq?: number;
         }
@@ -1466,7 +1496,7 @@ export type ChristmasPenguinsEvents =
            */
           to_supply: boolean;
           /**
-           * Only in a catch-up state: the state this missed event belonged to.
+           * In a catch-up state and in game_log only: the state this event belonged to.
            */
           seq?: number;
         }
@@ -1482,7 +1512,7 @@ export type ChristmasPenguinsEvents =
       reason: 'pool_empty' | 'round_cap';
       result: ChristmasPenguinsResult1;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1497,13 +1527,13 @@ export type ChristmasPenguinsEvents =
  */
 export type Seats2 = number[];
 /**
- * A cell [q, r] in axial hex coordinates.
+ * The cell [q, r] the floe left.
  *
  * @minItems 2
  */
 export type Axial2 = [number, number];
 /**
- * A cell [q, r] in axial hex coordinates.
+ * The cell [q, r] the floe now occupies.
  *
  * @minItems 2
  */
@@ -1592,7 +1622,7 @@ export type HappyHolidaysEvents =
        */
       from: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1606,7 +1636,7 @@ export type HappyHolidaysEvents =
        */
       seat: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1631,7 +1661,7 @@ export type HappyHolidaysEvents =
        */
       colours?: ('red' | 'green' | 'blue' | 'yellow')[];
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1652,7 +1682,7 @@ export type HappyHolidaysEvents =
        */
       colours: ('red' | 'green' | 'blue' | 'yellow')[];
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1674,7 +1704,7 @@ export type HappyHolidaysEvents =
        */
       reroll: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1692,7 +1722,7 @@ export type HappyHolidaysEvents =
        */
       rerolls: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1719,7 +1749,7 @@ export type HappyHolidaysEvents =
        */
       colour?: 'red' | 'green' | 'blue' | 'yellow';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1738,7 +1768,7 @@ export type HappyHolidaysEvents =
       with: number;
       gifts_given: Counts10;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1761,7 +1791,7 @@ export type HappyHolidaysEvents =
        */
       count: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1787,7 +1817,7 @@ export type HappyHolidaysEvents =
        */
       has_reindeer: boolean;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -1802,7 +1832,7 @@ export type HappyHolidaysEvents =
       reason: 'tree' | 'round_cap';
       result: HappyHolidaysResult1;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -2100,7 +2130,7 @@ export type UntermBaumEvents =
        */
       by_default: boolean;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -2114,7 +2144,7 @@ export type UntermBaumEvents =
        */
       ms: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -2124,7 +2154,7 @@ export type UntermBaumEvents =
        */
       kind: 'memorize_ended';
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -2146,7 +2176,7 @@ export type UntermBaumEvents =
        */
       round: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -2332,7 +2362,7 @@ export type UntermBaumEvents =
        */
       display_ms: number;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -2354,7 +2384,7 @@ export type UntermBaumEvents =
        */
       to: TreeLocation | FieldLocation;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -2374,7 +2404,7 @@ export type UntermBaumEvents =
        */
       moves: CellMove[];
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -2392,7 +2422,7 @@ export type UntermBaumEvents =
        */
       by_timeout: boolean;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -2407,7 +2437,7 @@ export type UntermBaumEvents =
       reason: 'field_complete' | 'round_cap';
       result: UntermBaumResult1;
       /**
-       * Only in a catch-up state: the state this missed event belonged to.
+       * In a catch-up state and in game_log only: the state this event belonged to.
        */
       seq?: number;
     }
@@ -3680,7 +3710,7 @@ export interface ChatServerToClient {
      */
     player: string;
     /**
-     * The sender's display name.
+     * A trimmed display name, 1 to 32 characters, no control characters.
      */
     name: string;
     /**
@@ -3894,7 +3924,7 @@ export interface Counts2 {
   yellow: number;
 }
 /**
- * The result of a finished Happy Holidays game. `seed` is present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires it.
+ * The result of a finished Happy Holidays game. `seed` and `names` are present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires them.
  */
 export interface HappyHolidaysResult {
   /**
@@ -3947,6 +3977,15 @@ export interface HappyHolidaysResult {
    * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
    */
   record?: string;
+  /**
+   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   */
+  names?: string[];
 }
 export interface Counts3 {
   /**
@@ -4641,7 +4680,7 @@ export interface UntermBaumView {
   result: null | UntermBaumResult;
 }
 /**
- * The result of a finished Unterm Baum game. `seed` is present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires it.
+ * The result of a finished Unterm Baum game. `seed` and `names` are present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires them.
  */
 export interface UntermBaumResult {
   /**
@@ -5241,6 +5280,15 @@ export interface UntermBaumResult {
    * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
    */
   record?: string;
+  /**
+   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   */
+  names?: string[];
 }
 /**
  * state.view of Christmas Penguins.
@@ -5575,7 +5623,7 @@ export interface Counts6 {
   orange: number;
 }
 /**
- * The result of a finished Christmas Penguins game. `seed` is present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires it.
+ * The result of a finished Christmas Penguins game. `seed` and `names` are present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires them.
  */
 export interface ChristmasPenguinsResult {
   /**
@@ -5617,6 +5665,15 @@ export interface ChristmasPenguinsResult {
    * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
    */
   record?: string;
+  /**
+   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   */
+  names?: string[];
 }
 export interface Counts7 {
   /**
@@ -5674,7 +5731,7 @@ export interface Counts8 {
   orange: number;
 }
 /**
- * The result of a finished Christmas Penguins game. `seed` is present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires it.
+ * The game's result, without seed (state.result carries it with seed).
  */
 export interface ChristmasPenguinsResult1 {
   /**
@@ -5716,6 +5773,15 @@ export interface ChristmasPenguinsResult1 {
    * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
    */
   record?: string;
+  /**
+   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   */
+  names?: string[];
 }
 export interface GameStarted {
   /**
@@ -5740,7 +5806,7 @@ export interface GameStarted {
    */
   commitment: string;
   /**
-   * Only in a catch-up state: the state this missed event belonged to.
+   * In a catch-up state and in game_log only: the state this event belonged to.
    */
   seq?: number;
 }
@@ -5755,7 +5821,7 @@ export interface TimedOut {
    */
   prompt: string;
   /**
-   * Only in a catch-up state: the state this missed event belonged to.
+   * In a catch-up state and in game_log only: the state this event belonged to.
    */
   seq?: number;
 }
@@ -5832,7 +5898,7 @@ export interface Counts10 {
   yellow: number;
 }
 /**
- * The result of a finished Happy Holidays game. `seed` is present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires it.
+ * The game's result, without seed (state.result carries it with seed).
  */
 export interface HappyHolidaysResult1 {
   /**
@@ -5885,6 +5951,15 @@ export interface HappyHolidaysResult1 {
    * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
    */
   record?: string;
+  /**
+   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   */
+  names?: string[];
 }
 /**
  * state.prompt of Happy Holidays while the game runs.
@@ -5912,7 +5987,7 @@ export interface Cell2 {
   slot: number;
 }
 /**
- * The result of a finished Unterm Baum game. `seed` is present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires it.
+ * The game's result, without seed (state.result carries it with seed).
  */
 export interface UntermBaumResult1 {
   /**
@@ -6512,6 +6587,15 @@ export interface UntermBaumResult1 {
    * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
    */
   record?: string;
+  /**
+   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   */
+  names?: string[];
 }
 /**
  * state.prompt of Unterm Baum while the game runs.

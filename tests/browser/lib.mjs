@@ -125,8 +125,9 @@ const watchdogMs = 270000; // CTest's TIMEOUT is 300 s
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// Runs `body` with a server and a browser, always cleaning up; exits non-zero on failure.
-export async function run(name, body) {
+// Runs `body` with a server (started with `serverArgs`) and a browser, always cleaning up; exits
+// non-zero on failure.
+export async function run(name, body, { serverArgs = [] } = {}) {
   const started = Date.now();
   let server;
   let browser;
@@ -138,7 +139,7 @@ export async function run(name, body) {
   }, watchdogMs);
   watchdog.unref();
   try {
-    server = await startServer();
+    server = await startServer(serverArgs);
     browser = await launchBrowser();
     await body({ server, browser, baseUrl: server.url });
     console.log(`ok ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);

@@ -71,6 +71,9 @@ async function resumeGapFree(port, url) {
   anna.on('status', (s) => statuses.push(s));
   const delivered = []; // [state, info]
   anna.on('state', (state, info) => delivered.push([state, info]));
+  // Each rejoin brings the game from its start: it must hold exactly what was delivered so far.
+  const logs = []; // [game_log, the events delivered before it]
+  anna.on('game_log', (log) => logs.push([log, delivered.flatMap(([s]) => s.events)]));
   const rejoins = [];
   anna.on('joined', (ok, { rejoin }) => { if (rejoin) rejoins.push(ok); });
 
@@ -131,6 +134,18 @@ async function resumeGapFree(port, url) {
   assert.equal(rejoins.length, CUTS, 'the seat was taken back after every cut');
   assert.ok(rejoins.every((ok) => ok.resumed && ok.room === room && ok.seat === 0));
   assert.ok(replays >= 1, 'a rejoin replayed missed events');
+  // The game log on every rejoin: the game from its start up to the state that answers the join,
+  // which is marked logged; with that state's (replayed) events it is exactly what Anna had seen.
+  assert.equal(logs.length, CUTS, 'a game_log with every rejoin');
+  for (const [log, before] of logs) {
+    const i = delivered.findIndex(([s, info]) => info.join && info.logged && s.seq === log.seq);
+    assert.ok(i >= 0, `the state answering the rejoin at ${log.seq} is marked logged`);
+    assert.equal(log.truncated, false);
+    assert.equal(log.events[0].kind, 'game_started');
+    assert.deepEqual(plain(log.events), plain([...before, ...delivered[i][0].events]), 'the log is the game so far, every event once');
+  }
+  assert.ok(delivered.every(([, info]) => !info.logged || info.join), 'only join answers are logged');
+  assert.equal(delivered.filter(([, info]) => info.logged).length, CUTS);
   assert.ok(calls.get >= CUTS + 1, 'the token hook was asked on every connect');
   assert.equal(anna.welcome.resumed, true);
   assert.equal(anna.welcome.player, welcome.player, 'the same player after resuming');

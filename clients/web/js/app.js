@@ -13,10 +13,9 @@ import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
 for (const g of Object.values(games)) addTexts(g.texts);
 
-
-
-// States replayed into the log after a reload.
-const recentStates = 30;
+// Events the log keeps, as many as a game_log brings by default (docs/protocol.md, "Limits"); the
+// panel lists them newest first and scrolls back to the game's start.
+const logEvents = 2000;
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 // The seat token lives in localStorage with the name, so a reload or a new visit resumes.
@@ -39,6 +38,7 @@ conn.on('joined', onJoined);
 conn.on('left', onLeft);
 conn.on('room', onRoom);
 conn.on('state', onState);
+conn.on('game_log', onGameLog);
 conn.on('chat', (msg) => {
   store.chat.push(msg);
   if (store.chat.length > 100) store.chat.shift();
@@ -74,12 +74,9 @@ async function onReady(welcome) {
 }
 
 async function join(code, as) {
-  // After a reload the log is empty: ask for the last states again to fill it (the server replays
-  // what it still has; replayed events carry their own `seq`).
-  const last = settings.get('seqs', {})[code];
-  const lastSeq = last !== undefined && store.welcome?.resumed ? Math.max(0, last - recentStates) : undefined;
+  // The log needs no catching up: every join brings the game from its start (game_log).
   try {
-    await conn.joinRoom(code, { as, lastSeq });
+    await conn.joinRoom(code, { as });
     store.error = null;
   } catch (err) {
     store.error = err;
@@ -139,24 +136,31 @@ function onRoom(room) {
   render();
 }
 
-function onState(msg) {
+// The game from its start, on every join (a reload, a reconnect, a spectator mid-game, after
+// "Play again"): it replaces the log, and the state that follows adds nothing to it.
+function onGameLog(msg) {
+  store.log = msg.truncated ? [{ kind: 'log_truncated' }] : [];
+  for (const ev of msg.events) addLog(ev);
+  const started = msg.events.find((e) => e.kind === 'game_started');
+  if (started) store.gameNames = started.players;
+}
+
+function onState(msg, info) {
   const game = games[msg.view?.game] || games[store.room?.game];
   const first = !store.state;
-  const started = msg.events.find((e) => e.kind === 'game_started');
-  if (started) {
-    store.log = [];
-    store.gameNames = started.players;
+  if (!info?.logged) {
+    const started = msg.events.find((e) => e.kind === 'game_started');
+    if (started) {
+      store.log = [];
+      store.gameNames = started.players;
+    }
+    if (msg.resync && !first) addLog({ kind: 'caught_up' });
+    for (const ev of msg.events) addLog(ev);
   }
+  // A finished game names its players as they were: seats move when players leave and come back.
+  if (msg.result?.names) store.gameNames = msg.result.names;
   store.state = msg;
   store.seat = msg.seat;
-  const seqs = settings.get('seqs', {});
-  seqs[msg.room] = msg.seq;
-  // Keep the map small: only the rooms of the last few days matter.
-  const codes = Object.keys(seqs);
-  if (codes.length > 10) delete seqs[codes[0]];
-  settings.set('seqs', seqs);
-  if (msg.resync && !first) addLog({ kind: 'caught_up' });
-  for (const ev of msg.events) addLog(ev);
   game?.onState?.(msg, context(game));
   if (!first && !msg.resync && msg.replayed_from === undefined) showMoments(msg, game, context(game));
   render();
@@ -164,6 +168,7 @@ function onState(msg) {
 
 function eventText(ev, game) {
   if (ev.kind === 'caught_up') return t('game.caught_up');
+  if (ev.kind === 'log_truncated') return t('game.log_truncated');
   if (ev.kind === 'game_started') return t('game.started', { names: list(ev.players) });
   if (ev.kind === 'timed_out') {
     const names = ev.seats.map((s) => seatName(s));
@@ -175,7 +180,7 @@ function eventText(ev, game) {
 // The log keeps events, not text: lines are written when shown, in the current language.
 function addLog(ev) {
   store.log.push(ev);
-  if (store.log.length > 200) store.log.shift();
+  if (store.log.length > logEvents) store.log.shift();
 }
 
 
@@ -254,7 +259,7 @@ function renderSide() {
     log.hidden = false;
     const game = games[store.room.game];
     const lines = store.log.map((ev) => eventText(ev, game)).filter(Boolean);
-    const items = lines.slice(-40).reverse().map((line) => `<li>${esc(line)}</li>`);
+    const items = lines.reverse().map((line) => `<li>${esc(line)}</li>`); // newest first; the list scrolls
     log.innerHTML = `<h3>${esc(t('game.log'))}</h3><ol class="log-list" data-testid="log">${items.join('')}</ol>`;
   } else {
     log.hidden = true;

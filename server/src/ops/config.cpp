@@ -187,6 +187,8 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.idle_timeout) && c.idle_timeout.count() > 0; }},
       {"history-states", "TINSEL_HISTORY_STATES", "states kept per room for resuming clients (default 256)",
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.history_states, 1, 1 << 16); }},
+      {"game-log-events", "TINSEL_GAME_LOG_EVENTS", "events of the current game kept per room for a joiner's log; older ones are dropped (default 2000)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.game_log_events, 1, 1 << 20); }},
       {"auto-play-delay-ms", "TINSEL_AUTO_PLAY_DELAY_MS", "pause before a bot, or the bot standing in for a player who left, moves (default 1000)",
        [](config& c, const std::string& v) { return parse_ms(v, c.auto_play_delay); }},
       {"away-after-timeouts", "TINSEL_AWAY_AFTER_TIMEOUTS", "consecutive timeouts that mark a player away (default 2)",

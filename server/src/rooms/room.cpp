@@ -418,7 +418,13 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   broadcast_room();
   if (!chat_.empty())
     tell(p, share(protocol::dump({{"type", "chat_history"}, {"room", code_}, {"messages", json(chat_)}})));
-  if (game_state_) send_catch_up(p, engine::viewer{seat_index}, in_this_game ? last_seq : std::nullopt);
+  if (game_state_) {
+    // The game from its start (as far as kept), then the state that answers the join: the log
+    // covers every state up to this one, so a client shows the log and skips that state's events.
+    const auto v = game_viewer(seat_index, who.player_id);
+    tell(p, share(game_log_frame(v)));
+    send_catch_up(p, v, in_this_game ? last_seq : std::nullopt);
+  }
   if (resumed && status_ == status::playing) {
     arm_prompt_timer();  // a returning player gets the normal timers again
     arm_bot_timer();

@@ -73,7 +73,8 @@ class room : public std::enable_shared_from_this<room> {
 
   // Joins as a player or spectator. A player who already holds a seat here (same player id, e.g.
   // after resuming with its token) gets that seat back; with `last_seq` it then receives every
-  // event it missed, or a full state if they are no longer in the history.
+  // event it missed, or a full state if they are no longer in the history. Whoever joins a room
+  // with a game first receives that game's log from its start (game_log), as it may see it.
   void join(std::shared_ptr<participant> p, identity who, bool spectator, std::optional<std::uint64_t> last_seq,
             json request_id);
   void leave(std::shared_ptr<participant> p, json request_id);
@@ -117,6 +118,14 @@ class room : public std::enable_shared_from_this<room> {
     std::uint64_t seq;
     engine::events evs;
   };
+  // One event of the current game for the game_log push: who may see it, and its body serialized
+  // once, with the `seq` of its state.
+  struct logged_event {
+    std::uint64_t seq;
+    engine::event::audience to;
+    int seat;
+    std::string body;
+  };
   struct member {
     std::weak_ptr<participant> p;
     identity who;
@@ -154,6 +163,15 @@ class room : public std::enable_shared_from_this<room> {
 
   void do_join(const pptr& p, identity who, bool spectator, std::optional<std::uint64_t> last_seq, const json& id);
   void send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uint64_t> last_seq);
+  // Keeps the events of state `seq` for resuming clients (history_) and for the game log.
+  void keep_events(std::uint64_t seq, const engine::events& evs);
+  // A new game begins: its players (ids and names, by game seat) and an empty history and log.
+  void begin_game_memory(std::vector<std::string> player_ids, json names);
+  // Whose eyes a member sees the current or last game with: during a game its seat; after it, the
+  // seat its player had in that game (seats move when a game ends), else a spectator's.
+  engine::viewer game_viewer(int seat_index, const std::string& player_id) const;
+  // The game_log push: every kept event of the current game that `v` may see, oldest first.
+  std::string game_log_frame(engine::viewer v) const;
   void do_kick(const pptr& p, const std::string& player, const json& id);
   void do_close_room(const pptr& p, const json& id);
   void do_leave(std::uint64_t connection, const pptr& p, const json& id);
@@ -231,6 +249,12 @@ class room : public std::enable_shared_from_this<room> {
   std::chrono::steady_clock::time_point prompt_opened_{};
   json last_result_;
   std::deque<history_entry> history_;
+  // The current (or last finished) game: its events for the game_log push (the last
+  // cfg_.game_log_events), whether older ones were dropped, and its players by game seat.
+  std::deque<logged_event> event_log_;
+  bool event_log_truncated_ = false;
+  std::vector<std::string> game_players_;  // player ids
+  json game_names_ = json::array();        // names, as they were when the game started
   // Spectators of the current game (player ids): only they and seated players are caught up with
   // missed events; a new spectator gets the current state alone.
   std::set<std::string> watchers_;

@@ -50,7 +50,6 @@ void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id
   first_seat_ = first_seat;
   status_ = status::playing;
   last_result_ = nullptr;
-  history_.clear();
   watchers_.clear();
   for (const auto& [c, m] : members_)
     if (m.seat < 0) watchers_.insert(m.who.player_id);
@@ -62,13 +61,19 @@ void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id
   spdlog::info("game started room={} game={} players={}", code_, game_.id, players);
   metrics().game_started(game_.id);
   json names = json::array();
-  for (const auto& st : seats_) names.push_back(st.name);
+  std::vector<std::string> ids;
+  for (const auto& st : seats_) {
+    names.push_back(st.name);
+    ids.push_back(st.player_id);
+  }
+  begin_game_memory(ids, names);
   game_log_ = json::array();
   commands_since_hash_ = 0;
   append_record({{"kind", "started"},
            {"seq", seq_ + 1},
            {"seed", std::to_string(seed_)},
            {"players", names},
+           {"player_ids", ids},
            {"first_seat", first_seat ? json(*first_seat) : json(nullptr)},
            {"options", options_}});
   reply_ok(p, id);
@@ -112,13 +117,13 @@ struct room::state_parts {
 
 void room::broadcast_state(const engine::events& evs) {
   ++seq_;
-  history_.push_back({seq_, evs});
-  while (history_.size() > cfg_.history_states) history_.pop_front();
+  keep_events(seq_, evs);
   const bool over = game_state_->is_over();
   if (over) {
     status_ = status::finished;
     last_result_ = game_state_->result();
     last_result_["seed"] = std::to_string(seed_);
+    last_result_["names"] = game_names_;  // who played, whatever happens to the seats later
     if (journal_) {
       record_id_ = secure_hex(8);
       last_result_["record"] = record_id_;  // GET /records/<id> (docs/protocol.md, "Game records")
@@ -240,6 +245,52 @@ void room::send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uin
     }
   }
   tell(p, share(state_frame(v, missed, extra)));
+}
+
+void room::keep_events(std::uint64_t seq, const engine::events& evs) {
+  history_.push_back({seq, evs});
+  while (history_.size() > cfg_.history_states) history_.pop_front();
+  for (const auto& e : evs) {
+    json body = e.body;
+    body["seq"] = seq;
+    event_log_.push_back({seq, e.to, e.seat, protocol::dump(body)});
+  }
+  while (event_log_.size() > cfg_.game_log_events) {
+    event_log_.pop_front();
+    event_log_truncated_ = true;
+  }
+}
+
+void room::begin_game_memory(std::vector<std::string> player_ids, json names) {
+  history_.clear();
+  event_log_.clear();
+  event_log_truncated_ = false;
+  game_players_ = std::move(player_ids);
+  game_names_ = std::move(names);
+}
+
+engine::viewer room::game_viewer(int seat_index, const std::string& player_id) const {
+  if (status_ == status::playing || seat_index < 0) return engine::viewer{seat_index};
+  const auto it = std::find(game_players_.begin(), game_players_.end(), player_id);
+  return it == game_players_.end() ? engine::viewer::spectator()
+                                   : engine::viewer::player(static_cast<int>(it - game_players_.begin()));
+}
+
+// The kept events `v` may see, each with its state's seq. Visibility is the state frames' own rule
+// (event::visible_to), so the log never shows a viewer what its states did not.
+std::string room::game_log_frame(engine::viewer v) const {
+  std::string f = "{\"events\":[";
+  bool first = true;
+  for (const auto& e : event_log_) {
+    if (!engine::event{json(), e.to, e.seat}.visible_to(v)) continue;
+    if (!first) f += ',';
+    first = false;
+    f += e.body;
+  }
+  f += "],\"game\":" + protocol::dump(json(game_.id)) + ",\"room\":" + protocol::dump(json(code_)) +
+       ",\"seq\":" + std::to_string(seq_) + ",\"truncated\":" + (event_log_truncated_ ? "true" : "false") +
+       ",\"type\":\"game_log\"}";
+  return f;
 }
 
 engine::outcome<engine::events> room::play(int seat_index, const json& command) {

@@ -2,7 +2,7 @@
 // restart (or after a write that failed), and its finished games' records.
 //
 // A room journals: `created`; a `lobby` snapshot (host, options, seats with their players' token
-// hashes, removed players with their names) whenever those change; `started` (seed, players, first seat, options);
+// hashes, removed players with their names) whenever those change; `started` (seed, players' names and ids, first seat, options);
 // every `command` a seat's player or the server played; every `timeout` default (also the host's skip, marked `by: "host"`); `default` (the
 // rulebook default where a server-played seat had no command); `ended` (result, and the game record);
 // `chat`; and finally `closed`. Replaying them through the engine rebuilds the room exactly.
@@ -109,10 +109,8 @@ bool room::replay_game_record(const json& r, std::string& why) {
     why = "the engine refuses the entry at seq " + std::to_string(r.at("seq").get<std::uint64_t>()) + ": " + res.error().code;
     return false;
   }
-  engine::events evs = std::move(res.value());
   seq_ = r.at("seq").get<std::uint64_t>();
-  history_.push_back({seq_, std::move(evs)});
-  while (history_.size() > cfg_.history_states) history_.pop_front();
+  keep_events(seq_, res.value());
   game_log_.push_back(r);
   if (r.contains("hash") && r["hash"] != protocol::state_hash(*game_state_)) {
     why = "the state hash differs at seq " + std::to_string(seq_);
@@ -134,7 +132,7 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
   dice_.reset();
   seq_ = 0;
   last_result_ = nullptr;
-  history_.clear();
+  begin_game_memory({}, json::array());
   game_log_ = json::array();
   record_id_.clear();
   first_seat_.reset();
@@ -187,12 +185,21 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
         game_state_ = std::move(created.value());
         status_ = status::playing;
         last_result_ = nullptr;
-        history_.clear();
+        // The players' ids by game seat; journals written before they were kept: the seated
+        // players of the last lobby snapshot, in seat order, as the start compacted them.
+        std::vector<std::string> ids;
+        if (r.contains("player_ids")) {
+          ids = r.at("player_ids").get<std::vector<std::string>>();
+        } else {
+          for (const auto& st : seats_)
+            if (!st.player_id.empty() && ids.size() < names.size()) ids.push_back(st.player_id);
+        }
+        begin_game_memory(std::move(ids), names);
         game_log_ = json::array();
         record_id_.clear();
         commands_since_hash_ = 0;
         seq_ = r.at("seq").get<std::uint64_t>();
-        history_.push_back({seq_, {game_started_event(names)}});
+        keep_events(seq_, {game_started_event(names)});
       } else if (kind == "command" || kind == "timeout" || kind == "default") {
         if (!replay_game_record(r, why)) return false;
       } else if (kind == "ended") {
@@ -202,6 +209,7 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
         }
         status_ = status::finished;
         last_result_ = r.at("result");
+        if (!last_result_.contains("names")) last_result_["names"] = game_names_;  // journals from before names
         record_id_ = r.value("record_id", "");
       } else if (kind == "chat") {
         remember_chat(r.at("message"));
@@ -301,7 +309,7 @@ void room::reload_from_journal() {
   for (auto& [c, m] : members_)
     if (auto p = m.p.lock()) {
       p->send(room_frame);
-      if (game_state_) p->send(share(state_frame(engine::viewer{m.seat}, {}, {{"resync", true}})));
+      if (game_state_) p->send(share(state_frame(game_viewer(m.seat, m.who.player_id), {}, {{"resync", true}})));
     }
   if (status_ == status::playing) {
     arm_prompt_timer();

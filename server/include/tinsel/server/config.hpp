@@ -53,6 +53,11 @@ struct config {
   std::chrono::milliseconds away_delay{3000};
   // States kept per room for resuming clients; older gaps get a full resync.
   std::size_t history_states = 256;
+  // Events of the current game kept per room for the game_log push (a joiner's log from the game's
+  // start); beyond, the oldest are dropped and the push says `truncated`. Whole games of server
+  // bots at default options had up to ~140 events (Happy Holidays), ~890 (Unterm Baum, 6 players)
+  // and ~1,700 (Christmas Penguins, 6 players), about 90 KB of JSON.
+  std::size_t game_log_events = 2000;
   // Per-connection token bucket: `rate_per_sec` requests per second, bursts up to `rate_burst`.
   // Excess requests get rate_limited; `rate_close_after` refused in a row close with 4029.
   double rate_per_sec = 20;
