@@ -162,7 +162,8 @@ function onState(msg, info) {
   store.state = msg;
   store.seat = msg.seat;
   game?.onState?.(msg, context(game));
-  if (!first && !msg.resync && msg.replayed_from === undefined) showMoments(msg, game, context(game));
+  // Moments only for what happens now, not for a state that answers a join or catches up.
+  if (!first && !info?.join && !msg.resync && msg.replayed_from === undefined) showMoments(msg, game, context(game));
   render();
 }
 
