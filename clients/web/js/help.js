@@ -59,7 +59,7 @@ function sheetHtml(gameId) {
   const list = (items, tag = 'ul') => `<${tag}>${items.map((s) => `<li>${text(s)}</li>`).join('')}</${tag}>`;
   const pieces = r.pieces.map(([pic, name, what]) => `<li><span class="rs-pic">${pic}</span>
     <span><strong>${esc(name)}</strong><br>${text(what)}</span></li>`).join('');
-  const special = r.special.map(([title, what]) => `<li><strong>${esc(title)}</strong> ${text(what)}</li>`).join('');
+  const special = r.special.map(([title, what, more]) => `<li><strong>${esc(title)}</strong> ${text(what)}${more ? list(more) : ''}</li>`).join('');
   return `<header class="help-head">
       <h2 id="help-title"><span aria-hidden="true">${sheet.icon}</span> ${esc(t('help.title', { game }))}</h2>
       <button type="button" class="help-x" id="help-close" data-help-close aria-label="${esc(t('help.close'))}">✕</button>

@@ -23,7 +23,7 @@ export default {
       [pic.die, 'The die', 'Four sides show two colours, one shows a reindeer (Reindeer reward), one a star (Christmas wish).'],
     ],
     steps: [
-      'No reindeer in front of you? First take one from another player: press **Take Ben\'s reindeer**.',
+      'No reindeer in front of you? First take one from another player, for example **Take Grandpa\'s reindeer**.',
       'Press **Roll the die**.',
       'Two colours: one gift of each colour goes from the tree onto your sleigh.',
       'Then choose one of the two colours: every gift of that colour on your sleigh goes onto your stacks. The other colour stays on the sleigh.',
@@ -50,7 +50,7 @@ export default {
       [pic.die, 'Der Würfel', 'Vier Seiten zeigen zwei Farben, eine ein Rentier (Rentier-Belohnung), eine einen Stern (Weihnachtswunsch).'],
     ],
     steps: [
-      'Kein Rentier vor dir? Nimm zuerst einem anderen Spieler eins weg: Knopf **Rentier von Ben nehmen**.',
+      'Kein Rentier vor dir? Nimm zuerst einem anderen Spieler eins weg, zum Beispiel mit **Rentier von Opa nehmen**.',
       'Drück auf **Würfeln**.',
       'Zwei Farben: von jeder Farbe kommt ein Geschenk vom Baum auf deinen Schlitten.',
       'Dann wählst du eine der beiden Farben: alle Geschenke dieser Farbe wandern vom Schlitten auf deine Stapel. Die andere Farbe bleibt auf dem Schlitten.',
