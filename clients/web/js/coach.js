@@ -16,13 +16,14 @@ addTexts({
     'coach.next': 'Next',
     'coach.done': 'Got it',
     'coach.never': "Don't show again",
+    'coach.frame': 'The gold frame shows what a tip is about.',
     'coach.board.happy_holidays': 'This is the table: the gifts under the tree, the die, and every player\'s sleigh and stacks.',
     'coach.board.unterm_baum': 'Here is the tree with the face-down presents, and below it every player\'s table.',
     'coach.board.christmas_penguins': 'This is the ice. When it is your move, the floes you may choose light up in yellow: just click one.',
     'coach.actions': 'Your choices are here. Click one of them to play.',
     'coach.timer': 'The time left for your turn. If it runs out, the game makes a sensible choice for you.',
     'coach.no_timer': 'There is no time limit: take your time.',
-    'coach.help': 'Forgot a rule? "How to play" shows the rules at any time, and the game waits for you.',
+    'coach.help': 'Forgot a rule? “How to play” shows the rules at any time, and the game waits for you.',
   },
   de: {
     'coach.label': 'Tipps für deinen ersten Zug',
@@ -30,6 +31,7 @@ addTexts({
     'coach.next': 'Weiter',
     'coach.done': 'Verstanden',
     'coach.never': 'Nicht mehr zeigen',
+    'coach.frame': 'Der goldene Rahmen zeigt, worum es im Tipp geht.',
     'coach.board.happy_holidays': 'Das ist der Spieltisch: die Geschenke unterm Baum, der Würfel, und von allen Spielern der Schlitten mit den Stapeln.',
     'coach.board.unterm_baum': 'Hier ist der Baum mit den verdeckten Geschenken, darunter die Tische aller Spieler.',
     'coach.board.christmas_penguins': 'Das ist das Eis. Wenn du ziehen darfst, leuchten die möglichen Schollen gelb: einfach eine anklicken.',
@@ -85,7 +87,7 @@ export function afterRender() {
 }
 
 function text(step) {
-  if (step.key === 'board') return t(`coach.board.${active.game}`);
+  if (step.key === 'board') return `${t('coach.frame')} ${t(`coach.board.${active.game}`)}`;
   if (step.key === 'timer' && step.el.classList.contains('muted')) return t('coach.no_timer');
   return t(`coach.${step.key}`);
 }
@@ -156,9 +158,9 @@ function revealTarget(el) {
 const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
   * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
 
-// Puts the bubble next to its element: of the places around it and the corners of the window, the
-// one that covers no button or clickable board place, then as little of the element as possible
-// (nothing, unless it is larger than the window), and stays inside the window.
+// Puts the bubble next to its element: of the places in the window, the one that covers no button
+// or clickable board place, then as little of the element as possible (nothing, unless it is
+// larger than the window), then is nearest to it.
 function place() {
   if (!active || !bubble) return;
   const step = steps.find((s) => s.key === active.key);
@@ -178,8 +180,10 @@ function place() {
     [cx, r.bottom + gap], [cx, r.top - h - gap],
     [r.right + gap, clampY(r.top)], [r.left - w - gap, clampY(r.top)],
     [clampX(r.right - w), r.bottom + gap], [clampX(r.right - w), r.top - h - gap],
-    [W - w - 8, H - h - 8], [8, H - h - 8], [W - w - 8, 8],
   ];
+  // And anywhere else in the window, so that the nearest free place is found when the places
+  // around the element are taken by buttons.
+  for (let y = 8; y <= H - h - 8; y += 24) for (let x = 8; x <= W - w - 8; x += 24) candidates.push([x, y]);
   const busy = [...document.querySelectorAll('#screen button, #screen [data-act], #screen input, #screen select, #screen summary, #chat-form, .top button, .top a')]
     .filter((b) => b !== el).map((b) => b.getBoundingClientRect()).filter((b) => b.width && b.height);
   let best = null;
