@@ -23,7 +23,7 @@ addTexts({
     'coach.actions': 'Your choices are here. Click one of them to play.',
     'coach.timer': 'The time left for your turn. If it runs out, the game makes a sensible choice for you.',
     'coach.no_timer': 'There is no time limit: take your time.',
-    'coach.help': 'Forgot a rule? “How to play” shows the rules at any time, and the game waits for you.',
+    'coach.help': 'Forgot a rule? “How to play” shows the rules at any time. Your time keeps running meanwhile.',
   },
   de: {
     'coach.label': 'Tipps für deinen ersten Zug',
@@ -38,7 +38,7 @@ addTexts({
     'coach.actions': 'Hier stehen deine Möglichkeiten. Klick eine davon an.',
     'coach.timer': 'So viel Zeit bleibt dir noch. Läuft sie ab, wählt das Spiel für dich etwas Vernünftiges.',
     'coach.no_timer': 'Es gibt kein Zeitlimit: lass dir Zeit.',
-    'coach.help': 'Regel vergessen? „Spielregeln“ zeigt sie jederzeit, das Spiel wartet so lange.',
+    'coach.help': 'Regel vergessen? „Spielregeln“ zeigt sie jederzeit. Deine Zeit läuft dabei weiter.',
   },
 });
 
