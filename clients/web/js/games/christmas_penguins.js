@@ -124,7 +124,7 @@ const texts = {
     'cp.who.penguin': "{name}'s penguin", 'cp.who.santa': 'Santa', 'cp.who.bear': 'the polar bear',
     'cp.stones_help': 'Red stone: swap places with another penguin. Blue stone: swap places with any figure (a penguin, Santa or the polar bear). Green stone: move a floe, with everything on it, to open water.',
     'cp.bonus': 'bonus',
-    'cp.board': 'The ice floes', 'cp.floe_label': 'Floe {n}',
+    'cp.board': 'The ice floes',
     'cp.tip.penguin': "{name}'s penguin", 'cp.tip.santa': 'Santa ({name}): catches penguins, never steps on the tree',
     'cp.tip.bear': 'Polar bear: moves one floe when someone rolls a 1; a penguin he reaches drops a present and flees',
     'cp.tip.tree': 'The tree: a penguin that gets here steals a present', 'cp.tip.hut': "Santa's hut: a penguin starts again from here",
@@ -248,7 +248,7 @@ const texts = {
     'cp.who.penguin': 'dem Pinguin von {name}', 'cp.who.santa': 'dem Weihnachtsmann', 'cp.who.bear': 'dem Eisbären',
     'cp.stones_help': 'Roter Stein: tausch den Platz mit einem anderen Pinguin. Blauer Stein: tausch den Platz mit einer beliebigen Figur (Pinguin, Weihnachtsmann oder Eisbär). Grüner Stein: verschieb eine Scholle mit allem darauf ins offene Wasser.',
     'cp.bonus': 'Bonus',
-    'cp.board': 'Die Eisschollen', 'cp.floe_label': 'Scholle {n}',
+    'cp.board': 'Die Eisschollen',
     'cp.tip.penguin': 'Pinguin von {name}', 'cp.tip.santa': 'Weihnachtsmann ({name}): fängt Pinguine, darf nie auf den Baum',
     'cp.tip.bear': 'Eisbär: zieht eine Scholle, wenn jemand eine 1 würfelt; ein Pinguin, den er erreicht, lässt ein Geschenk fallen und flieht',
     'cp.tip.tree': 'Der Baum: ein Pinguin, der hierher kommt, stibitzt ein Geschenk', 'cp.tip.hut': 'Hütte des Weihnachtsmanns: hier fängt ein Pinguin neu an',
@@ -375,7 +375,8 @@ function boardSvg(ctx) {
     const on = [id === v.tree ? t('cp.tree') : '', id === v.hut ? t('cp.hut') : '',
       stones.has(id) ? t('cp.tip.stone', { colour: colourName(stones.get(id)) }).split(':')[0] : '',
       ...here.map((f) => (f.kind === 'penguin' ? t('cp.tip.penguin', { name: ctx.name(f.seat) }) : t(`cp.${f.kind}`)))].filter(Boolean);
-    const label = `${t('cp.floe_label', { n: id })}${on.length ? `: ${on.join(', ')}` : ''}`;
+    const place = where(id, v);
+    const label = `${place.charAt(0).toUpperCase()}${place.slice(1)}${on.length ? `: ${on.join(', ')}` : ''}`;
     parts.push(`<g class="${cls}" ${clickable ? `data-act="cp-floe" data-floe="${id}" role="button" tabindex="0" aria-label="${esc(label)}"` : ''} data-testid="floe-${id}">
       <polygon points="${hexPoints(c, size - 1.5)}"></polygon>
       <text class="id" x="${c[0]}" y="${c[1] + size * 0.72}">${id}</text>`);
