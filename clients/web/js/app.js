@@ -8,6 +8,7 @@ import { TinselClient } from '/lib/index.js';
 import { addTexts, lang, list, setLang, t } from './i18n.js';
 import { showMoments } from './moments.js';
 import { estimateText, readOptions, screenHtml } from './screens.js';
+import { afterRender } from './coach.js';
 import { errorText, games, parseRoute, seatColours, seatLabel, seatName, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
@@ -248,6 +249,7 @@ export function render() {
   if (focused) document.getElementById(focused)?.focus();
   renderSide();
   tick();
+  afterRender(); // the first-turn walkthrough follows the screen
 }
 
 

@@ -4,6 +4,7 @@ import { context } from './app.js';
 import { list, t } from './i18n.js';
 import { errorText, games, isHost, seatColours, seatName, store } from './state.js';
 import { concrete, esc, formatSeconds, secondsLeft, settings } from './util.js';
+import { helpButton } from './help.js';
 
 export function screenHtml() {
   if (store.conn === 'failed') {
@@ -40,9 +41,10 @@ function homeHtml() {
     const info = gameList.find((x) => x.id === g.id);
     // As many as a room of this game accepts (its seats option), not only its default seats.
     const range = info ? t('home.players', { min: info.min_players, max: Math.max(info.max_players, g.options?.maxPlayers?.max ?? 0) }) : '';
-    return `<button class="game-card ${picked === g.id ? 'picked' : ''}" data-act="pick-game" data-game="${g.id}">
+    return `<div class="game-pick"><button class="game-card ${picked === g.id ? 'picked' : ''}" data-act="pick-game" data-game="${g.id}">
       <span class="game-icon" aria-hidden="true">${g.icon}</span>
-      <strong>${esc(t(`${g.id}.title`))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>`;
+      <strong>${esc(t(`${g.id}.title`))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>
+      ${helpButton(g.id, 'home', 'small')}</div>`;
   });
   const options = picked ? optionsForm(picked, null) : '';
   const err = store.error ? `<p class="error">${esc(errorText(store.error))}</p>` : '';
@@ -237,7 +239,7 @@ function lobbyHtml(room, g) {
   const back = room.status === 'finished' && store.state
     ? `<button data-act="show-game">${esc(t('game.over'))}</button>` : '';
   return `<section class="card lobby">
-    <h2><span aria-hidden="true">${g?.icon || ''}</span> ${esc(room.title)}</h2>
+    <div class="title-row"><h2><span aria-hidden="true">${g?.icon || ''}</span> ${esc(room.title)}</h2>${helpButton(room.game, 'lobby', 'small')}</div>
     <p class="room-code">${esc(t('lobby.code'))}: <strong data-testid="room-code">${esc(room.code)}</strong></p>
     <div class="invite">
       <p>${esc(t('lobby.invite'))}</p>
@@ -301,7 +303,7 @@ function gameHtml(room, g) {
   return `<section class="game game-${esc(room.game)}">
     <div class="turn-bar ${mine ? 'mine' : ''}" role="status">
       <strong class="turn" data-testid="turn">${esc(turnLine)}</strong>
-      <span class="what">${esc(what)}</span> ${timer}
+      <span class="what">${esc(what)}</span> ${timer} ${helpButton(room.game, 'game', 'small')}
     </div>
     ${spectator}${skip}
     ${state.over ? resultHtml(g, ctx) : ''}

@@ -124,6 +124,12 @@ const texts = {
     'cp.who.penguin': "{name}'s penguin", 'cp.who.santa': 'Santa', 'cp.who.bear': 'the polar bear',
     'cp.stones_help': 'Red stone: swap places with another penguin. Blue stone: swap places with any figure (a penguin, Santa or the polar bear). Green stone: move a floe, with everything on it, to open water.',
     'cp.bonus': 'bonus',
+    'cp.board': 'The ice floes',
+    'cp.tip.penguin': "{name}'s penguin", 'cp.tip.santa': 'Santa ({name}): catches penguins, never steps on the tree',
+    'cp.tip.bear': 'Polar bear: moves one floe when someone rolls a 1; a penguin he reaches drops a present and flees',
+    'cp.tip.tree': 'The tree: a penguin that gets here steals a present', 'cp.tip.hut': "Santa's hut: a penguin starts again from here",
+    'cp.tip.stone': '{colour} stone: step on it to take it, play it with "Stop!"', 'cp.tip.loose': 'Presents lying here: stop on this floe to pick them up',
+    'cp.tip.channel': "{name}'s water channel: nobody can cross here",
   },
   de: {
     'christmas_penguins.title': 'Christmas Penguins',
@@ -242,6 +248,12 @@ const texts = {
     'cp.who.penguin': 'dem Pinguin von {name}', 'cp.who.santa': 'dem Weihnachtsmann', 'cp.who.bear': 'dem Eisbären',
     'cp.stones_help': 'Roter Stein: tausch den Platz mit einem anderen Pinguin. Blauer Stein: tausch den Platz mit einer beliebigen Figur (Pinguin, Weihnachtsmann oder Eisbär). Grüner Stein: verschieb eine Scholle mit allem darauf ins offene Wasser.',
     'cp.bonus': 'Bonus',
+    'cp.board': 'Die Eisschollen',
+    'cp.tip.penguin': 'Pinguin von {name}', 'cp.tip.santa': 'Weihnachtsmann ({name}): fängt Pinguine, darf nie auf den Baum',
+    'cp.tip.bear': 'Eisbär: zieht eine Scholle, wenn jemand eine 1 würfelt; ein Pinguin, den er erreicht, lässt ein Geschenk fallen und flieht',
+    'cp.tip.tree': 'Der Baum: ein Pinguin, der hierher kommt, stibitzt ein Geschenk', 'cp.tip.hut': 'Hütte des Weihnachtsmanns: hier fängt ein Pinguin neu an',
+    'cp.tip.stone': 'Stein in {colour}: draufziehen, um ihn zu nehmen, mit „Stopp!“ spielen', 'cp.tip.loose': 'Hier liegen Geschenke: auf dieser Scholle stehen bleiben, um sie aufzusammeln',
+    'cp.tip.channel': 'Wasserrinne von {name}: hier kommt keiner hinüber',
   },
 };
 
@@ -312,8 +324,15 @@ function figureAt(v) {
   return figures;
 }
 
+// A piece on the board that explains itself: a tooltip on hover (title), an accessible name, and
+// the long-press tooltip on touch screens (data-tip, see help.js).
+function piece(tip, inner) {
+  return `<g class="piece" role="img" aria-label="${esc(tip)}" data-tip="${esc(tip)}"><title>${esc(tip)}</title>${inner}</g>`;
+}
+
 function boardSvg(ctx) {
   const v = ctx.view;
+  const santaName = ctx.name(v.players.find((p) => p.role === 'santa')?.seat);
   const targets = new Map(); // floe -> legal indices
   if (ctx.seat !== null && !ctx.state.over && !ui.mode) {
     ctx.legal.forEach((e, i) => {
@@ -351,23 +370,30 @@ function boardSvg(ctx) {
     const chosen = ui.first === id;
     const cls = ['floe', id === v.hut ? 'hut' : '', isTarget ? 'target' : '', modeTarget ? 'mode' : '', chosen ? 'chosen' : ''].join(' ');
     const clickable = isTarget || modeTarget;
-    parts.push(`<g class="${cls}" ${clickable ? `data-act="cp-floe" data-floe="${id}" role="button" tabindex="0"` : ''} data-testid="floe-${id}">
+    const here = figures.get(id) || [];
+    // A clickable floe is a button, whose name says what stands on it (its pieces are inside it).
+    const on = [id === v.tree ? t('cp.tree') : '', id === v.hut ? t('cp.hut') : '',
+      stones.has(id) ? t('cp.tip.stone', { colour: colourName(stones.get(id)) }).split(':')[0] : '',
+      ...here.map((f) => (f.kind === 'penguin' ? t('cp.tip.penguin', { name: ctx.name(f.seat) }) : t(`cp.${f.kind}`)))].filter(Boolean);
+    const place = where(id, v);
+    const label = `${place.charAt(0).toUpperCase()}${place.slice(1)}${on.length ? `: ${on.join(', ')}` : ''}`;
+    parts.push(`<g class="${cls}" ${clickable ? `data-act="cp-floe" data-floe="${id}" role="button" tabindex="0" aria-label="${esc(label)}"` : ''} data-testid="floe-${id}">
       <polygon points="${hexPoints(c, size - 1.5)}"></polygon>
       <text class="id" x="${c[0]}" y="${c[1] + size * 0.72}">${id}</text>`);
-    if (id === v.tree) parts.push(`<text class="icon" x="${c[0] - size * 0.42}" y="${c[1] - size * 0.18}" font-size="${size * 0.62}">🎄</text>`);
-    if (id === v.hut) parts.push(`<text class="icon" x="${c[0] + size * 0.42}" y="${c[1] - size * 0.18}" font-size="${size * 0.5}">🛖</text>`);
-    if (stones.has(id)) parts.push(`<circle class="stone" cx="${c[0] + size * 0.45}" cy="${c[1] + size * 0.3}" r="${size * 0.17}" fill="${paint[stones.get(id)]}"></circle>`);
-    if (loose.has(id)) parts.push(`<text class="icon" x="${c[0] - size * 0.45}" y="${c[1] + size * 0.45}" font-size="${size * 0.4}">🎁${loose.get(id)}</text>`);
-    const here = figures.get(id) || [];
+    if (id === v.tree) parts.push(piece(t('cp.tip.tree'), `<text class="icon" x="${c[0] - size * 0.42}" y="${c[1] - size * 0.18}" font-size="${size * 0.62}">🎄</text>`));
+    if (id === v.hut) parts.push(piece(t('cp.tip.hut'), `<text class="icon" x="${c[0] + size * 0.42}" y="${c[1] - size * 0.18}" font-size="${size * 0.5}">🛖</text>`));
+    if (stones.has(id)) parts.push(piece(t('cp.tip.stone', { colour: colourName(stones.get(id)) }), `<circle class="stone" cx="${c[0] + size * 0.45}" cy="${c[1] + size * 0.3}" r="${size * 0.17}" fill="${paint[stones.get(id)]}"></circle>`));
+    if (loose.has(id)) parts.push(piece(t('cp.tip.loose'), `<text class="icon" x="${c[0] - size * 0.45}" y="${c[1] + size * 0.45}" font-size="${size * 0.4}">🎁${loose.get(id)}</text>`));
     here.forEach((fig, i) => {
       // Figures sharing a floe (a penguin and the bear it meets) stand side by side, smaller.
       const k = here.length > 1 ? 0.7 : 1;
       const x = c[0] + (i - (here.length - 1) / 2) * size * 0.62;
       if (fig.kind === 'penguin') {
-        parts.push(`<circle class="penguin" cx="${x}" cy="${c[1]}" r="${size * 0.42 * k}" fill="${ctx.colour(fig.seat)}"></circle>
-          <text class="icon" x="${x}" y="${c[1] + size * 0.2 * k}" font-size="${size * 0.55 * k}">🐧</text>`);
+        parts.push(piece(t('cp.tip.penguin', { name: ctx.name(fig.seat) }), `<circle class="penguin" cx="${x}" cy="${c[1]}" r="${size * 0.42 * k}" fill="${ctx.colour(fig.seat)}"></circle>
+          <text class="icon" x="${x}" y="${c[1] + size * 0.2 * k}" font-size="${size * 0.55 * k}">🐧</text>`));
       } else {
-        parts.push(`<text class="icon" x="${x}" y="${c[1] + size * 0.22 * k}" font-size="${size * 0.75 * k}">${fig.kind === 'santa' ? '🎅' : '🐻‍❄️'}</text>`);
+        const tip = fig.kind === 'santa' ? t('cp.tip.santa', { name: santaName }) : t('cp.tip.bear');
+        parts.push(piece(tip, `<text class="icon" x="${x}" y="${c[1] + size * 0.22 * k}" font-size="${size * 0.75 * k}">${fig.kind === 'santa' ? '🎅' : '🐻‍❄️'}</text>`));
       }
     });
     parts.push('</g>');
@@ -384,9 +410,9 @@ function boardSvg(ctx) {
     const d = [b[0] - a[0], b[1] - a[1]];
     const len = Math.hypot(d[0], d[1]) || 1;
     const p = [(-d[1] / len) * size * 0.5, (d[0] / len) * size * 0.5];
-    parts.push(`<line class="channel" x1="${m[0] - p[0]}" y1="${m[1] - p[1]}" x2="${m[0] + p[0]}" y2="${m[1] + p[1]}" stroke="${ctx.colour(ch.owner)}"></line>`);
+    parts.push(piece(t('cp.tip.channel', { name: ctx.name(ch.owner) }), `<line class="channel" x1="${m[0] - p[0]}" y1="${m[1] - p[1]}" x2="${m[0] + p[0]}" y2="${m[1] + p[1]}" stroke="${ctx.colour(ch.owner)}"></line>`));
   }
-  return `<svg class="cp-board" viewBox="${box.map((n) => n.toFixed(1)).join(' ')}" role="img" aria-label="board">
+  return `<svg class="cp-board" viewBox="${box.map((n) => n.toFixed(1)).join(' ')}" role="group" aria-label="${esc(t('cp.board'))}">
     <rect x="${box[0]}" y="${box[1]}" width="${box[2]}" height="${box[3]}" class="sea"></rect>${parts.join('')}</svg>`;
 }
 

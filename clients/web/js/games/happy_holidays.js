@@ -66,6 +66,11 @@ const texts = {
     'hh.e.wish_given': '{name} wished for {colour} and gets {count}',
     'hh.e.turn_started': "{name}'s turn",
     'hh.e.game_over': 'Game over',
+    'hh.tip.reindeer': '{name} has a reindeer: you need one before you roll',
+    'hh.tip.no_reindeer': '{name} has no reindeer: take one from another player before rolling',
+    'hh.tip.sleigh': "{name}'s sleigh: gifts here are not safe until they go onto the stacks",
+    'hh.tip.tree': 'Gifts under the tree: a colour you roll brings one onto your sleigh',
+    'hh.tip.stacks': "{name}'s stacks: the two biggest count at the end",
   },
   de: {
     'happy_holidays.title': 'Happy Holidays',
@@ -126,6 +131,11 @@ const texts = {
     'hh.e.wish_given': '{name} wünscht sich {colour} und bekommt {count}',
     'hh.e.turn_started': '{name} ist dran',
     'hh.e.game_over': 'Spielende',
+    'hh.tip.reindeer': '{name} hat ein Rentier: das braucht man vor dem Würfeln',
+    'hh.tip.no_reindeer': '{name} hat kein Rentier: vor dem Würfeln einem anderen eins wegnehmen',
+    'hh.tip.sleigh': 'Schlitten von {name}: Geschenke hier sind erst auf den Stapeln sicher',
+    'hh.tip.tree': 'Geschenke unterm Baum: eine gewürfelte Farbe bringt eins davon auf deinen Schlitten',
+    'hh.tip.stacks': 'Stapel von {name}: die zwei größten zählen am Ende',
   },
 };
 
@@ -139,10 +149,11 @@ function faceName(face) {
 
 function dieHtml(face) {
   if (!face) return '<div class="die empty" aria-hidden="true">?</div>';
-  if (face === 'reindeer_reward') return '<div class="die" aria-label="reindeer">🦌</div>';
-  if (face === 'christmas_wish') return '<div class="die" aria-label="wish">⭐</div>';
+  if (face === 'reindeer_reward' || face === 'christmas_wish') {
+    return `<div class="die" role="img" aria-label="${esc(faceName(face))}" title="${esc(faceName(face))}">${face === 'reindeer_reward' ? '🦌' : '⭐'}</div>`;
+  }
   const [a, b] = face.split('_');
-  return `<div class="die split" aria-label="${esc(faceName(face))}"><span style="background:${paint[a]}"></span><span style="background:${paint[b]}"></span></div>`;
+  return `<div class="die split" role="img" aria-label="${esc(faceName(face))}" title="${esc(faceName(face))}"><span style="background:${paint[a]}"></span><span style="background:${paint[b]}"></span></div>`;
 }
 
 function giftRow(gifts, big = false) {
@@ -227,19 +238,24 @@ export default {
 
   render(ctx) {
     const v = ctx.view;
+    // Pieces explain themselves: a title for the mouse, a name for screen readers, data-tip for a
+    // long press on a touch screen (help.js).
+    const tip = (text) => `title="${esc(text)}" data-tip="${esc(text)}"`;
     const players = v.players.map((p) => {
       const active = p.seat === v.active && !ctx.state.over;
+      const name = ctx.name(p.seat);
+      const deer = t(p.reindeer ? 'hh.tip.reindeer' : 'hh.tip.no_reindeer', { name });
       return `<div class="hh-player ${active ? 'active' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
         <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
-          <span class="reindeer ${p.reindeer ? 'has' : ''}" title="${esc(p.reindeer ? t('hh.reindeer') : t('hh.no_reindeer'))}">${p.reindeer ? '🦌' : '·'}</span>
+          <span class="reindeer ${p.reindeer ? 'has' : ''}" role="img" aria-label="${esc(deer)}" ${tip(deer)}>${p.reindeer ? '🦌' : '·'}</span>
           <span class="score">${esc(t('hh.points', { n: p.score }))}</span></div>
-        <div class="sleigh"><span class="label">🛷 ${esc(t('hh.sleigh'))}</span>${giftRow(p.sleigh.gifts)}</div>
-        <div class="label">${esc(t('hh.stacks'))}</div>${stacksHtml(p.stacks)}
+        <div class="sleigh" ${tip(t('hh.tip.sleigh', { name }))}><span class="label">🛷 ${esc(t('hh.sleigh'))}</span>${giftRow(p.sleigh.gifts)}</div>
+        <div class="label" ${tip(t('hh.tip.stacks', { name }))}>${esc(t('hh.stacks'))}</div>${stacksHtml(p.stacks)}
       </div>`;
     });
     return `<div class="hh-board">
       <div class="hh-centre">
-        <div class="tree-area"><h3>🎄 ${esc(t('hh.tree'))}</h3><div class="gifts">${giftRow(v.tree, true)}</div></div>
+        <div class="tree-area" ${tip(t('hh.tip.tree'))}><h3>🎄 ${esc(t('hh.tree'))}</h3><div class="gifts">${giftRow(v.tree, true)}</div></div>
         <div class="die-area"><h3>${esc(t('hh.die'))}</h3>${dieHtml(v.last_roll?.face)}
           <p class="muted">${v.last_roll ? esc(`${ctx.name(v.last_roll.seat)}: ${faceName(v.last_roll.face)}`) : ''}</p>
           <p class="muted">${esc(t('hh.round', { n: v.round }))}</p></div>

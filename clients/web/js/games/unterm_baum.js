@@ -75,6 +75,11 @@ const texts = {
     'ub.place.field': "{name}'s table",
     'ub.exact': 'exact', 'ub.member': 'right person', 'ub.other': 'other',
     'ub.wished': 'Wished for',
+    'ub.tip.tree': 'The tree: all presents lie here face down',
+    'ub.tip.tree_card': 'A present under the tree, face down (place {n})',
+    'ub.tip.tree_free': 'A free place under the tree',
+    'ub.tip.card': "{owner}'s table, {member}: a present, face down",
+    'ub.tip.free': "{owner}'s table, {member}: a free place",
   },
   de: {
     'unterm_baum.title': 'Unterm Baum',
@@ -145,6 +150,11 @@ const texts = {
     'ub.place.field': 'den Tisch von {name}',
     'ub.exact': 'genau', 'ub.member': 'richtige Person', 'ub.other': 'sonst',
     'ub.wished': 'Gewünscht',
+    'ub.tip.tree': 'Der Baum: hier liegen alle Geschenke verdeckt',
+    'ub.tip.tree_card': 'Ein Geschenk unterm Baum, verdeckt (Platz {n})',
+    'ub.tip.tree_free': 'Ein freier Platz unterm Baum',
+    'ub.tip.card': 'Tisch von {owner}, {member}: ein verdecktes Geschenk',
+    'ub.tip.free': 'Tisch von {owner}, {member}: ein freier Platz',
   },
 };
 
@@ -260,16 +270,19 @@ function cardHtml(loc, occupied, face, ctx) {
   const cls = ['ub-card', occupied ? 'full' : 'free', shown ? 'open' : '', can ? 'can' : '', selected ? 'selected' : '',
     reveal && !face && shown ? 'revealed' : ''].filter(Boolean).join(' ');
   const inner = shown ? motifHtml(shown) : occupied ? '<span class="back" aria-hidden="true">🎁</span>' : '';
-  const label = 'tree' in loc ? `tree ${loc.tree + 1}` : `${ctx.name(loc.seat)} ${loc.row + 1}/${loc.slot + 1}`;
-  const attrs = can ? `data-act="ub-loc" data-loc='${esc(JSON.stringify(loc))}' role="button" tabindex="0"` : '';
-  return `<div class="${cls}" ${attrs} aria-label="${esc(label)}" data-testid="ub-${locKey(loc)}">${inner}</div>`;
+  // Where the card is and whether one lies there; never its motif (a reveal must not outlive its time).
+  const member = 'seat' in loc ? ctx.view.players[loc.seat]?.members?.[loc.row] || t('ub.row', { n: loc.row + 1 }) : '';
+  const label = 'tree' in loc ? (occupied ? t('ub.tip.tree_card', { n: loc.tree + 1 }) : t('ub.tip.tree_free'))
+    : t(occupied ? 'ub.tip.card' : 'ub.tip.free', { owner: ctx.name(loc.seat), member });
+  const attrs = can ? `data-act="ub-loc" data-loc='${esc(JSON.stringify(loc))}' role="button" tabindex="0"` : 'role="img"';
+  return `<div class="${cls}" ${attrs} aria-label="${esc(label)}" title="${esc(label)}" data-tip="${esc(label)}" data-testid="ub-${locKey(loc)}">${inner}</div>`;
 }
 
 function treeHtml(ctx) {
   const v = ctx.view;
   const faces = v.tree_faces || [];
   const cards = v.tree.map((occ, i) => cardHtml({ tree: i }, occ, faces[i] || null, ctx));
-  return `<section class="ub-tree"><h3>🎄 ${esc(t('ub.tree'))}</h3><div class="ub-tree-cards">${cards.join('')}</div></section>`;
+  return `<section class="ub-tree"><h3 title="${esc(t('ub.tip.tree'))}" data-tip="${esc(t('ub.tip.tree'))}">🎄 ${esc(t('ub.tree'))}</h3><div class="ub-tree-cards">${cards.join('')}</div></section>`;
 }
 
 function fieldHtml(p, ctx) {
