@@ -9,6 +9,7 @@ import { addTexts, lang, list, setLang, t } from './i18n.js';
 import { showMoments } from './moments.js';
 import { estimateText, readOptions, screenHtml } from './screens.js';
 import { afterRender } from './coach.js';
+import { refreshInvite } from './invite.js';
 import { errorText, games, parseRoute, seatColours, seatLabel, seatName, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
@@ -82,6 +83,9 @@ async function join(code, as) {
   } catch (err) {
     store.error = err;
     store.joined = null;
+    // The seats changed since the page was served: show them as they are now (the room exists, so
+    // this costs nothing against the address's allowance of unknown codes).
+    if (['room_full', 'game_in_progress'].includes(err.code)) await refreshInvite(code);
   }
   render();
 }

@@ -1,6 +1,7 @@
 // The screens as HTML: home, invite, lobby (with the options form), the game frame and the
 // results. Every string from the server or another player goes through esc().
 import { context } from './app.js';
+import { inviteHtml } from './invite.js';
 import { list, t } from './i18n.js';
 import { errorText, games, isHost, seatColours, seatName, store } from './state.js';
 import { concrete, esc, formatSeconds, secondsLeft, settings } from './util.js';
@@ -23,7 +24,7 @@ export function screenHtml() {
   return banners.join('') + homeHtml();
 }
 
-function nameField() {
+export function nameField() {
   const name = settings.get('name', '');
   return `<label class="field"><span>${esc(t('home.name'))}</span>
     <input id="name" maxlength="32" autocomplete="nickname" value="${esc(name)}" required>
@@ -67,23 +68,6 @@ function homeHtml() {
       <button type="submit" class="big">${esc(t('home.join_button'))}</button>
       <button type="button" data-act="watch-code">${esc(t('home.watch_button'))}</button>
     </form>${err}
-  </section>`;
-}
-
-function inviteHtml(r) {
-  const err = store.error ? `<p class="error">${esc(errorText(store.error))}</p>` : '';
-  const canWatch = store.error && ['room_full', 'game_in_progress', 'kicked'].includes(store.error.code);
-  const title = r.kind === 'watch' ? t('watch.title') : t('invite.title');
-  const buttons = r.kind === 'watch'
-    ? `<button class="big primary" type="submit" data-as="spectator">${esc(t('invite.watch'))}</button>`
-    : `<button class="big primary" type="submit" data-as="player">${esc(t('invite.sit'))}</button>
-       <button type="button" data-act="invite-watch" class="${canWatch ? 'primary big' : ''}">${esc(t('invite.watch'))}</button>`;
-  return `<section class="card">
-    <h2>${esc(title)}</h2>
-    <p class="room-code">${esc(t('lobby.code'))}: <strong>${esc(r.code)}</strong></p>
-    <form id="invite-form" data-act-submit="invite-join">${nameField()}<div class="row">${buttons}</div></form>
-    ${err}
-    <p><a href="/" data-act="home">${esc(t('home.create'))}</a></p>
   </section>`;
 }
 

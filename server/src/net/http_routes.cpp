@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "net/address_limits.hpp"
+#include "net/invite_page.hpp"
 #include "net/static_files.hpp"
 
 namespace tinsel::server {
@@ -39,8 +40,8 @@ std::string_view mime_type(std::string_view path) {
 std::string static_path(std::string_view target) {
   if (auto q = target.find('?'); q != std::string_view::npos) target = target.substr(0, q);
   if (target.empty() || target[0] != '/') return {};
-  // The invite and watch links are routes of the single-page client.
-  if (target == "/" || target.starts_with("/r/") || target.starts_with("/watch/")) return "/index.html";
+  // The invite and watch links (/r/, /watch/) are answered by route_invite.
+  if (target == "/") return "/index.html";
   if (target.find("..") != std::string_view::npos || target.find('\\') != std::string_view::npos ||
       target.find('\0') != std::string_view::npos || target.find("//") != std::string_view::npos)
     return {};
@@ -75,7 +76,8 @@ bool compressible(std::string_view type) {
   return type.starts_with("text/") || type.starts_with("application/json") || type == "image/svg+xml";
 }
 
-// Whether Accept-Encoding allows gzip: listed (or "*") and not with q=0.
+}  // namespace
+
 bool accepts_gzip(std::string_view header) {
   const std::string h = lower(header);
   for (std::size_t start = 0; start <= h.size();) {
@@ -95,6 +97,8 @@ bool accepts_gzip(std::string_view header) {
   }
   return false;
 }
+
+namespace {
 
 // Whether If-None-Match names `etag` (a list of tags, weak ones compared weakly, or "*").
 bool etag_matches(std::string_view header, const std::string& etag) {
@@ -184,6 +188,9 @@ http_answer route_http(const http_request& req, const http_context& ctx) {
     a.head = head;
     return a;
   }
+
+  // The invite and watch links, and the room summary (docs/protocol.md, "Invite links").
+  if (auto a = route_invite(req, ctx)) return std::move(*a);
 
   // A finished game's record (docs/protocol.md, "Game records"): 16 hex digits.
   if (target.starts_with("/records/")) {

@@ -12,10 +12,12 @@
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
 
 namespace tinsel::server {
+class address_limits;
 class static_files;
 }
 
@@ -28,6 +30,13 @@ inline constexpr std::uint32_t http_header_limit = 8 * 1024;
 inline constexpr std::uint64_t http_body_limit = 16 * 1024;  // we serve no uploads
 inline constexpr std::size_t http_max_fields = 100;
 
+// What a room code names, for the invite page and GET /rooms/<code> (docs/protocol.md, "Invite
+// links").
+struct room_peek {
+  enum class found { open, unknown, unavailable } what = found::unknown;  // unavailable: set aside
+  nlohmann::json summary;  // open: room::public_summary()
+};
+
 struct http_context {
   const config& cfg;
   std::string_view peer;  // the TCP peer's address
@@ -39,6 +48,11 @@ struct http_context {
   std::function<std::optional<std::string>(const std::string& id)> find_record = nullptr;
   // The static files in memory (gzip, ETag); null: files are streamed from disk as they are.
   static_files* files = nullptr;
+  // The room a code names (thread-safe); null: every code is unknown.
+  std::function<room_peek(const std::string& code)> find_room = nullptr;
+  // Looking up a code that names no room counts against the address like a join_room miss
+  // (join_wait, join_missed); null: not limited.
+  address_limits* limits = nullptr;
 };
 
 struct http_answer {
@@ -55,6 +69,7 @@ struct http_answer {
   bool vary_encoding = false;    // Vary: Accept-Encoding (a static file that has a gzip copy)
   bool keep_alive = true;
   bool head = false;  // HEAD: headers only
+  std::optional<long long> retry_after;  // seconds, for the Retry-After header (429)
   std::string client;  // the client's address key (address_limits.hpp)
   std::string log;     // when not empty: a line for the info log (a refused Origin)
 };
@@ -66,6 +81,9 @@ http_answer route_http(const http_request& req, const http_context& ctx);
 http_answer parse_failure(boost::beast::error_code ec);
 // Both from raw bytes, parsed with the same limits as a connection does: for the fuzzer.
 http_answer answer_bytes(std::string_view bytes, const http_context& ctx);
+
+// Whether Accept-Encoding allows gzip: listed (or "*") and not with q=0.
+bool accepts_gzip(std::string_view accept_encoding);
 
 // The Origin rule (docs/protocol.md, "Origin"): `origin` as sent, `host` the Host header.
 bool origin_allowed(std::string_view origin, std::string_view host, const config& cfg);

@@ -58,6 +58,17 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
   ctx.connections = state_->session_count();
   ctx.journal = state_->journal_status;
   ctx.files = &state_->files;
+  ctx.limits = &state_->limits;
+  ctx.find_room = [s = state_.get()](const std::string& code) {
+    room_peek peek;
+    if (auto r = s->rooms.find(code)) {
+      peek.what = room_peek::found::open;
+      peek.summary = r->public_summary();
+    } else if (s->rooms.set_aside(code)) {
+      peek.what = room_peek::found::unavailable;
+    }
+    return peek;
+  };
   if (auto* j = state_->journal.get())
     ctx.find_record = [j](const std::string& id) -> std::optional<std::string> {
       auto r = j->find_record(id);
@@ -97,6 +108,7 @@ void http_session::respond(const http_answer& a, unsigned version) {
     if (!a.etag.empty()) res.set(http::field::etag, a.etag);
     if (!a.content_encoding.empty()) res.set(http::field::content_encoding, a.content_encoding);
     if (a.vary_encoding) res.set(http::field::vary, "Accept-Encoding");
+    if (a.retry_after) res.set(http::field::retry_after, std::to_string(*a.retry_after));
     res.keep_alive(a.keep_alive);
   };
   if (a.head || a.status == 304) {  // a 304 has no body, nor a Content-Length

@@ -35,6 +35,7 @@ room::room(boost::asio::any_io_executor ex, std::string code, const engine::game
   seats_.resize(static_cast<std::size_t>(game_.seats(options_).max));
   // Written with the room's first operation (the creator's join).
   if (!recovered) append_record({{"kind", "created"}, {"game", game_.id}, {"options", options_}});
+  refresh_public_summary();
 }
 
 template <class F>
@@ -587,6 +588,7 @@ json room::room_json() const {
 
 void room::broadcast_room() {
   journal_lobby_if_changed();
+  refresh_public_summary();
   send_to_all(share(protocol::dump(room_json())));
 }
 

@@ -99,6 +99,10 @@ class room : public std::enable_shared_from_this<room> {
   bool sent_away(const std::string& player) const;
   // Server shutdown: cancel timers, forget members.
   void close();
+  // What anyone holding the room's code may see before joining (docs/protocol.md, "Invite
+  // links"): the game, the host's name, the seated names and the counts; nothing else. Safe from
+  // any thread: a copy kept under a mutex, renewed on the strand with every room push.
+  json public_summary() const;
 
  private:
   enum class status { lobby, playing, finished };
@@ -191,6 +195,8 @@ class room : public std::enable_shared_from_this<room> {
   void free_expired_seats();
   void broadcast_room();
   json room_json() const;
+  // Renews public_summary()'s copy (on the strand, or before anyone can reach the room).
+  void refresh_public_summary();
   // After the game changed: bump seq, send each member its state, arm the prompt timer.
   void broadcast_state(const engine::events& evs);
   // A state frame is put together from serialized parts: what every viewer of one broadcast shares
@@ -268,6 +274,8 @@ class room : public std::enable_shared_from_this<room> {
   std::map<std::string, sent_away_player> kicked_;
   mutable std::mutex kicked_mutex_;
   int bots_added_ = 0;
+  json public_summary_;
+  mutable std::mutex public_summary_mutex_;
 
   // The journal, and the operation in flight: records to write, what to tell once written.
   storage::journal* journal_ = nullptr;

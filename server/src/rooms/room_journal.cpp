@@ -228,6 +228,7 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
     why = "the game is over but has no end record";
     return false;
   }
+  refresh_public_summary();
   return true;
 }
 
