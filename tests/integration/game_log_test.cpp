@@ -210,7 +210,7 @@ TEST_CASE("game log: a spectator who comes mid-game sees the game from its start
   CHECK(a.log["events"][0]["players"] == json::array({"Player 0", "Player 1"}));
 }
 
-TEST_CASE("game log: after Play again it holds the new game only; between games, the finished one", "[game_log][integration]") {
+TEST_CASE("game log: after Play again it holds the new game only, between games, the finished one", "[game_log][integration]") {
   test_server s(lift_rate_limit);
   auto t = seat_players(s, 2, {{"maxPlayers", 2}, {"giftsPerColour", 5}});
   const auto ben_token = token_of(*t.clients[1]);
@@ -316,7 +316,7 @@ TEST_CASE("results stay true: a finished game names its players as they were, an
   CHECK(d.state["result"]["names"] == names);
 }
 
-TEST_CASE("game log: Unterm Baum secrets stay with their owner; each log is what that viewer's states showed",
+TEST_CASE("game log: Unterm Baum secrets stay with their owner, each log is what that viewer's states showed",
           "[game_log][integration][unterm_baum][leak]") {
   test_server s(lift_rate_limit);
   auto t = seat_players(s, 2, {{"maxPlayers", 2}, {"cardsToRemember", 8}, {"assignSeconds", 120}, {"memorizeSeconds", 1},
