@@ -25,6 +25,16 @@ await run('browser: plurals and words in English and German', async ({ browser, 
   ];
   for (const [lang, key, params, want] of cases) assert.equal(await say(lang, key, params), want, `${lang} ${key} ${JSON.stringify(params)}`);
 
+  // Articles: "an orange present", through the game's own log text.
+  const stolen = (lang, colour) => page.evaluate(async ([l, c]) => {
+    (await import('/js/i18n.js')).setLang(l);
+    const cp = (await import('/js/games/christmas_penguins.js')).default;
+    return cp.eventText({ kind: 'present_stolen', seat: 0, colour: c }, { name: () => 'Oma', view: { players: [], cells: [] } });
+  }, [lang, colour]);
+  assert.equal(await stolen('en', 'orange'), 'Oma steals an orange present!');
+  assert.equal(await stolen('en', 'red'), 'Oma steals a red present!');
+  assert.equal(await stolen('de', 'orange'), 'Oma stibitzt ein Geschenk in Orange!');
+
   // The home page and a game's settings in German: seconds, and no English or raw text.
   await page.evaluate(async () => (await import('/js/i18n.js')).setLang('de'));
   await page.reload();

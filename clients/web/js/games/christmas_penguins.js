@@ -88,8 +88,8 @@ const texts = {
     'cp.green_hint': 'Click the floe to move, then a free water place next to the ice.',
     'cp.cancel': 'Cancel',
     'cp.a.roll': 'Roll the die', 'cp.a.pass': 'No stop, go on', 'cp.a.end_turn': 'End my turn',
-    'cp.a.push': 'Push the penguin to {where}', 'cp.a.confiscate': 'Take a {colour} present',
-    'cp.a.steal': 'Steal a {colour} present', 'cp.a.pickup_yes': 'Take the stone', 'cp.a.pickup_no': 'Leave the stone',
+    'cp.a.push': 'Push the penguin to {where}', 'cp.a.confiscate': 'Take {a_colour} present',
+    'cp.a.steal': 'Steal {a_colour} present', 'cp.a.pickup_yes': 'Take the stone', 'cp.a.pickup_no': 'Leave the stone',
     'cp.a.place_channel': 'Channel between {a} and {b}', 'cp.a.withdraw_stop': 'Take back my "Stop!"',
     'cp.a.cancel_stop': 'Do not play a stone', 'cp.a.use_red': 'Red stone: swap places with {who}',
     'cp.a.use_blue': 'Blue stone: swap places with {who}', 'cp.a.use_green': 'Green stone: move {floe} to open water {to}',
@@ -108,8 +108,8 @@ const texts = {
     'cp.e.rolled': '{name} rolled a {value}', 'cp.e.passed': '{name} does not stop', 'cp.e.reaction_closed': 'Play goes on',
     'cp.e.moved': '{name} moves to {to}', 'cp.e.no_move': '{name} cannot move',
     'cp.e.entered_hut_floe': '{name} comes out of the hut', 'cp.e.pushed': '{name} pushes penguins away',
-    'cp.e.santa_met': 'Santa caught a penguin!', 'cp.e.present_confiscated': 'Santa takes a {colour} present from {victim}',
-    'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.present_stolen': '{name} steals a {colour} present!',
+    'cp.e.santa_met': 'Santa caught a penguin!', 'cp.e.present_confiscated': 'Santa takes {a_colour} present from {victim}',
+    'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.present_stolen': '{name} steals {a_colour} present!',
     'cp.e.tree_relocated': 'The tree moves to {to}', 'cp.e.tree_stays': 'The tree stays',
     'cp.e.stone_taken': '{name} takes a {stone} stone', 'cp.e.stone_left': '{name} leaves the stone',
     'cp.e.loose_presents_collected': '{name} picks up loose presents', 'cp.e.bear_moved': 'The polar bear moves to {to}',
@@ -258,6 +258,8 @@ const texts = {
 };
 
 const colourName = (c) => t(`cp.${c}`);
+// "a red" or "an orange" (English texts say {a_colour}; German ones "ein Geschenk in {colour}").
+const aColour = (c) => { const w = colourName(c); return `${/^[aeiou]/i.test(w) ? 'an' : 'a'} ${w}`; };
 
 // A floe in words a family uses, never its number: the tree's or the hut's floe, one next to them,
 // or where it lies on the board ("a floe at the top left", "on the edge"). `on`: the form after
@@ -441,8 +443,8 @@ function actionLabel(entry, ctx) {
     case 'roll': case 'pass': case 'end_turn': case 'withdraw_stop': case 'cancel_stop':
       return t(`cp.a.${entry.kind}`);
     case 'push': return t('cp.a.push', { where: where(entry.chain[entry.chain.length - 1], ctx.view) });
-    case 'confiscate': return t('cp.a.confiscate', { colour: colourName(entry.colour) });
-    case 'steal': return t('cp.a.steal', { colour: colourName(entry.colour) });
+    case 'confiscate': return t('cp.a.confiscate', { colour: colourName(entry.colour), a_colour: aColour(entry.colour) });
+    case 'steal': return t('cp.a.steal', { colour: colourName(entry.colour), a_colour: aColour(entry.colour) });
     case 'pickup_stone': return t(entry.take ? 'cp.a.pickup_yes' : 'cp.a.pickup_no');
     case 'place_channel': return t('cp.a.place_channel', { a: where(entry.a, ctx.view, true), b: where(entry.b, ctx.view, true) });
     case 'use_stone':
@@ -567,7 +569,10 @@ export default {
   eventText(ev, ctx) {
     const params = { ...ev, name: ctx.name(ev.seat) };
     if (ev.stone) params.stone = colourName(ev.stone);
-    if (ev.colour) params.colour = colourName(ev.colour);
+    if (ev.colour) {
+      params.colour = colourName(ev.colour);
+      params.a_colour = aColour(ev.colour);
+    }
     if (ev.kind === 'present_confiscated') params.victim = ctx.name(ev.from);
     if (ev.kind === 'roles_swapped') params.santa = ctx.name(ev.santa_seat);
     if (typeof ev.to === 'number') params.to = where(ev.to, ctx.view);
