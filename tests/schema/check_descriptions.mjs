@@ -10,17 +10,10 @@
 // Run from the repository root: node tests/schema/check_descriptions.mjs
 import fs from 'node:fs';
 import path from 'node:path';
+import { schemaFiles } from './schema_files.mjs';
 
 const schemaDir = path.join(process.cwd(), 'protocol/schema');
-const files = [];
-(function walk(dir) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (e.name.endsWith('.json')) files.push(p);
-  }
-})(schemaDir);
-files.sort();
+const files = schemaFiles(schemaDir);
 
 const escape = (key) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -12,6 +12,7 @@
 // Run from the repository root: node tests/schema/check_schemas.mjs
 import fs from 'node:fs';
 import path from 'node:path';
+import { schemaFiles } from './schema_files.mjs';
 import Ajv2020 from 'ajv/dist/2020.js';
 
 const root = process.cwd();
@@ -23,15 +24,7 @@ const fail = (what) => {
 };
 
 // ---- 1. compile ----------------------------------------------------------------------------
-const files = [];
-(function walk(dir) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (e.name.endsWith('.json')) files.push(p);
-  }
-})(schemaDir);
-files.sort();
+const files = schemaFiles(schemaDir);
 
 const ajv = new Ajv2020({ strict: true, allErrors: false });
 const byPath = new Map();
