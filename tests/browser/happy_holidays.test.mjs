@@ -4,7 +4,7 @@
 // page mid-game and carries on; the host opens a second window, which takes the seat over), and
 // everyone reaches the results screen.
 import assert from 'node:assert/strict';
-import { assertNoPageErrors, createRoom, joinByInvite, newPlayer, playOneStep, run, screenshot, sleep, startProxy } from './lib.mjs';
+import { assertCleanText, assertNoPageErrors, createRoom, joinByInvite, newPlayer, playOneStep, run, screenshot, sleep, startProxy } from './lib.mjs';
 
 await run('browser: Happy Holidays from invite to results', async ({ browser, baseUrl }) => {
   const oma = await newPlayer(browser, 'Oma');
@@ -59,6 +59,7 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
     if (!shot && steps >= 12 && (await oma.page.locator('.turn-bar.mine').count())) {
       await screenshot(oma.page, 'happy-holidays.png');
       await screenshot(ben.page, 'happy-holidays-phone.png');
+      await assertCleanText(ben.page, 'de'); // Ben's German game screen: no raw keys, no English
       shot = true;
     }
     if (!reloaded && steps === 20) {
