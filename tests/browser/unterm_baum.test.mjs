@@ -68,7 +68,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end', async ({ br
   await active.getByRole('button', { name: 'Move a card' }).click();
   await active.locator('.ub-tree .ub-card.can').first().click();
   await active.locator('.ub-field .ub-card.can.free').first().click();
-  await other.getByTestId('log').getByText(/moves a card from the tree/).waitFor();
+  await other.getByTestId('log').getByText(/moves a card from under the tree/).waitFor();
 
   // Play on (end each turn) to the round cap and the results.
   const deadline = Date.now() + 90000;

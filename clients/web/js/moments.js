@@ -1,17 +1,14 @@
 // Moments everyone sees: a short banner on every screen, for players and spectators alike, when
 // something big happens at the table ("Stop!", a stone played, a stolen present, a lost reindeer,
-// a sleigh swap, the last round, the end). The log keeps every event; the banner only these.
+// a sleigh swap, the last round). The end has the results screen. The log keeps every event; the
+// banner only these.
 // Each game names its moments (`moments`: event kind -> icon) and words them as in its log.
-import { list, t } from './i18n.js';
+import { t } from './i18n.js';
 
 const queue = [];
 let timer = null;
 
 function momentText(ev, msg, game, ctx) {
-  if (ev.kind === 'game_over') {
-    const winners = (msg.result?.winners || []).map((s) => ctx.name(s));
-    return winners.length ? `🏆 ${t(winners.length > 1 ? 'moment.winners' : 'moment.winner', { names: list(winners) })}` : `🏆 ${t('game.over')}`;
-  }
   const v = msg.view || {};
   if (ev.kind === 'turn_started' && v.max_rounds && ev.round === v.max_rounds && v.max_rounds > 1) return `⏳ ${t('moment.last_round')}`;
   const icon = game?.moments?.[ev.kind];
@@ -37,11 +34,19 @@ function next() {
   el.classList.remove('show');
   void el.offsetWidth;
   el.classList.add('show');
-  timer = setTimeout(next, queue.length ? 2500 : 4500);
+  timer = setTimeout(next, queue.length ? 2500 : 3500);
 }
 
 // Shows the moments of a live state (not of one that catches up after a reload or reconnect).
+// When the viewer's own turn begins, what happened before it is old news: only this state's
+// moments are shown. The end of the game has the results screen instead.
 export function showMoments(msg, game, ctx) {
+  if (msg.over) return clearMoments();
+  if (ctx.seat !== null && msg.prompt?.seats?.includes(ctx.seat)) {
+    queue.length = 0;
+    clearTimeout(timer);
+    timer = null;
+  }
   for (const ev of msg.events) {
     const text = momentText(ev, msg, game, ctx);
     if (text) queue.push(text);

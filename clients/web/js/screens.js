@@ -314,6 +314,7 @@ function resultHtml(g, ctx) {
     <h2>🏆 ${esc(t('game.over'))}</h2>
     <p class="headline">${esc(headline)}</p>
     ${g.resultHtml(ctx)}
+    ${g.resultNote ? `<p class="result-note" data-testid="result-note">${esc(g.resultNote(ctx))}</p>` : ''}
     ${again}
     ${result.record ? `<p class="small"><a href="/records/${esc(result.record)}.json" download="tinsel-${esc(result.record)}.json" data-testid="record">${esc(t('game.record'))}</a><br><span class="muted">${esc(t('game.record_hint'))}</span></p>` : ''}
     ${result.seed ? `<details class="small muted record-details"><summary>${esc(t('game.record_details'))}</summary><p>${esc(t('game.seed', { seed: result.seed }))}</p></details>` : ''}

@@ -74,7 +74,7 @@ const texts = {
     'cp.side.4': 'at the bottom left', 'cp.side.5': 'at the bottom right',
     'cp.die': 'Die', 'cp.round': 'Round {n} of {max}', 'cp.pool': 'Presents under the tree', 'cp.supply': "Santa's stones",
     'cp.presents': 'Presents', 'cp.stones': 'stones', 'cp.channels_left': 'channels left: {n}',
-    'cp.at_hut': 'waiting at the hut', 'cp.edge': 'beside the board (plays Santa)',
+    'cp.at_hut': 'waiting at the hut', 'cp.edge': 'plays Santa',
     'cp.stop': 'Stop!',
     'cp.stop_sent': 'Stop! sent…',
     'cp.stop_granted': 'Your "Stop!" was granted: play a stone now.',
@@ -109,7 +109,9 @@ const texts = {
     'cp.e.moved': '{name} moves to {to}', 'cp.e.no_move': '{name} cannot move',
     'cp.e.entered_hut_floe': '{name} comes out of the hut', 'cp.e.pushed': '{name} pushes penguins away',
     'cp.e.santa_met': 'Santa caught a penguin!', 'cp.e.present_confiscated': 'Santa takes {a_colour} present from {victim}',
-    'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.present_stolen': '{name} steals {a_colour} present!',
+    'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.you_are_santa': 'You are Santa now: catch the penguins!',
+    'cp.end_rounds': 'The last round has been played.', 'cp.end_pool': 'The last present has been stolen.',
+    'cp.result_note': 'One point per present, and one more for the most presents of one colour or the most colours. Whoever is Santa at the end cannot win.', 'cp.e.present_stolen': '{name} steals {a_colour} present!',
     'cp.e.tree_relocated': 'The tree moves to {to}', 'cp.e.tree_stays': 'The tree stays',
     'cp.e.stone_taken': '{name} takes a {stone} stone', 'cp.e.stone_left': '{name} leaves the stone',
     'cp.e.loose_presents_collected': '{name} picks up loose presents', 'cp.e.bear_moved': 'The polar bear moves to {to}',
@@ -233,7 +235,9 @@ const texts = {
     'cp.e.moved': '{name} zieht auf {to}', 'cp.e.no_move': '{name} kann nicht ziehen',
     'cp.e.entered_hut_floe': '{name} kommt aus der Hütte', 'cp.e.pushed': '{name} schiebt Pinguine weg',
     'cp.e.santa_met': 'Der Weihnachtsmann hat einen Pinguin erwischt!', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein Geschenk in {colour} ab',
-    'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.present_stolen': '{name} stibitzt ein Geschenk in {colour}!',
+    'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.you_are_santa': 'Du bist jetzt der Weihnachtsmann: fang die Pinguine!',
+    'cp.end_rounds': 'Die letzte Runde ist gespielt.', 'cp.end_pool': 'Das letzte Geschenk ist stibitzt.',
+    'cp.result_note': 'Ein Punkt pro Geschenk, und einer mehr für die meisten Geschenke einer Farbe oder die meisten Farben. Wer am Ende der Weihnachtsmann ist, kann nicht gewinnen.', 'cp.e.present_stolen': '{name} stibitzt ein Geschenk in {colour}!',
     'cp.e.tree_relocated': 'Der Baum zieht auf {to}', 'cp.e.tree_stays': 'Der Baum bleibt stehen',
     'cp.e.stone_taken': '{name} nimmt einen Stein in {stone}', 'cp.e.stone_left': '{name} lässt den Stein liegen',
     'cp.e.loose_presents_collected': '{name} sammelt lose Geschenke ein', 'cp.e.bear_moved': 'Der Eisbär zieht auf {to}',
@@ -270,13 +274,14 @@ function side([q, r]) {
   const angle = (Math.atan2(-1.5 * r, Math.sqrt(3) * (q + r / 2)) * 180) / Math.PI;
   return t(`cp.side.${(Math.round(((angle + 360) % 360) / 60)) % 6}`);
 }
-function where(f, v, on = false) {
+function where(f, v, on = false, { noTree = false } = {}) {
   const key = (k) => (on && t(`cp.w.${k}_on`) !== `cp.w.${k}_on` ? `cp.w.${k}_on` : `cp.w.${k}`);
   const cell = v.cells[f];
   if (!cell) return '?';
-  if (f === v.tree) return t(key('tree'));
+  const tree = noTree ? null : v.tree;  // where the tree itself goes is not told by the tree
+  if (f === tree) return t(key('tree'));
   if (f === v.hut) return t(key('hut'));
-  if (v.tree !== null && v.tree !== undefined && apart(cell, v.cells[v.tree]) === 1) return t(key('by_tree'));
+  if (tree !== null && tree !== undefined && apart(cell, v.cells[tree]) === 1) return t(key('by_tree'));
   if (apart(cell, v.cells[v.hut]) === 1) return t(key('by_hut'));
   if (ring(cell) <= 1) return t(key('middle'));
   return t(key(ring(cell) >= v.radius ? 'edge' : 'side'), { side: side(cell) });
@@ -426,7 +431,7 @@ function presentsHtml(presents) {
 function playersHtml(ctx) {
   const v = ctx.view;
   return v.players.map((p) => {
-    const where = p.role === 'santa' ? t('cp.edge') : p.penguin === 'at_hut' ? t('cp.at_hut') : '';
+    const where = p.role !== 'santa' && p.penguin === 'at_hut' ? t('cp.at_hut') : ''; // Santa's own penguin waits beside the board: nothing to show
     const stones = ['red', 'blue', 'green'].filter((s) => p.stones[s]).map((s) =>
       `<span class="stone-chip" style="--g:${paint[s]}">${p.stones[s]}</span>`).join('');
     return `<div class="cp-player ${p.seat === v.active ? 'active' : ''} ${p.seat === ctx.seat ? 'me' : ''}" data-testid="cp-player-${p.seat}">
@@ -574,9 +579,15 @@ export default {
       params.a_colour = aColour(ev.colour);
     }
     if (ev.kind === 'present_confiscated') params.victim = ctx.name(ev.from);
-    if (ev.kind === 'roles_swapped') params.santa = ctx.name(ev.santa_seat);
-    if (typeof ev.to === 'number') params.to = where(ev.to, ctx.view);
-    if (typeof ev.floe === 'number') params.floe_on = where(ev.floe, ctx.view, true);
+    if (ev.kind === 'roles_swapped') {
+      params.santa = ctx.name(ev.santa_seat);
+      if (ev.santa_seat === ctx.seat) return t('cp.e.you_are_santa');
+    }
+    const noTree = ev.kind === 'tree_placed' || ev.kind === 'tree_relocated';
+    if (typeof ev.to === 'number') params.to = where(ev.to, ctx.view, false, { noTree });
+    if (typeof ev.floe === 'number') params.floe_on = where(ev.floe, ctx.view, true, { noTree });
+    // Declining the "Stop!" window is no news: the log leaves it out.
+    if (ev.kind === 'passed' || ev.kind === 'reaction_closed') return null;
     if (ev.kind === 'stone_used') {
       // What the stone did: after a red or blue swap the other figure stands on `from`.
       if (ev.stone === 'green') return t('cp.e.stone_floe', params);
@@ -625,6 +636,7 @@ export default {
         else {
           const a = ui.first;
           ui.first = null;
+          ui.mode = null; // built (the log and the board show it): back to the turn
           await ctx.act({ kind: 'place_channel', a, b: floe }).catch(() => {});
         }
         ctx.render();
@@ -650,6 +662,12 @@ export default {
       await ctx.act({ kind: 'use_stone', stone: 'green', floe, to }).catch(() => {});
       ctx.render();
     }
+  },
+
+  // Why the winner won and why the game ended, in a line under the table.
+  resultNote(ctx) {
+    const r = ctx.state.result || {};
+    return `${t(r.reason === 'round_cap' ? 'cp.end_rounds' : 'cp.end_pool')} ${t('cp.result_note')}`;
   },
 
   resultHtml(ctx) {

@@ -47,6 +47,7 @@ const texts = {
     'hh.a.sleigh_colour': 'Stack the {colour} gifts',
     'hh.a.choose_sleigh': "{name}'s sleigh",
     'hh.a.choose_sleigh_load': "{name}'s sleigh: {load}", 'hh.empty': 'empty',
+    'hh.result_note': 'Points are the gifts in your two biggest stacks.', 'hh.result_tie': 'Equal points: the most gifts in all decided.',
     'hh.a.wish_colour': 'Wish for {colour}',
     'hh.p.take_reindeer_or_roll': 'Take a reindeer first, then roll the die',
     'hh.p.take_reindeer': 'Take a reindeer from another player',
@@ -112,6 +113,7 @@ const texts = {
     'hh.a.sleigh_colour': 'Geschenke in {colour} stapeln',
     'hh.a.choose_sleigh': 'Schlitten von {name}',
     'hh.a.choose_sleigh_load': 'Schlitten von {name}: {load}', 'hh.empty': 'leer',
+    'hh.result_note': 'Punkte sind die Geschenke in deinen zwei größten Stapeln.', 'hh.result_tie': 'Bei gleichen Punkten entschieden die meisten Geschenke insgesamt.',
     'hh.a.wish_colour': '{colour} wünschen',
     'hh.p.take_reindeer_or_roll': 'Erst ein Rentier nehmen, dann würfeln',
     'hh.p.take_reindeer': 'Nimm ein Rentier von einem anderen Spieler',
@@ -262,6 +264,12 @@ export default {
       </div>
       <div class="hh-players">${players.join('')}</div>
     </div>`;
+  },
+
+  // Why the winner won, in one line under the table.
+  resultNote(ctx) {
+    const r = ctx.state.result || {};
+    return [t('hh.result_note'), r.decided_by === 'total_gifts' ? t('hh.result_tie') : ''].filter(Boolean).join(' ');
   },
 
   resultHtml(ctx) {

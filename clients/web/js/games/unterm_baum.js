@@ -67,7 +67,10 @@ const texts = {
     'ub.e.turn_started': "{name}'s turn",
     'ub.e.revealed_tree': '{name} looks at a card under the tree',
     'ub.e.revealed_field': "{name} looks at a card on {owner}'s table",
-    'ub.e.moved': '{name} moves a card from {from} to {to}',
+    'ub.e.moved': '{name} moves a card {from} {to}',
+    'ub.from.tree': 'from under the tree', 'ub.from.field': "from {name}'s table",
+    'ub.to.tree': 'to the tree', 'ub.to.field': "to {name}'s table",
+    'ub.end_rounds': 'The last round has been played: every table is counted as it is.', 'ub.end_field': "{name}'s table is full: the game is over.",
     'ub.e.rearranged': '{name} rearranges the table',
     'ub.e.turn_ended': '{name} ends the turn',
     'ub.e.game_over': 'Game over',
@@ -142,7 +145,10 @@ const texts = {
     'ub.e.turn_started': '{name} ist dran',
     'ub.e.revealed_tree': '{name} sieht sich eine Karte unterm Baum an',
     'ub.e.revealed_field': '{name} sieht sich eine Karte auf dem Tisch von {owner} an',
-    'ub.e.moved': '{name} verschiebt eine Karte von {from} nach {to}',
+    'ub.e.moved': '{name} verschiebt eine Karte {from} {to}',
+    'ub.from.tree': 'vom Baum', 'ub.from.field': 'vom Tisch von {name}',
+    'ub.to.tree': 'unter den Baum', 'ub.to.field': 'auf den Tisch von {name}',
+    'ub.end_rounds': 'Die letzte Runde ist gespielt: jeder Tisch zählt, wie er ist.', 'ub.end_field': 'Der Tisch von {name} ist voll: das Spiel ist aus.',
     'ub.e.rearranged': '{name} räumt den Tisch um',
     'ub.e.turn_ended': '{name} beendet den Zug',
     'ub.e.game_over': 'Spielende',
@@ -220,6 +226,11 @@ const area = (loc) => ('tree' in loc ? 'tree' : `seat${loc.seat}`);
 
 function placeName(loc, ctx) {
   return 'tree' in loc ? t('ub.place.tree') : t('ub.place.field', { name: ctx.name(loc.seat) });
+}
+
+// "from under the tree", "to Ben's table": the place with its preposition (German cases differ).
+function placeWord(dir, loc, ctx) {
+  return 'tree' in loc ? t(`ub.${dir}.tree`) : t(`ub.${dir}.field`, { name: ctx.name(loc.seat) });
 }
 
 function entries(ctx, kind) {
@@ -493,7 +504,7 @@ export default {
       // Never the motif: the log stays on screen, a revealed card must not.
       case 'revealed': return 'tree' in ev.location ? t('ub.e.revealed_tree', { name })
         : t('ub.e.revealed_field', { name, owner: ctx.name(ev.location.seat) });
-      case 'moved': return t('ub.e.moved', { name, from: placeName(ev.from, ctx), to: placeName(ev.to, ctx) });
+      case 'moved': return t('ub.e.moved', { name, from: placeWord('from', ev.from, ctx), to: placeWord('to', ev.to, ctx) });
       case 'rearranged': return t('ub.e.rearranged', { name });
       case 'turn_ended': return t('ub.e.turn_ended', { name });
       case 'game_over': return t('ub.e.game_over');
@@ -577,6 +588,12 @@ export default {
       sessionStorage.removeItem(draftKey);
       ctx.render();
     }
+  },
+
+  // Why the game ended, in a line under the table.
+  resultNote(ctx) {
+    const r = ctx.state.result || {};
+    return r.reason === 'round_cap' ? t('ub.end_rounds') : t('ub.end_field', { name: ctx.name(r.ended_by) });
   },
 
   resultHtml(ctx) {
