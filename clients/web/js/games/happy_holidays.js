@@ -47,6 +47,7 @@ const texts = {
     'hh.a.sleigh_colour': 'Stack the {colour} gifts',
     'hh.a.choose_sleigh': "{name}'s sleigh",
     'hh.a.choose_sleigh_load': "{name}'s sleigh: {load}", 'hh.empty': 'empty',
+    'hh.a.choose_own_sleigh': 'Your own sleigh: {load}', 'hh.a.choose_sleigh_swap': "{name}'s sleigh: {load} (you swap sleighs)",
     'hh.result_note': 'Points are the gifts in your two biggest stacks.', 'hh.result_tie': 'Equal points: the most gifts in all decided.',
     'hh.a.wish_colour': 'Wish for {colour}',
     'hh.p.take_reindeer_or_roll': 'Take a reindeer first, then roll the die',
@@ -113,6 +114,7 @@ const texts = {
     'hh.a.sleigh_colour': 'Geschenke in {colour} stapeln',
     'hh.a.choose_sleigh': 'Schlitten von {name}',
     'hh.a.choose_sleigh_load': 'Schlitten von {name}: {load}', 'hh.empty': 'leer',
+    'hh.a.choose_own_sleigh': 'Dein eigener Schlitten: {load}', 'hh.a.choose_sleigh_swap': 'Schlitten von {name}: {load} (ihr tauscht die Schlitten)',
     'hh.result_note': 'Punkte sind die Geschenke in deinen zwei größten Stapeln.', 'hh.result_tie': 'Bei gleichen Punkten entschieden die meisten Geschenke insgesamt.',
     'hh.a.wish_colour': '{colour} wünschen',
     'hh.p.take_reindeer_or_roll': 'Erst ein Rentier nehmen, dann würfeln',
@@ -212,7 +214,9 @@ export default {
         // Say what is on the sleigh, so the choice needs no look at the board.
         const gifts = v.players[entry.owner]?.sleigh?.gifts || {};
         const load = Object.entries(gifts).filter(([, n]) => n > 0).map(([c, n]) => `${n} ${colourName(c)}`);
-        return t('hh.a.choose_sleigh_load', { name: ctx.name(entry.owner), load: load.length ? list(load) : t('hh.empty') });
+        const params = { name: ctx.name(entry.owner), load: load.length ? list(load) : t('hh.empty') };
+        // Taking another player's sleigh swaps sleighs (rules F5): the button says so.
+        return entry.owner === v.active ? t('hh.a.choose_own_sleigh', params) : t('hh.a.choose_sleigh_swap', params);
       }
       case 'wish_colour': return t('hh.a.wish_colour', { colour: colourName(entry.colour) });
       default: return entry.kind;
