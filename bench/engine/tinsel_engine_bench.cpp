@@ -20,9 +20,16 @@
 // average: the figures docs/protocol.md quotes under Limits.
 //
 //   tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]
+//
+// --bot-games N instead plays N games per game and player count with the server's bot on every
+// seat (choose_bot_command), default options and no round cap beyond the game's own, and prints
+// the median rounds and commands and how many games reached the round cap: the figures the rules
+// pages quote for "an evening's game" and the picker's estimates.
+//
 //   tinsel-engine-bench --frame-sizes [--seconds S] [--game ID] [--seed N]
-#include <map>
+//   tinsel-engine-bench --bot-games N [--game ID] [--options JSON] [--seed N]
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <ctime>
 #include <cstdint>
@@ -33,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "tinsel/engine/bot.hpp"
 #include "tinsel/engine/game.hpp"
 #include "tinsel/protocol/messages.hpp"
 
@@ -290,6 +298,48 @@ int frame_sizes(const std::vector<const game_info*>& games, double seconds, std:
   return 0;
 }
 
+// Bot games per player count (--bot-games): how long a game of default options runs.
+int bot_games(const std::vector<const game_info*>& games, int count, const json& extra, std::uint64_t seed) {
+  std::printf("%-20s %7s %14s %16s %10s\n", "game", "players", "rounds (med)", "commands (med)", "round cap");
+  for (const auto* info : games) {
+    for (int n = 2; n <= 6; ++n) {
+      json options = extra;
+      options["maxPlayers"] = n;
+      const auto normalized = info->normalize_options(options);
+      if (!normalized.ok()) continue;  // more players than the game seats
+      std::vector<long> rounds, commands;
+      int capped = 0;
+      for (int g = 0; g < count; ++g) {
+        seeded_dice dice(seed + static_cast<std::uint64_t>(1000 * n + g));
+        setup su;
+        su.options = normalized.value();
+        su.players = n;
+        su.first_seat = 0;
+        auto created = info->create(su, dice);
+        if (!created.ok()) continue;
+        auto game = std::move(created.value());
+        long steps = 0;
+        while (!game->is_over()) {
+          const auto pr = game->current_prompt();
+          const json cmd = pr->seats.empty() ? json() : choose_bot_command(*game, pr->seats.front(), seed + static_cast<std::uint64_t>(steps));
+          if (cmd.is_null() || !game->apply(pr->seats.front(), cmd, dice)) game->on_timeout(pr->serial, dice);
+          else ++steps;
+        }
+        rounds.push_back(game->view(viewer::spectator()).value("round", 0L));
+        commands.push_back(steps);
+        if (game->result().value("reason", "") == "round_cap") ++capped;
+      }
+      if (rounds.empty()) continue;
+      std::sort(rounds.begin(), rounds.end());
+      std::sort(commands.begin(), commands.end());
+      std::printf("%-20s %7d %14ld %16ld %7d/%zu\n", info->id.c_str(), n, rounds[rounds.size() / 2],
+                  commands[commands.size() / 2], capped, rounds.size());
+    }
+  }
+  std::printf("the server's bot on every seat, default options%s\n", extra.empty() ? "" : (" and " + extra.dump()).c_str());
+  return 0;
+}
+
 void usage() {
   std::puts(
       "usage: tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]\n"
@@ -300,7 +350,9 @@ void usage() {
       "  --json       print the figures as JSON instead of a table\n"
       "  --seed N     seed of the dice and of the command choices (default 1)\n"
       "  --only X     run only measurement a, b, c or d (for a profiler); the others print 0\n"
-      "  --frame-sizes  instead: the largest state frame per game and player count (S seconds each)");
+      "  --frame-sizes  instead: the largest state frame per game and player count (S seconds each)\n"
+      "  --bot-games N  instead: N bot games per game and player count: median rounds and commands\n"
+      "  --options JSON with --bot-games: options on top of the defaults, e.g. '{\"maxRounds\":500}'");
 }
 
 std::string grouped(double v) {
@@ -323,6 +375,8 @@ int main(int argc, char** argv) {
   std::string only_mode;
   int repeat = 1;
   bool sizes = false;
+  int bots = 0;
+  json extra = json::object();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const auto value = [&]() -> const char* {
@@ -338,6 +392,14 @@ int main(int argc, char** argv) {
       only = value();
     } else if (a == "--repeat") {
       repeat = std::max(1, std::atoi(value()));
+    } else if (a == "--bot-games") {
+      bots = std::max(1, std::atoi(value()));
+    } else if (a == "--options") {
+      extra = json::parse(value(), nullptr, false);
+      if (!extra.is_object()) {
+        usage();
+        return 2;
+      }
     } else if (a == "--frame-sizes") {
       sizes = true;
     } else if (a == "--json") {
@@ -371,6 +433,7 @@ int main(int argc, char** argv) {
   }
 
   if (sizes) return frame_sizes(games, seconds, seed);
+  if (bots) return bot_games(games, bots, extra, seed);
 
   std::vector<result_row> rows;
   for (const auto* info : games) {

@@ -176,9 +176,9 @@ export default {
   icon: '🛷',
   texts,
   mainOptions: ['maxPlayers', 'startPlayer', 'mainTimeoutSec'],
-  // Commands in a game of bots with 8 gifts per colour (median of 20 games per table size), about
-  // 10 seconds each for a family.
-  estimateMinutes: (o) => ({ 2: 78, 3: 70, 4: 62, 5: 61, 6: 61 }[o.maxPlayers] ?? 62) * (o.giftsPerColour / 8) * 10 / 60,
+  // Commands in a game of bots with 8 gifts per colour (median of 20 games per table size:
+  // `tinsel-engine-bench --bot-games 20 --game happy_holidays`), about 10 seconds each for a family.
+  estimateMinutes: (o) => ({ 2: 78, 3: 69, 4: 64, 5: 61, 6: 53 }[o.maxPlayers] ?? 64) * (o.giftsPerColour / 8) * 10 / 60,
   options: {
     startPlayer: { choices: ['random', 'host-picks'] },
     maxPlayers: { min: 2, max: 6 },
