@@ -95,10 +95,10 @@ export function estimateText(gameId, options) {
 }
 
 // Timers in words a family uses: "60 seconds", not "60" (options named …Sec, …Seconds or …Ms).
+const timeUnit = (name) => (/(Sec|Seconds)$/.test(name) ? 's' : /Ms$/.test(name) ? 'ms' : null);
 function withUnit(name, n) {
-  if (/(Sec|Seconds)$/.test(name)) return t('opt.seconds', { n });
-  if (/Ms$/.test(name)) return t('opt.seconds', { n: n / 1000 });
-  return String(n);
+  const unit = timeUnit(name);
+  return unit ? t('opt.seconds', { n: unit === 'ms' ? n / 1000 : n }) : String(n);
 }
 
 function optionField(g, name, value) {
@@ -123,8 +123,8 @@ function optionField(g, name, value) {
   } else {
     input = `<input id="${id}" data-opt="${name}" data-kind="text" data-fresh value="${esc(value)}">`;
   }
-  const unit = typeof value === 'number' && !meta.choices && /(Sec|Seconds|Ms)$/.test(name)
-    ? ` (${t(/Ms$/.test(name) ? 'opt.in_ms' : 'opt.in_seconds')})` : '';
+  const unit = typeof value === 'number' && !meta.choices && timeUnit(name)
+    ? ` (${t(timeUnit(name) === 'ms' ? 'opt.in_ms' : 'opt.in_seconds')})` : '';
   return `<label class="field option ${typeof value === 'boolean' ? 'check' : ''}"><span>${esc(label + unit)}</span>${input}</label>`;
 }
 
