@@ -61,3 +61,15 @@ await run('browser: static files compressed, a second visit transfers next to no
   assert.ok(rest < 0.05, `a second visit transfers under 5 % of the first besides the page (${(100 * rest).toFixed(1)} %)`);
   assertNoPageErrors(page);
 });
+
+// The page's one outside library, morphdom, is served from clients/web/vendor as npm ships it:
+// the same bytes as the package package.json pins (npm ci installs it), with its licence beside it.
+{
+  const { readFile } = await import('node:fs/promises');
+  const root = new URL('../../', import.meta.url);
+  const served = await readFile(new URL('clients/web/vendor/morphdom/morphdom-esm.js', root));
+  const npm = await readFile(new URL('node_modules/morphdom/dist/morphdom-esm.js', root));
+  assert.ok(served.equals(npm), 'clients/web/vendor/morphdom/morphdom-esm.js equals node_modules/morphdom/dist/morphdom-esm.js');
+  assert.match(await readFile(new URL('clients/web/vendor/morphdom/LICENSE', root), 'utf8'), /MIT License/);
+  console.log('ok the vendored morphdom is the npm package, unchanged');
+}

@@ -9,6 +9,8 @@ import { addTexts, lang, list, setLang, t } from './i18n.js';
 import { showMoments } from './moments.js';
 import { estimateText, readOptions, screenHtml } from './screens.js';
 import { afterRender } from './coach.js';
+import morphdom from '../vendor/morphdom/morphdom-esm.js';
+import { measure, play } from './motion.js';
 import { refreshInvite } from './invite.js';
 import { errorText, games, parseRoute, seatColours, seatLabel, seatName, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
@@ -234,6 +236,12 @@ function renderHeader() {
   $('#tagline').textContent = t('tagline');
 }
 
+// morphdom pairs old and new elements among siblings by this key: an id, or data-key where a
+// list's items would otherwise be paired by position (a new first item would change them all).
+function nodeKey(node) {
+  return node.nodeType === 1 ? node.id || node.getAttribute('data-key') || undefined : undefined;
+}
+
 // Re-renders the main area, keeping what the user is typing.
 export function render() {
   renderHeader();
@@ -243,7 +251,13 @@ export function render() {
   for (const input of screen.querySelectorAll('input[id], select[id], textarea[id]')) {
     kept[input.id] = input.type === 'checkbox' ? input.checked : input.value;
   }
-  screen.innerHTML = screenHtml();
+  // Morphed, not replaced: elements that stay keep their focus, scroll, selection and running
+  // transitions, and pieces that moved slide to their new place (motion.js).
+  const next = screen.cloneNode(false);
+  next.innerHTML = screenHtml();
+  const before = measure(screen);
+  morphdom(screen, next, { childrenOnly: true, getNodeKey: nodeKey });
+  play(screen, before);
   for (const [id, value] of Object.entries(kept)) {
     const input = document.getElementById(id);
     if (!input || input.dataset.fresh !== undefined) continue;
