@@ -70,6 +70,27 @@ export function assertNoPageErrors(...pages) {
   if (errors.length) throw new Error(`errors in the page:\n${errors.join('\n')}`);
 }
 
+// The two phone screens every screen must fit (issue 17): no sideways scroll on either.
+export const phoneSizes = [{ width: 390, height: 844 }, { width: 360, height: 740 }];
+
+// Fails when the page scrolls sideways at its current size: the document is wider than the
+// window. `where` names the screen in the message, with the widest elements that stick out.
+export async function assertNoSideScroll(page, where) {
+  const r = await page.evaluate(() => {
+    const width = window.innerWidth;
+    const out = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const b = el.getBoundingClientRect();
+      if (b.right > width + 0.5 && b.width > 0) out.push({ el: el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''), right: Math.round(b.right) });
+    }
+    out.sort((a, b) => b.right - a.right);
+    return { scrollWidth: document.documentElement.scrollWidth, width, out: out.slice(0, 5) };
+  });
+  if (r.scrollWidth > r.width) {
+    throw new Error(`${where}: the page scrolls sideways at ${r.width} px (scrollWidth ${r.scrollWidth}); sticking out: ${JSON.stringify(r.out)}`);
+  }
+}
+
 // English words that must not appear on a German screen (names and game titles aside).
 const englishWords = ['the', 'and', 'your', 'turn', 'player', 'players', 'seconds', 'points', 'room', 'game', 'waiting', 'start', 'settings'];
 
