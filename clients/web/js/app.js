@@ -242,6 +242,13 @@ function nodeKey(node) {
   return node.nodeType === 1 ? node.id || node.getAttribute('data-key') || undefined : undefined;
 }
 
+// A <details> the user opened or closed stays so across pushes ("At the table" during a game,
+// "More settings"): the new HTML never says, so the element keeps its own state.
+function keepOpen(from, to) {
+  if (from.tagName === 'DETAILS') to.open = from.open;
+  return true;
+}
+
 // Re-renders the main area, keeping what the user is typing.
 export function render() {
   renderHeader();
@@ -256,7 +263,7 @@ export function render() {
   const next = screen.cloneNode(false);
   next.innerHTML = screenHtml();
   const before = measure(screen);
-  morphdom(screen, next, { childrenOnly: true, getNodeKey: nodeKey });
+  morphdom(screen, next, { childrenOnly: true, getNodeKey: nodeKey, onBeforeElUpdated: keepOpen });
   play(screen, before);
   for (const [id, value] of Object.entries(kept)) {
     const input = document.getElementById(id);
