@@ -202,3 +202,77 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   assertNoPageErrors(oma.page, ben.page, tom.page);
   benNet.close();
 });
+
+// The fullest table the rules allow (six players, 15 gifts of a colour, loaded sleighs, tall
+// stacks, long names) still fits both phones, in German, and uses a desktop's width.
+await run('browser: Happy Holidays at its fullest fits a phone', async ({ browser, baseUrl }) => {
+  const { page } = await newPlayer(browser, 'Oma', { locale: 'de-DE', viewport: phoneSizes[0] });
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#name').waitFor();
+  await page.evaluate(async () => {
+    const hh = (await import('/js/games/happy_holidays.js')).default;
+    const names = ['Großmutter Hildegard', 'Onkel Maximilian', 'Ben', 'Tante Friederike', 'Opa', 'Lena-Sophie'];
+    const player = (seat) => ({
+      seat, reindeer: seat % 2 === 1, score: 29, total_gifts: 54,
+      sleigh: { id: seat, gifts: { red: 5, green: 4, blue: 6, yellow: 3 } },
+      stacks: { red: 15, green: 14, blue: 13, yellow: 12 },
+    });
+    const view = {
+      game: 'happy_holidays', phase: 'choose_sleigh', prompt: 'choose_sleigh', active: 0, round: 12, turn: 70,
+      tree: { red: 15, green: 0, blue: 15, yellow: 1 }, players: names.map((_, seat) => player(seat)),
+      last_roll: { seat: 0, face: 'reindeer_reward' },
+    };
+    const ctx = {
+      view, state: { view, over: false, seq: 9 }, legal: [], seat: 0,
+      name: (s) => names[s], who: (s) => names[s], colour: () => '#b3261e',
+    };
+    // A page of its own, beside the app's (which it leaves alone), laid out as a game screen.
+    document.querySelector('.layout').style.display = 'none';
+    const layout = document.createElement('div');
+    layout.className = 'layout';
+    layout.innerHTML = `<main><section class="game"><div class="board-wrap">${hh.render(ctx)}</div></section></main>
+      <aside class="card">…</aside>`;
+    document.body.append(layout);
+  });
+  for (const size of phoneSizes) {
+    await page.setViewportSize(size);
+    await assertNoSideScroll(page, `the fullest table at ${size.width} px`);
+  }
+  await screenshot(page, 'hh-fullest-de-360.png');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await assertNoSideScroll(page, 'the fullest table on a desktop');
+  // On a desktop the players sit side by side.
+  const tops = await page.locator('.hh-player').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+  assert.ok(new Set(tops).size < tops.length, `players side by side on a desktop: ${tops}`);
+  await screenshot(page, 'hh-fullest-de-1280.png');
+  assertNoPageErrors(page);
+});
+
+// Which gifts slide where, from the game's own states (no server needed): a Reindeer reward that
+// takes Ben's sleigh sends its gifts to Oma's stacks and Oma's old load over to Ben's place, once.
+await run('browser: Happy Holidays knows where moved gifts come from', async ({ browser, baseUrl }) => {
+  const { page } = await newPlayer(browser, 'Oma');
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#name').waitFor();
+  const found = await page.evaluate(async () => {
+    const hh = (await import('/js/games/happy_holidays.js')).default;
+    const none = { red: 0, green: 0, blue: 0, yellow: 0 };
+    const player = (seat, reindeer, sleigh, stacks) => ({ seat, reindeer, score: 0, total_gifts: 0, sleigh: { id: seat, gifts: { ...none, ...sleigh } }, stacks: { ...none, ...stacks } });
+    const view = (players, tree, phase) => ({ game: 'happy_holidays', phase, active: 0, round: 2, tree, players, last_roll: { seat: 0, face: 'reindeer_reward' } });
+    const tree = { red: 6, green: 7, blue: 8, yellow: 8 };
+    const before = view([player(0, true, { green: 1 }, {}), player(1, false, { red: 2, blue: 1 }, {})], tree, 'choose_sleigh');
+    const after = view([player(0, true, {}, { red: 2, blue: 1 }), player(1, false, { green: 1 }, {})], tree, 'start_of_turn');
+    const html = (v, seq) => hh.render({ view: v, state: { view: v, over: false, seq }, name: (s) => `P${s}`, who: (s) => `P${s}`, colour: () => '#b3261e' });
+    const froms = (h) => [...h.matchAll(/data-flip-from="([^"]+)"/g)].map((m) => m[1]).sort();
+    hh.onState({ room: 'R', seq: 1, view: before, events: [] });
+    hh.onState({ room: 'R', seq: 2, view: after, events: [{ kind: 'banked', seat: 0, sleigh_owner: 1, count: 3 }, { kind: 'sleigh_swapped', seat: 0, with: 1 }] });
+    const first = froms(html(after, 2));
+    const again = html(after, 2) === html(after, 2);
+    hh.onState({ room: 'R', seq: 3, view: after, events: [{ kind: 'turn_started', seat: 1 }] });
+    return { first, again, later: froms(html(after, 3)) };
+  });
+  assert.deepEqual(found.first, ['at-sl-0-green', 'at-sl-1-blue', 'at-sl-1-red', 'at-sl-1-red']);
+  assert.ok(found.again, 'drawing the same state twice gives the same screen');
+  assert.deepEqual(found.later, [], 'the next state slides nothing that did not move');
+  assertNoPageErrors(page);
+});

@@ -262,11 +262,12 @@ function boxes(colour, loc, count, cap) {
 // ---------------------------------------------------------------------------------------------
 // What moved in the last state, worked out from its events and the view before it.
 
-const moves = { prev: null, seq: null, arrivals: new Map(), deerFrom: new Map(), rolls: 0 };
+const moves = { room: null, prev: null, seq: null, arrivals: new Map(), deerFrom: new Map(), rolls: 0 };
 
 function noteState(msg) {
   const v = msg.view;
-  const prev = moves.prev;
+  const prev = moves.room === msg.room ? moves.prev : null;
+  moves.room = msg.room;
   moves.prev = v || null;
   moves.seq = msg.seq;
   moves.arrivals = new Map();
@@ -405,7 +406,7 @@ export default {
       const load = colours.filter((c) => p.sleigh.gifts[c] > 0).map((c) => {
         const n = p.sleigh.gifts[c];
         const label = t('hh.tip.load', { name, count: t('hh.count', { n, colour: colourName(c) }) });
-        return `<span class="load-group" role="img" aria-label="${esc(label)}" ${tip(label)}>
+        return `<span class="load-group ${n === 1 ? 'one' : ''}" role="img" aria-label="${esc(label)}" ${tip(label)}>
           <span class="load-boxes">${anchor(`sl-${p.seat}-${c}`)}${boxes(c, `sl-${p.seat}-${c}`, n, 4)}</span>${countChip(n)}</span>`;
       }).join('');
       const stacks = colours.map((c) => {
