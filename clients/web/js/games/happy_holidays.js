@@ -266,7 +266,9 @@ const moves = { room: null, prev: null, seq: null, arrivals: new Map(), deerFrom
 
 function noteState(msg) {
   const v = msg.view;
-  const prev = moves.room === msg.room ? moves.prev : null;
+  // Only the state right after the one drawn moves anything: a state that answers a join (a
+  // reload, a second window, a reconnect) repeats the current seq or jumps past missed ones.
+  const prev = moves.room === msg.room && msg.seq === moves.seq + 1 ? moves.prev : null;
   moves.room = msg.room;
   moves.prev = v || null;
   moves.seq = msg.seq;
