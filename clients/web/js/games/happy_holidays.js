@@ -79,6 +79,7 @@ const texts = {
     'hh.tip.stack': "{name}'s stack: {count}",
     'hh.tip.die': 'The die shows: {face}',
     'hh.die_not_rolled': 'The die: nobody has rolled yet',
+    'hh.counts': 'counts',
   },
   de: {
     'happy_holidays.title': 'Happy Holidays',
@@ -152,6 +153,7 @@ const texts = {
     'hh.tip.stack': 'Stapel von {name}: {count}',
     'hh.tip.die': 'Der Würfel zeigt: {face}',
     'hh.die_not_rolled': 'Der Würfel: noch hat niemand gewürfelt',
+    'hh.counts': 'zählt',
   },
 };
 
@@ -303,9 +305,13 @@ function noteState(msg) {
   }
 }
 
-function giftRow(gifts) {
-  return `<span class="gift-row">${colours.map((c) => `<span class="gift" role="img" aria-label="${esc(t('hh.count', { n: gifts[c] ?? 0, colour: colourName(c) }))}"
-    title="${esc(t('hh.count', { n: gifts[c] ?? 0, colour: colourName(c) }))}">${giftBox(c)}${countChip(gifts[c] ?? 0)}</span>`).join('')}</span>`;
+// The stacks in a row, each with its number; on the results, the two that count are marked.
+function giftRow(gifts, marked = false) {
+  const counting = new Set(marked ? [...colours].sort((x, y) => (gifts[y] || 0) - (gifts[x] || 0)).slice(0, 2).filter((c) => gifts[c] > 0) : []);
+  return `<span class="gift-row">${colours.map((c) => {
+    const label = t('hh.count', { n: gifts[c] ?? 0, colour: colourName(c) }) + (counting.has(c) ? ` (${t('hh.counts')})` : '');
+    return `<span class="gift ${counting.has(c) ? 'counts' : ''}" role="img" aria-label="${esc(label)}" title="${esc(label)}">${giftBox(c)}${countChip(gifts[c] ?? 0)}</span>`;
+  }).join('')}</span>`;
 }
 
 // Pieces explain themselves: a title for the mouse, data-tip for a long press on a touch screen
@@ -455,7 +461,7 @@ export default {
     const r = ctx.state.result;
     const rows = r.scores.map((score, seat) => `<tr class="${r.winners.includes(seat) ? 'winner' : ''}">
       <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))}</td><td><strong>${score}</strong></td>
-      <td>${giftRow(r.stacks[seat])}</td><td>${r.total_gifts[seat]}</td></tr>`);
+      <td>${giftRow(r.stacks[seat], true)}</td><td>${r.total_gifts[seat]}</td></tr>`);
     return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('hh.stacks'))}</th><th>${esc(t('game.total'))}</th></tr></thead>
       <tbody>${rows.join('')}</tbody></table>`;
   },
