@@ -2,14 +2,70 @@
 // phone, in German) opens the invite link and sits down; they chat, a third watches through the
 // watch-only link, they play a complete game by clicking the offered choices (the guest reloads the
 // page mid-game and carries on; the host opens a second window, which takes the seat over), and
-// everyone reaches the results screen.
+// everyone reaches the results screen. On the way: every phase of the game fits both phone sizes
+// without sideways scroll, the die shows the face rolled, moved gifts slide (and nothing moves for
+// the watcher who asked for reduced motion).
 import assert from 'node:assert/strict';
-import { assertCleanText, assertNoPageErrors, createRoom, joinByInvite, newPlayer, playOneStep, run, screenshot, sleep, startProxy } from './lib.mjs';
+import { assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, playOneStep, run, screenshot, sleep, startProxy } from './lib.mjs';
+
+// Counts, in the page, the animations that start on the board: Web Animations (the slides of
+// motion.js; `slides` for gift boxes) and CSS animations (the die's roll).
+function countBoardAnimations() {
+  window.hhAnimations = { all: 0, slides: 0, rolls: 0 };
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function countedAnimate(...args) {
+    if (this.closest?.('.hh-board')) {
+      window.hhAnimations.all += 1;
+      if (this.classList.contains('gb')) window.hhAnimations.slides += 1;
+    }
+    return animate.apply(this, args);
+  };
+  document.addEventListener('animationstart', (e) => {
+    if (!e.target.closest?.('.hh-board')) return;
+    window.hhAnimations.all += 1;
+    if (e.target.id === 'hh-die') window.hhAnimations.rolls += 1;
+  }, true);
+}
+const boardAnimations = (page) => page.evaluate(() => window.hhAnimations);
+
+// A person whose phone asks for reduced motion (as newPlayer in lib.mjs, plus that setting).
+async function newWatcherWithReducedMotion(browser, name) {
+  const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(`${name}: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.errors.push(`${name}: console: ${msg.text()}`);
+  });
+  await page.addInitScript(countBoardAnimations);
+  return { context, page, name };
+}
+
+// The phases of a game by the board's data-phase (the game's view.phase).
+const phaseOf = (page) => page.locator('.hh-board').getAttribute('data-phase', { timeout: 5000 }).catch(() => null);
+
+// For a picture: wait until nothing moves any more.
+const settled = (page) => page.waitForFunction(() => document.getAnimations().length === 0);
+
+// The screen at both phone sizes, then back at the page's own size: nothing sticks out sideways.
+async function fitsPhones(page, where, shotName) {
+  const own = page.viewportSize();
+  for (const size of phoneSizes) {
+    await page.setViewportSize(size);
+    await assertNoSideScroll(page, `${where} at ${size.width} px`);
+    if (shotName && size.width === 390) {
+      await settled(page);
+      await screenshot(page, shotName);
+    }
+  }
+  await page.setViewportSize(own);
+}
 
 await run('browser: Happy Holidays from invite to results', async ({ browser, baseUrl }) => {
   const oma = await newPlayer(browser, 'Oma');
   const ben = await newPlayer(browser, 'Ben', { locale: 'de-DE', viewport: { width: 412, height: 915 } }); // a phone
   const benNet = await startProxy(baseUrl); // Ben's flaky home network
+  await oma.page.addInitScript(countBoardAnimations);
   await oma.page.goto(`${baseUrl}/`);
   await screenshot(oma.page, 'home.png');
 
@@ -34,7 +90,8 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   await oma.page.getByTestId('chat').getByText('Frohe Weihnachten, Oma!').waitFor();
 
   // A spectator through the watch-only link sees the room but takes no seat.
-  const tom = await newPlayer(browser, 'Tom');
+  // (Tom asked his phone for reduced motion: nothing on the board may move for him.)
+  const tom = await newWatcherWithReducedMotion(browser, 'Tom');
   await tom.page.goto(`${baseUrl}/watch/${code}`);
   await tom.page.fill('#name', 'Onkel Tom');
   await tom.page.getByRole('button', { name: 'Just watch' }).click();
@@ -50,14 +107,41 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   let reloaded = false;
   let dropped = false;
   let shot = false;
+  const phasesChecked = new Set();
+  let dieChecked = false;
+  let tomChecks = 0;
   const deadline = Date.now() + 200000;
   while (Date.now() < deadline) {
     if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) break;
     const clicked = (await playOneStep(oma.page)) || (await playOneStep(ben.page));
     if (clicked) steps += 1;
     else await sleep(50);
+    // Each phase once, on the screen of the player it waits for (the choices showing), at both
+    // phone sizes: Ben's in German, Oma's in English.
+    const mover = (await oma.page.locator('.turn-bar.mine').count()) ? oma.page : ben.page;
+    const phase = await phaseOf(mover);
+    if (phase && !phasesChecked.has(phase) && (await mover.locator('.turn-bar.mine').count())) {
+      phasesChecked.add(phase);
+      await fitsPhones(mover, `the ${phase} screen`, `hh-${phase}-${mover === ben.page ? 'de' : 'en'}-390.png`);
+    }
+    if (!dieChecked && (await oma.page.locator('[data-testid="hh-die"]:not([data-face=""])').count())) {
+      // The die shows the face rolled, as a picture with its name; no question mark.
+      const die = oma.page.getByTestId('hh-die');
+      assert.match(await die.getAttribute('data-face'), /^(red_green|green_blue|blue_yellow|yellow_red|reindeer_reward|christmas_wish)$/);
+      assert.match(await die.getAttribute('aria-label'), /^The die shows: (\w+ \+ \w+|Reindeer reward|Christmas wish)$/);
+      assert.equal(await die.locator('svg').count(), 1);
+      assert.ok(!(await die.textContent()).includes('?'), 'the die shows a face, not a question mark');
+      dieChecked = true;
+    }
+    if (clicked && tomChecks < 12) {
+      // Right after a move, on the watcher's screen with reduced motion: nothing animates.
+      assert.equal(await tom.page.evaluate(() => document.getAnimations().length), 0, 'no animation runs under reduced motion');
+      tomChecks += 1;
+    }
     if (!shot && steps >= 12 && (await oma.page.locator('.turn-bar.mine').count())) {
+      await settled(oma.page);
       await screenshot(oma.page, 'happy-holidays.png');
+      await settled(ben.page);
       await screenshot(ben.page, 'happy-holidays-phone.png');
       await assertCleanText(ben.page, 'de'); // Ben's German game screen: no raw keys, no English
       shot = true;
@@ -85,6 +169,14 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
     }
   }
   assert.ok(reloaded && dropped, 'the game ended before the reload and network-drop steps');
+  assert.ok(dieChecked, 'the die was checked after a roll');
+  for (const phase of ['start_of_turn', 'sleigh_colour']) assert.ok(phasesChecked.has(phase), `the ${phase} screen was checked on phones`);
+  console.log(`phases checked on phones: ${[...phasesChecked].join(', ')}`);
+  // Moves animate for Oma: the die rolled and gifts slid; for Tom (reduced motion) nothing did.
+  const omaMoved = await boardAnimations(oma.page);
+  assert.ok(omaMoved.slides > 0 && omaMoved.rolls > 0, `moves animate without reduced motion: ${JSON.stringify(omaMoved)}`);
+  assert.equal(await tom.page.evaluate(() => document.getAnimations().length), 0);
+  assert.deepEqual(await boardAnimations(tom.page), { all: 0, slides: 0, rolls: 0 }, 'nothing on the board moved under reduced motion');
   // Oma opens the room in a second window: it takes the seat over, the first window says so.
   const omaTab2 = await oma.context.newPage();
   await omaTab2.goto(`${baseUrl}/r/${code}`);
@@ -103,7 +195,84 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   await oma.page.getByTestId('chat').getByText('Frohe Weihnachten, Oma!').waitFor(); // chat survived
   await tom.page.getByTestId('results').waitFor();
   await screenshot(oma.page, 'happy-holidays-results.png');
+  await fitsPhones(ben.page, 'the results (German)', 'hh-over-de-390.png');
+  await fitsPhones(oma.page, 'the results (English)', 'hh-over-en-390.png');
+  await fitsPhones(tom.page, 'the results for a watcher');
   console.log(`played ${steps} clicks to the end`);
   assertNoPageErrors(oma.page, ben.page, tom.page);
   benNet.close();
+});
+
+// The fullest table the rules allow (six players, 15 gifts of a colour, loaded sleighs, tall
+// stacks, long names) still fits both phones, in German, and uses a desktop's width.
+await run('browser: Happy Holidays at its fullest fits a phone', async ({ browser, baseUrl }) => {
+  const { page } = await newPlayer(browser, 'Oma', { locale: 'de-DE', viewport: phoneSizes[0] });
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#name').waitFor();
+  await page.evaluate(async () => {
+    const hh = (await import('/js/games/happy_holidays.js')).default;
+    const names = ['Großmutter Hildegard', 'Onkel Maximilian', 'Ben', 'Tante Friederike', 'Opa', 'Lena-Sophie'];
+    const player = (seat) => ({
+      seat, reindeer: seat % 2 === 1, score: 29, total_gifts: 54,
+      sleigh: { id: seat, gifts: { red: 5, green: 4, blue: 6, yellow: 3 } },
+      stacks: { red: 15, green: 14, blue: 13, yellow: 12 },
+    });
+    const view = {
+      game: 'happy_holidays', phase: 'choose_sleigh', prompt: 'choose_sleigh', active: 0, round: 12, turn: 70,
+      tree: { red: 15, green: 0, blue: 15, yellow: 1 }, players: names.map((_, seat) => player(seat)),
+      last_roll: { seat: 0, face: 'reindeer_reward' },
+    };
+    const ctx = {
+      view, state: { view, over: false, seq: 9 }, legal: [], seat: 0,
+      name: (s) => names[s], who: (s) => names[s], colour: () => '#b3261e',
+    };
+    // A page of its own, beside the app's (which it leaves alone), laid out as a game screen.
+    document.querySelector('.layout').style.display = 'none';
+    const layout = document.createElement('div');
+    layout.className = 'layout';
+    layout.innerHTML = `<main><section class="game"><div class="board-wrap">${hh.render(ctx)}</div></section></main>
+      <aside class="card">…</aside>`;
+    document.body.append(layout);
+  });
+  for (const size of phoneSizes) {
+    await page.setViewportSize(size);
+    await assertNoSideScroll(page, `the fullest table at ${size.width} px`);
+  }
+  await screenshot(page, 'hh-fullest-de-360.png');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await assertNoSideScroll(page, 'the fullest table on a desktop');
+  // On a desktop the players sit side by side.
+  const tops = await page.locator('.hh-player').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+  assert.ok(new Set(tops).size < tops.length, `players side by side on a desktop: ${tops}`);
+  await screenshot(page, 'hh-fullest-de-1280.png');
+  assertNoPageErrors(page);
+});
+
+// Which gifts slide where, from the game's own states (no server needed): a Reindeer reward that
+// takes Ben's sleigh sends its gifts to Oma's stacks and Oma's old load over to Ben's place, once.
+await run('browser: Happy Holidays knows where moved gifts come from', async ({ browser, baseUrl }) => {
+  const { page } = await newPlayer(browser, 'Oma');
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#name').waitFor();
+  const found = await page.evaluate(async () => {
+    const hh = (await import('/js/games/happy_holidays.js')).default;
+    const none = { red: 0, green: 0, blue: 0, yellow: 0 };
+    const player = (seat, reindeer, sleigh, stacks) => ({ seat, reindeer, score: 0, total_gifts: 0, sleigh: { id: seat, gifts: { ...none, ...sleigh } }, stacks: { ...none, ...stacks } });
+    const view = (players, tree, phase) => ({ game: 'happy_holidays', phase, active: 0, round: 2, tree, players, last_roll: { seat: 0, face: 'reindeer_reward' } });
+    const tree = { red: 6, green: 7, blue: 8, yellow: 8 };
+    const before = view([player(0, true, { green: 1 }, {}), player(1, false, { red: 2, blue: 1 }, {})], tree, 'choose_sleigh');
+    const after = view([player(0, true, {}, { red: 2, blue: 1 }), player(1, false, { green: 1 }, {})], tree, 'start_of_turn');
+    const html = (v, seq) => hh.render({ view: v, state: { view: v, over: false, seq }, name: (s) => `P${s}`, who: (s) => `P${s}`, colour: () => '#b3261e' });
+    const froms = (h) => [...h.matchAll(/data-flip-from="([^"]+)"/g)].map((m) => m[1]).sort();
+    hh.onState({ room: 'R', seq: 1, view: before, events: [] });
+    hh.onState({ room: 'R', seq: 2, view: after, events: [{ kind: 'banked', seat: 0, sleigh_owner: 1, count: 3 }, { kind: 'sleigh_swapped', seat: 0, with: 1 }] });
+    const first = froms(html(after, 2));
+    const again = html(after, 2) === html(after, 2);
+    hh.onState({ room: 'R', seq: 3, view: after, events: [{ kind: 'turn_started', seat: 1 }] });
+    return { first, again, later: froms(html(after, 3)) };
+  });
+  assert.deepEqual(found.first, ['at-sl-0-green', 'at-sl-1-blue', 'at-sl-1-red', 'at-sl-1-red']);
+  assert.ok(found.again, 'drawing the same state twice gives the same screen');
+  assert.deepEqual(found.later, [], 'the next state slides nothing that did not move');
+  assertNoPageErrors(page);
 });

@@ -73,6 +73,13 @@ const texts = {
     'hh.tip.sleigh': "{name}'s sleigh: gifts here are not safe until they go onto the stacks",
     'hh.tip.tree': 'Gifts under the tree: a colour you roll brings one onto your sleigh',
     'hh.tip.stacks': "{name}'s stacks: the two biggest count at the end",
+    'hh.count': { one: '{n} {colour} gift', other: '{n} {colour} gifts' },
+    'hh.tip.pile': 'Under the tree: {count}',
+    'hh.tip.load': "On {name}'s sleigh: {count}",
+    'hh.tip.stack': "{name}'s stack: {count}",
+    'hh.tip.die': 'The die shows: {face}',
+    'hh.die_not_rolled': 'The die: nobody has rolled yet',
+    'hh.counts': 'counts',
   },
   de: {
     'happy_holidays.title': 'Happy Holidays',
@@ -140,36 +147,176 @@ const texts = {
     'hh.tip.sleigh': 'Schlitten von {name}: Geschenke hier sind erst auf den Stapeln sicher',
     'hh.tip.tree': 'Geschenke unterm Baum: eine gewürfelte Farbe bringt eins davon auf deinen Schlitten',
     'hh.tip.stacks': 'Stapel von {name}: die zwei größten zählen am Ende',
+    'hh.count': { one: '{n} Geschenk in {colour}', other: '{n} Geschenke in {colour}' },
+    'hh.tip.pile': 'Unterm Baum: {count}',
+    'hh.tip.load': 'Auf dem Schlitten von {name}: {count}',
+    'hh.tip.stack': 'Stapel von {name}: {count}',
+    'hh.tip.die': 'Der Würfel zeigt: {face}',
+    'hh.die_not_rolled': 'Der Würfel: noch hat niemand gewürfelt',
+    'hh.counts': 'zählt',
   },
 };
 
 const colourName = (c) => t(`hh.${c}`);
+const special = (face) => face === 'reindeer_reward' || face === 'christmas_wish';
 
 function faceName(face) {
   if (!face) return '';
-  if (face === 'reindeer_reward' || face === 'christmas_wish') return t(`hh.face.${face}`);
+  if (special(face)) return t(`hh.face.${face}`);
   return face.split('_').map(colourName).join(' + ');
 }
 
-function dieHtml(face) {
-  if (!face) return '<div class="die empty" aria-hidden="true">?</div>';
-  if (face === 'reindeer_reward' || face === 'christmas_wish') {
-    return `<div class="die" role="img" aria-label="${esc(faceName(face))}" title="${esc(faceName(face))}">${face === 'reindeer_reward' ? '🦌' : '⭐'}</div>`;
+// ---------------------------------------------------------------------------------------------
+// The art: one warm style, drawn here as inline SVG and CSS (css/happy_holidays.css). The rules
+// sheet (js/rules/happy_holidays.js) shows the same pictures.
+
+const deerPath = `
+  <path class="deer-antler" d="M49 17c-2-6-1-11 3-15M51 11c3-2 6-2 8-1M49 17c-5-4-10-5-14-4M42 14c-1-4-4-6-7-6"/>
+  <path class="deer-body" d="M14 40c0-7 8-11 20-11h10l4-12c1-3 6-3 8 0l6 6c2 2 1 5-2 5h-5l-3 13c0 4-3 7-7 7H22c-5 0-8-3-8-8z"/>
+  <path class="deer-belly" d="M22 44c5 2 15 2 20 0"/>
+  <path class="deer-leg" d="M20 46v16M27 47v15M40 47v15M46 45v17"/>
+  <path class="deer-tail" d="M15 36l-5-3"/>
+  <circle class="deer-eye" cx="55" cy="20" r="1.3"/>
+  <circle class="deer-nose" cx="64" cy="27" r="3"/>
+  <path class="deer-harness" d="M44 27c-2 6-2 10 0 14"/>`;
+
+// A reindeer, standing in front of a sleigh; without one, only its dashed outline.
+export function reindeerSvg(has = true) {
+  return `<svg class="deer ${has ? '' : 'none'}" viewBox="0 0 70 64" aria-hidden="true" focusable="false">${deerPath}</svg>`;
+}
+
+// The Christmas tree the gifts lie around.
+export function treeSvg() {
+  return `<svg class="tree" viewBox="0 0 100 118" aria-hidden="true" focusable="false">
+    <rect class="trunk" x="43" y="96" width="14" height="18" rx="2"/>
+    <path class="tier" d="M50 50 8 100h84z"/><path class="tier t2" d="M50 30 16 76h68z"/><path class="tier t3" d="M50 12 24 52h52z"/>
+    <path class="garland" d="M30 44q20 10 40-2M22 68q28 12 56-4M14 92q36 12 72-4"/>
+    <circle class="bauble b1" cx="34" cy="58" r="3.5"/><circle class="bauble b2" cx="64" cy="50" r="3.5"/>
+    <circle class="bauble b3" cx="46" cy="80" r="3.5"/><circle class="bauble b4" cx="74" cy="86" r="3.5"/>
+    <circle class="bauble b2" cx="24" cy="90" r="3.5"/><circle class="bauble b1" cx="56" cy="36" r="3"/>
+    <path class="star" d="M50 1l3.2 6.6 7.3 1-5.3 5.1 1.3 7.2L50 17.5l-6.5 3.4 1.3-7.2-5.3-5.1 7.3-1z"/>
+  </svg>`;
+}
+
+// The sleigh's body: a red sleigh with a golden rim on curled runners, facing right.
+export function sleighSvg() {
+  return `<svg class="sleigh-body" viewBox="0 0 200 52" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+    <path class="runner" d="M12 46h160c10 0 16-6 16-14s-6-12-11-9"/>
+    <path class="strut" d="M40 40v6M130 40v6"/>
+    <path class="body" d="M6 6h150c14 0 22 8 26 20l-8 14H24C12 40 6 30 6 18z"/>
+    <path class="rim" d="M6 8h150c12 0 19 6 23 16"/>
+    <path class="swirl" d="M30 24c6-8 16-8 18 0M160 22c-4 6 2 12 8 8"/>
+  </svg>`;
+}
+
+const stud = (x, y) => `<circle class="stud" cx="${x}" cy="${y}" r="9"/>`;
+
+// A face of the LEGO die: two colours (a 2×2 plate, half and half), the reindeer or the star;
+// a plain white die before the first roll.
+export function dieSvg(face) {
+  const faceShape = 'M14 4h58a10 10 0 0 1 10 10v58a10 10 0 0 1-10 10H14A10 10 0 0 1 4 72V14A10 10 0 0 1 14 4z';
+  let inner;
+  if (face && !special(face)) {
+    const [a, b] = face.split('_');
+    inner = `<path style="fill:${paint[a]}" d="M14 4h29v78H14A10 10 0 0 1 4 72V14A10 10 0 0 1 14 4z"/>
+      <path style="fill:${paint[b]}" d="M43 4h29a10 10 0 0 1 10 10v58a10 10 0 0 1-10 10H43z"/>
+      <g class="studs">${stud(24, 24)}${stud(24, 62)}${stud(62, 24)}${stud(62, 62)}</g>`;
+  } else if (face === 'reindeer_reward') {
+    inner = `<g transform="translate(12 16) scale(.92)">${deerPath}</g>`;
+  } else if (face === 'christmas_wish') {
+    inner = '<path class="star" d="M43 12l9 18.5 20.5 3-14.8 14.4 3.5 20.3L43 58.6l-18.2 9.6 3.5-20.3L13.5 33.5l20.5-3z"/>';
+  } else {
+    inner = `<g class="studs blank">${stud(24, 24)}${stud(24, 62)}${stud(62, 24)}${stud(62, 62)}</g>`;
   }
-  const [a, b] = face.split('_');
-  return `<div class="die split" role="img" aria-label="${esc(faceName(face))}" title="${esc(faceName(face))}"><span style="background:${paint[a]}"></span><span style="background:${paint[b]}"></span></div>`;
+  return `<svg class="die-svg" viewBox="0 0 92 92" aria-hidden="true" focusable="false">
+    <path class="die-side" d="M14 10h62a10 10 0 0 1 10 10v58a10 10 0 0 1-10 10H14A10 10 0 0 1 4 78V20A10 10 0 0 1 14 10z"/>
+    <path class="die-face" d="${faceShape}"/>${inner}<path class="die-edge" d="${faceShape}"/>
+  </svg>`;
 }
 
-function giftRow(gifts, big = false) {
-  return colours.map((c) => `<span class="gift ${big ? 'big' : ''}" style="--g:${paint[c]}" title="${esc(colourName(c))}">
-    <span class="box" aria-hidden="true"></span><span class="n">${gifts[c] ?? 0}</span></span>`).join('');
+// One gift box in a colour: ribbon and bow are CSS (.gb).
+export function giftBox(colour, attrs = '') {
+  return `<i class="gb gb-${colour}" style="--g:${paint[colour]}" ${attrs}></i>`;
 }
 
-function stacksHtml(stacks) {
-  const max = Math.max(8, ...colours.map((c) => stacks[c] || 0));
-  return `<div class="stacks">${colours.map((c) => `<div class="stack" title="${esc(colourName(c))}: ${stacks[c] || 0}">
-    <div class="bar" style="height:${((stacks[c] || 0) / max) * 100}%;background:${paint[c]}"></div><span>${stacks[c] || 0}</span></div>`).join('')}</div>`;
+// A count next to the gifts, dark on white: readable on every colour (WCAG AA).
+const countChip = (n) => `<b class="cnt">${n}</b>`;
+
+// Where a gift (or a reindeer) lies, for the slides between two renders: an invisible anchor with
+// a stable key (`data-flip`), measured before each render; a gift that arrived in this state is
+// drawn with a key of its own (new, so it is seen as arriving) and `data-flip-from` pointing at
+// the anchor it came from. The next render gives it its plain place again, so a slide plays once.
+const anchor = (loc) => `<i class="anchor" data-flip="at-${loc}"></i>`;
+
+// The last `n` of `shown` boxes arrived from `from` (moves.arrivals), the others lay there.
+function boxes(colour, loc, count, cap) {
+  const shown = Math.min(count, cap);
+  const arrived = moves.arrivals.get(loc);
+  const fresh = arrived ? Math.min(arrived.n, shown) : 0;
+  let html = '';
+  for (let i = 0; i < shown; i++) {
+    const arriving = i >= shown - fresh;
+    html += giftBox(colour, arriving ? `data-flip="a${moves.seq}-${loc}-${i}" data-flip-from="at-${arrived.from}"` : '');
+  }
+  return html;
 }
+
+// ---------------------------------------------------------------------------------------------
+// What moved in the last state, worked out from its events and the view before it.
+
+const moves = { room: null, prev: null, seq: null, arrivals: new Map(), deerFrom: new Map(), rolls: 0 };
+
+function noteState(msg) {
+  const v = msg.view;
+  // Only the state right after the one drawn moves anything: a state that answers a join (a
+  // reload, a second window, a reconnect) repeats the current seq or jumps past missed ones.
+  const prev = moves.room === msg.room && msg.seq === moves.seq + 1 ? moves.prev : null;
+  moves.room = msg.room;
+  moves.prev = v || null;
+  moves.seq = msg.seq;
+  moves.arrivals = new Map();
+  moves.deerFrom = new Map();
+  const events = msg.events || [];
+  // Only what happens now moves: not the state that answers a join or catches up, nor a new game.
+  if (!v || v.game !== 'happy_holidays' || !prev || msg.resync || msg.replayed_from !== undefined
+    || events.some((e) => e.kind === 'game_started') || prev.players.length !== v.players.length) return;
+  const add = (loc, n, from) => {
+    if (n <= 0) return;
+    const had = moves.arrivals.get(loc);
+    moves.arrivals.set(loc, { n: (had?.n || 0) + n, from: had?.from || from });
+  };
+  const gained = (seat, c) => (v.players[seat]?.stacks[c] || 0) - (prev.players[seat]?.stacks[c] || 0);
+  for (const ev of events) {
+    switch (ev.kind) {
+      case 'rolled': moves.rolls += 1; break;
+      case 'took_reindeer': moves.deerFrom.set(ev.seat, ev.from); break;
+      case 'gifts_to_sleigh': for (const c of ev.colours) add(`sl-${ev.seat}-${c}`, 1, `tree-${c}`); break;
+      case 'banked': for (const c of colours) add(`st-${ev.seat}-${c}`, gained(ev.seat, c), `sl-${ev.sleigh_owner}-${c}`); break;
+      case 'sleigh_swapped': // the other player gets the active player's sleigh, with its load
+        for (const c of colours) add(`sl-${ev.with}-${c}`, v.players[ev.with]?.sleigh.gifts[c] || 0, `sl-${ev.seat}-${c}`);
+        break;
+      case 'wish_given':
+        for (const p of prev.players) {
+          if (p.seat !== ev.seat && gained(p.seat, ev.colour) < 0) add(`st-${ev.seat}-${ev.colour}`, 1, `st-${p.seat}-${ev.colour}`);
+        }
+        break;
+      default: break;
+    }
+  }
+}
+
+// The stacks in a row, each with its number; on the results, the two that count are marked.
+function giftRow(gifts, marked = false) {
+  const counting = new Set(marked ? [...colours].sort((x, y) => (gifts[y] || 0) - (gifts[x] || 0)).slice(0, 2).filter((c) => gifts[c] > 0) : []);
+  return `<span class="gift-row">${colours.map((c) => {
+    const label = t('hh.count', { n: gifts[c] ?? 0, colour: colourName(c) }) + (counting.has(c) ? ` (${t('hh.counts')})` : '');
+    return `<span class="gift ${counting.has(c) ? 'counts' : ''}" role="img" aria-label="${esc(label)}" title="${esc(label)}">${giftBox(c)}${countChip(gifts[c] ?? 0)}</span>`;
+  }).join('')}</span>`;
+}
+
+// Pieces explain themselves: a title for the mouse, data-tip for a long press on a touch screen
+// (help.js); each also has a name for screen readers (aria-label).
+const tip = (text) => `title="${esc(text)}" data-tip="${esc(text)}"`;
 
 export default {
   id: 'happy_holidays',
@@ -242,29 +389,63 @@ export default {
     }
   },
 
+  onState(msg) {
+    noteState(msg);
+  },
+
   render(ctx) {
     const v = ctx.view;
-    // Pieces explain themselves: a title for the mouse, a name for screen readers, data-tip for a
-    // long press on a touch screen (help.js).
-    const tip = (text) => `title="${esc(text)}" data-tip="${esc(text)}"`;
+    const names = (seat) => ctx.name(seat);
+    const pile = (c) => {
+      const n = v.tree[c] ?? 0;
+      const label = t('hh.tip.pile', { count: t('hh.count', { n, colour: colourName(c) }) });
+      return `<div class="pile ${n ? '' : 'gone'}" role="img" aria-label="${esc(label)}" ${tip(label)} data-testid="hh-tree-${c}">
+        <span class="pile-boxes">${anchor(`tree-${c}`)}${boxes(c, `tree-${c}`, n, 6)}</span>${countChip(n)}</div>`;
+    };
+    const face = v.last_roll?.face;
+    const dieLabel = face ? t('hh.tip.die', { face: faceName(face) }) : t('hh.die_not_rolled');
+    const rolled = moves.rolls ? `rolled roll-${moves.rolls % 2 ? 'a' : 'b'}` : '';
     const players = v.players.map((p) => {
       const active = p.seat === v.active && !ctx.state.over;
-      const name = ctx.name(p.seat);
+      const name = names(p.seat);
       const deer = t(p.reindeer ? 'hh.tip.reindeer' : 'hh.tip.no_reindeer', { name });
+      const deerFrom = moves.deerFrom.get(p.seat);
+      const deerMove = p.reindeer && deerFrom !== undefined ? `data-flip="deer-a${moves.seq}" data-flip-from="at-deer-${deerFrom}"` : '';
+      const load = colours.filter((c) => p.sleigh.gifts[c] > 0).map((c) => {
+        const n = p.sleigh.gifts[c];
+        const label = t('hh.tip.load', { name, count: t('hh.count', { n, colour: colourName(c) }) });
+        return `<span class="load-group ${n === 1 ? 'one' : ''}" role="img" aria-label="${esc(label)}" ${tip(label)}>
+          <span class="load-boxes">${anchor(`sl-${p.seat}-${c}`)}${boxes(c, `sl-${p.seat}-${c}`, n, 4)}</span>${countChip(n)}</span>`;
+      }).join('');
+      const stacks = colours.map((c) => {
+        const n = p.stacks[c] || 0;
+        const label = t('hh.tip.stack', { name, count: t('hh.count', { n, colour: colourName(c) }) });
+        return `<div class="tower ${n ? '' : 'none'}" role="img" aria-label="${esc(label)}" ${tip(label)}>
+          <span class="tower-boxes" style="--g:${paint[c]}">${anchor(`st-${p.seat}-${c}`)}${boxes(c, `st-${p.seat}-${c}`, n, 10)}</span>${countChip(n)}</div>`;
+      }).join('');
       return `<div class="hh-player ${active ? 'active' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
         <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
-          <span class="reindeer ${p.reindeer ? 'has' : ''}" role="img" aria-label="${esc(deer)}" ${tip(deer)}>${p.reindeer ? '🦌' : '·'}</span>
           <span class="score">${esc(t('hh.points', { n: p.score }))}</span></div>
-        <div class="sleigh" ${tip(t('hh.tip.sleigh', { name }))}><span class="label">🛷 ${esc(t('hh.sleigh'))}</span>${giftRow(p.sleigh.gifts)}</div>
-        <div class="label" ${tip(t('hh.tip.stacks', { name }))}>${esc(t('hh.stacks'))}</div>${stacksHtml(p.stacks)}
+        <div class="hh-table">
+          <div class="rig">
+            <div class="sleigh" role="group" aria-label="${esc(t('hh.tip.sleigh', { name }))}" ${tip(t('hh.tip.sleigh', { name }))}>
+              <div class="load">${load || `<span class="load-empty">${esc(t('hh.empty'))}</span>`}</div>${sleighSvg()}</div>
+            <span class="reindeer ${p.reindeer ? 'has' : ''}" role="img" aria-label="${esc(deer)}" ${tip(deer)} ${deerMove}>${anchor(`deer-${p.seat}`)}${reindeerSvg(p.reindeer)}</span>
+          </div>
+          <div class="stacks" role="group" aria-label="${esc(t('hh.tip.stacks', { name }))}" ${tip(t('hh.tip.stacks', { name }))}>
+            <span class="label" aria-hidden="true">${esc(t('hh.stacks'))}</span>${stacks}</div>
+        </div>
       </div>`;
     });
-    return `<div class="hh-board">
-      <div class="hh-centre">
-        <div class="tree-area" ${tip(t('hh.tip.tree'))}><h3>🎄 ${esc(t('hh.tree'))}</h3><div class="gifts">${giftRow(v.tree, true)}</div></div>
-        <div class="die-area"><h3>${esc(t('hh.die'))}</h3>${dieHtml(v.last_roll?.face)}
-          <p class="muted">${v.last_roll ? esc(`${ctx.name(v.last_roll.seat)}: ${faceName(v.last_roll.face)}`) : ''}</p>
-          <p class="muted">${esc(t('hh.round', { n: v.round }))}</p></div>
+    return `<div class="hh-board" data-phase="${esc(v.phase)}">
+      <div class="tree-area" ${tip(t('hh.tip.tree'))}>
+        <h3>${esc(t('hh.tree'))}</h3>
+        <p class="round">${esc(t('hh.round', { n: v.round }))}</p>
+        <p class="die-caption">${v.last_roll ? esc(t('hh.e.rolled', { name: names(v.last_roll.seat), face: faceName(face) })) : ''}</p>
+        <div class="die-area">
+          <div id="hh-die" class="die3d ${rolled}" role="img" aria-label="${esc(dieLabel)}" ${tip(dieLabel)} data-face="${esc(face || '')}" data-testid="hh-die">${dieSvg(face)}</div>
+        </div>
+        <div class="scene">${treeSvg()}<div class="piles left">${pile('red')}${pile('green')}</div><div class="piles right">${pile('blue')}${pile('yellow')}</div></div>
       </div>
       <div class="hh-players">${players.join('')}</div>
     </div>`;
@@ -280,7 +461,7 @@ export default {
     const r = ctx.state.result;
     const rows = r.scores.map((score, seat) => `<tr class="${r.winners.includes(seat) ? 'winner' : ''}">
       <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))}</td><td><strong>${score}</strong></td>
-      <td>${giftRow(r.stacks[seat])}</td><td>${r.total_gifts[seat]}</td></tr>`);
+      <td>${giftRow(r.stacks[seat], true)}</td><td>${r.total_gifts[seat]}</td></tr>`);
     return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('hh.stacks'))}</th><th>${esc(t('game.total'))}</th></tr></thead>
       <tbody>${rows.join('')}</tbody></table>`;
   },

@@ -1,14 +1,17 @@
 // "How to play" Happy Holidays, for families, in both languages (from docs/rules/happy-holidays.md).
-// Plain text; **bold** marks a word the screen shows on a button. Pictures are the board's own art.
-const gift = (c) => `<span class="gift" style="--g:${c}"><span class="box" aria-hidden="true"></span></span>`;
-const gifts = ['#d62828', '#2a9d3f', '#1d6fd6', '#f2c500'].map(gift).join('');
-const pair = '<span class="die split rs-die" aria-hidden="true"><span style="background:#d62828"></span><span style="background:#2a9d3f"></span></span>';
+// Plain text; **bold** marks a word the screen shows on a button. Pictures are the board's own art
+// (js/games/happy_holidays.js, css/happy_holidays.css).
+import { dieSvg, giftBox, reindeerSvg, sleighSvg, treeSvg } from '../games/happy_holidays.js';
+
+const colours = ['red', 'green', 'blue', 'yellow'];
+const tower = (colour, n) => `<span class="tower-boxes">${giftBox(colour).repeat(n)}</span>`;
+const die = (face) => `<span class="die3d">${dieSvg(face)}</span>`;
 const pic = {
-  tree: `<span aria-hidden="true">🎄</span>${gifts}`,
-  sleigh: '<span aria-hidden="true">🛷</span>',
-  stacks: '<span class="rs-stacks" aria-hidden="true"><i style="height:40%;background:#d62828"></i><i style="height:90%;background:#2a9d3f"></i><i style="height:60%;background:#1d6fd6"></i><i style="height:20%;background:#f2c500"></i></span>',
-  reindeer: '<span aria-hidden="true">🦌</span>',
-  die: `${pair}<span class="die rs-die" aria-hidden="true">🦌</span><span class="die rs-die" aria-hidden="true">⭐</span>`,
+  tree: `${treeSvg()}${colours.map((c) => giftBox(c)).join('')}`,
+  sleigh: `<span class="hh-rs-sleigh">${giftBox('red')}${giftBox('blue')}${sleighSvg()}</span>`,
+  stacks: `<span class="hh-rs-stacks">${tower('red', 2)}${tower('green', 4)}${tower('blue', 3)}${tower('yellow', 1)}</span>`,
+  reindeer: reindeerSvg(true),
+  die: `${die('red_green')}${die('reindeer_reward')}${die('christmas_wish')}`,
 };
 
 export default {
