@@ -90,7 +90,6 @@ const texts = {
     'cp.h.flee': 'Your penguin (with the gold ring) runs away from the bear. Tap a floe with a gold edge.',
     'cp.h.swap': 'Your penguin (with the gold ring) swaps places with the figure you tap.',
     'cp.h.arrow': 'Point at a floe: an arrow shows where it goes.',
-    'cp.h.reachable': { one: '{n} floe can be reached.', other: '{n} floes can be reached.' },
     'cp.moves_now': 'moves now',
     'cp.open_water': 'Open water {side}',
     'cp.choose': 'Choose:',
@@ -228,7 +227,6 @@ const texts = {
     'cp.h.flee': 'Dein Pinguin (mit dem goldenen Ring) läuft vor dem Eisbären davon. Tipp eine Scholle mit goldenem Rand an.',
     'cp.h.swap': 'Dein Pinguin (mit dem goldenen Ring) tauscht den Platz mit der Figur, die du antippst.',
     'cp.h.arrow': 'Zeig auf eine Scholle: ein Pfeil zeigt, wohin es geht.',
-    'cp.h.reachable': { one: '{n} Scholle ist erreichbar.', other: '{n} Schollen sind erreichbar.' },
     'cp.moves_now': 'zieht jetzt',
     'cp.open_water': 'Offenes Wasser {side}',
     'cp.choose': 'Wähle:',
@@ -642,7 +640,6 @@ function actionLabel(entry, ctx) {
 // In words: which figure goes where (the board shows it with the gold ring and gold edges).
 function moveHint(ctx) {
   const mover = moverOf(ctx);
-  const floes = new Set(ctx.legal.map(boardFloe).filter((f) => f !== null && f !== undefined));
   const n = ctx.view.roll ?? 1;
   let text = t('cp.click_floe');
   if (mover) {
@@ -651,7 +648,6 @@ function moveHint(ctx) {
     else if (kinds.has('bear_move')) text = t('cp.h.bear_move');
     else if (kinds.has('flee')) text = t('cp.h.flee');
     else text = t('cp.h.swap');
-    if (floes.size > 1) text += ` ${t('cp.h.reachable', { n: floes.size })}`;
     if (window.matchMedia?.('(hover: hover)').matches) text += ` ${t('cp.h.arrow')}`;
   }
   return `<p class="hint cp-move-hint" data-testid="cp-move-hint">${esc(text)}</p>`;
