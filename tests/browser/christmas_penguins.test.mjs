@@ -138,6 +138,7 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
   await clara.page.locator('.cp-board').waitFor();
   const width = await clara.page.locator('.cp-board').evaluate((el) => el.getBoundingClientRect().width);
   assert.ok(width >= 500, `the board is ${width} px wide at 1024 px`);
+  await screenshot(clara.page, 'christmas-penguins-1024.png');
   for (const p of [oma.page, clara.page]) {
     const b = await p.locator('.cp-board').evaluate((el) => el.getBoundingClientRect());
     const vh = await p.evaluate(() => window.innerHeight);
@@ -267,5 +268,14 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
     for (const w of want) assert.ok(seen.includes(w), `${page.playerName}'s phone was checked in the ${w} phase (${seen.join(', ')})`);
   }
   await assertCleanText(ben.page, 'de');
+  // The "How to play" sheet shows the board's own pictures of the pieces.
+  const help = ben.page.locator('.turn-bar .help-open');
+  if (await help.count()) {
+    await help.click();
+    await ben.page.locator('.help-sheet .cp-pic').first().waitFor();
+    await assertNoSideScroll(ben.page, 'the rules sheet at 360x740');
+    await screenshot(ben.page, 'christmas-penguins-rules-de.png');
+    await ben.page.locator('[data-help-close]').first().click();
+  }
   assertNoPageErrors(oma.page, ben.page);
 });

@@ -386,6 +386,8 @@ export const art = {
     <ellipse cx="0" cy="0" rx="21" ry="16" fill="${c}" stroke="#00000055" stroke-width="3"></ellipse>
     <ellipse cx="-7" cy="-6" rx="8" ry="4.5" fill="#ffffffaa"></ellipse>`,
   gift: (c) => gift(-16, -14, 32, 28, c),
+  // The gift alone, filling its picture (side panel).
+  giftPicture: (c) => `<svg class="cp-pic" viewBox="-20 -24 40 44" aria-hidden="true">${gift(-16, -14, 32, 28, c)}</svg>`,
 };
 function gift(x, y, w, h, c) {
   return `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="2" fill="${c}" stroke="#00000040" stroke-width="1.5"></rect>
@@ -524,14 +526,6 @@ function boardSvg(ctx) {
     if (id === v.hut) {
       parts.push(piece(t('cp.tip.hut'), crowded ? [c[0] + size * 0.42, c[1] - size * 0.38] : [c[0], c[1] + size * 0.05], crowded ? 0.3 : 0.5, art.hut()));
     }
-    if (stones.has(id)) {
-      const s = stones.get(id);
-      parts.push(piece(t('cp.tip.stone', { colour: colourName(s) }), crowded || id === v.hut ? [c[0] + size * 0.45, c[1] + size * 0.42] : c, crowded || id === v.hut ? 0.3 : 0.5, art.stone(paint[s])));
-    }
-    if (loose.has(id)) {
-      const at = [c[0] - size * 0.45, c[1] + size * 0.4];
-      parts.push(piece(t('cp.tip.loose'), at, 0.32, `${art.gift('#d62828')}<text class="count" x="0" y="9" font-size="28">${loose.get(id)}</text>`));
-    }
     here.forEach((fig, i) => {
       // Figures sharing a floe (a penguin and the bear it meets) stand side by side, smaller.
       const k = here.length > 1 ? 0.68 : 1;
@@ -551,6 +545,15 @@ function boardSvg(ctx) {
       if (moving) tip = `${tip} · ${t('cp.moves_now')}`;
       parts.push(piece(tip, [x, y], 0.4 * k, ring + drawing, { key: figureKey(fig), cls: moving ? 'moving' : '' }));
     });
+    // Stones and loose presents lie in front of the figures, at the floe's lower corners.
+    if (stones.has(id)) {
+      const s = stones.get(id);
+      parts.push(piece(t('cp.tip.stone', { colour: colourName(s) }), crowded || id === v.hut ? [c[0] + size * 0.5, c[1] + size * 0.45] : c, crowded || id === v.hut ? 0.3 : 0.5, art.stone(paint[s])));
+    }
+    if (loose.has(id)) {
+      const at = [c[0] - size * 0.5, c[1] + size * 0.45];
+      parts.push(piece(t('cp.tip.loose'), at, 0.32, `${art.gift('#d62828')}<text class="count" x="0" y="9" font-size="28">${loose.get(id)}</text>`));
+    }
     parts.push('</g>');
   });
   for (const cell of extra) {
@@ -611,7 +614,7 @@ function playersHtml(ctx) {
       <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
       <span class="role">${picture(figure)} ${esc(p.role === 'santa' ? t('cp.santa') : t('cp.penguin'))}</span>
       ${where ? `<span class="muted">${esc(where)}</span>` : ''}</div>
-      <div>${picture(art.gift('#d62828'))} ${presentsHtml(p.presents)} ${stones ? `· ${stones}` : ''} <span class="muted">· ${esc(t('cp.channels_left', { n: p.channels_left }))}</span></div>
+      <div>${art.giftPicture('#d62828')} ${presentsHtml(p.presents)} ${stones ? `· ${stones}` : ''} <span class="muted">· ${esc(t('cp.channels_left', { n: p.channels_left }))}</span></div>
     </div>`;
   }).join('');
 }
@@ -866,7 +869,7 @@ export default {
   resultHtml(ctx) {
     const r = ctx.state.result;
     const rows = r.scores.map((score, seat) => `<tr class="${r.winners.includes(seat) ? 'winner' : ''}">
-      <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))} ${seat === r.final_santa ? '🎅' : ''}</td>
+      <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))} ${seat === r.final_santa ? `<span role="img" aria-label="${esc(t('cp.santa'))}">${picture(art.santa())}</span>` : ''}</td>
       <td><strong>${score}</strong></td><td>${presentsHtml(r.presents[seat] || {})}</td></tr>`);
     return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('cp.presents'))}</th></tr></thead>
       <tbody>${rows.join('')}</tbody></table>`;
