@@ -12,6 +12,8 @@ import assert from 'node:assert/strict';
 import { assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, phoneSizes, run, screenshot, sleep } from './lib.mjs';
 
 const pick = (n) => Math.floor(Math.random() * n);
+// A "Stop!" in the log or a banner, in either language.
+const stopLine = /shouts "Stop!"|may play a stone now|ruft „Stopp!“|darf jetzt einen Stein spielen/;
 
 // A browser of its own; `reducedMotion: 'reduce'` plays the player who switched motion off. Every
 // slide (motion.js calls Element.animate) is counted in window.flips, by the piece's key.
@@ -59,7 +61,7 @@ async function step(page, state) {
   }
   if (!(await page.locator('.turn-bar.mine').count())) return null;
   try {
-    const channelMode = page.getByRole('button', { name: 'Build a water channel' });
+    const channelMode = page.getByRole('button', { name: /Build a water channel|Wasserrinne bauen/ });
     if (!state.channel && (await channelMode.count())) {
       const before = await page.locator('.cp-board .channel').count();
       await channelMode.click({ timeout: 1000 });
@@ -71,7 +73,7 @@ async function step(page, state) {
       const n = await partners.count();
       assert.ok(n >= 1 && n <= 6, `${n} floes offered across an edge from ${a}`);
       await partners.nth(pick(n)).click({ timeout: 1000 });
-      await page.getByTestId('log').getByText(/builds a water channel$/).first().waitFor({ timeout: 5000 });
+      await page.getByTestId('log').getByText(/builds a water channel$|baut eine Wasserrinne$/).first().waitFor({ timeout: 5000 });
       assert.equal(await page.locator('.cp-board .channel').count(), before + 1, 'the channel is drawn on the board');
       state.channel = true;
       return 'channel';
@@ -89,10 +91,12 @@ async function step(page, state) {
         const hint = await page.getByTestId('cp-move-hint').textContent();
         assert.match(hint, /gold/, `the hint says which figure moves: ${hint}`);
         assert.ok((await page.locator('.cp-board .piece.moving').count()) + (await page.locator('.cp-board .floe.from').count()) >= 1, 'the moving figure is marked');
-        if (!state.shotMove) {
+        const lang = await page.evaluate(() => document.documentElement.lang);
+        if (!state.shotMove?.has(lang)) {
           await floe.hover();
-          await screenshot(page, `christmas-penguins${state.tag || ''}.png`); // the destinations, highlighted
-          state.shotMove = true;
+          // The destinations, highlighted, and the arrow to the one under the pointer.
+          await screenshot(page, `christmas-penguins${state.tag || ''}${lang === 'de' ? '-de' : ''}.png`);
+          (state.shotMove ||= new Set()).add(lang);
         }
         // The gold ring pulses, unless motion is switched off.
         const running = await page.evaluate(() => document.getAnimations().length);
@@ -120,7 +124,7 @@ async function step(page, state) {
 
 await run('browser: Christmas Penguins click to move, Stop! granted, the board grows, figures slide', async ({ browser, baseUrl }) => {
   const oma = await player(browser, 'Oma');
-  const ben = await player(browser, 'Ben', { reducedMotion: 'reduce' });
+  const ben = await player(browser, 'Ben', { reducedMotion: 'reduce', locale: 'de-DE' });
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Christmas Penguins',
     { maxPlayers: 2, maxRounds: 12, stones: '4/4/4', reactionWindowMs: 3000 });
   await joinByInvite(ben.page, baseUrl, code, 'Ben');
@@ -167,16 +171,16 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
         assert.ok(['granted', 'queued'].includes(status), `stop claim was ${status}`);
         if (status === 'queued') await page.locator('[data-testid="stop-result"][data-status="granted"]').waitFor({ timeout: 10000 });
         const other = page === oma.page ? ben.page : oma.page;
-        await other.getByTestId('log').getByText(/shouts "Stop!"|may play a stone now/).first().waitFor();
+        await other.getByTestId('log').getByText(stopLine).first().waitFor();
         // Everyone sees the moment: the player not on turn's opponent and the spectator.
-        for (const p of [other, clara.page]) await shownMoment(p, /shouts "Stop!"|may play a stone now/);
+        for (const p of [other, clara.page]) await shownMoment(p, stopLine);
         await page.getByTestId('stones-help').waitFor();
-        await screenshot(page, 'christmas-penguins-stop.png');
+        await screenshot(page, `christmas-penguins-stop${page === ben.page ? '-de' : ''}.png`);
         state.stopped = true;
       } else if (did.move !== undefined && !state.moved) {
         // One more "moves to" line in the log (in words, no floe number), and a figure stands on
         // exactly the floe that was clicked.
-        const lines = page.getByTestId('log').getByText(/ moves to /);
+        const lines = page.getByTestId('log').getByText(/ moves to | zieht auf /);
         const until = Date.now() + 5000;
         while ((await lines.count()) <= did.movesBefore && Date.now() < until) await sleep(50);
         assert.ok((await lines.count()) > did.movesBefore, 'the log shows the move');

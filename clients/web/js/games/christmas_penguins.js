@@ -434,7 +434,7 @@ function moverOf(ctx) {
   }
   if (kinds.has('bear_move')) return { kind: 'bear', floe: v.bear };
   if (me && typeof me.penguin === 'number' && (kinds.has('flee') || ctx.legal.some((e) => e.kind === 'use_stone' && e.stone !== 'green'))) {
-    return { kind: 'penguin', seat: me.seat, floe: me.penguin };
+    return { kind: 'penguin', seat: me.seat, floe: me.penguin, swap: !kinds.has('flee') };
   }
   return null;
 }
@@ -579,7 +579,7 @@ function boardSvg(ctx) {
       const cut = size * 0.55;
       const p = [from[0] + ((to[0] - from[0]) * cut) / d, from[1] + ((to[1] - from[1]) * cut) / d];
       const q = [to[0] - ((to[0] - from[0]) * cut) / d, to[1] - ((to[1] - from[1]) * cut) / d];
-      routes += `<line class="route route-${id}" x1="${p[0].toFixed(1)}" y1="${p[1].toFixed(1)}" x2="${q[0].toFixed(1)}" y2="${q[1].toFixed(1)}" marker-end="url(#cp-arrow)"></line>`;
+      routes += `<line class="route route-${id}" x1="${p[0].toFixed(1)}" y1="${p[1].toFixed(1)}" x2="${q[0].toFixed(1)}" y2="${q[1].toFixed(1)}" marker-end="url(#cp-arrow)"${mover.swap ? ' marker-start="url(#cp-arrow)"' : ''}></line>`;
       rules.push(`.cp-board:has([data-floe="${id}"]:is(:hover, :focus-visible)) .route-${id}`);
     }
     if (rules.length) routes = `<style>${rules.join(',\n')} { opacity: 1; }</style><g class="routes" aria-hidden="true">${routes}</g>`;
