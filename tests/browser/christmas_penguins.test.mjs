@@ -15,10 +15,11 @@ const pick = (n) => Math.floor(Math.random() * n);
 // A "Stop!" in the log or a banner, in either language.
 const stopLine = /shouts "Stop!"|may play a stone now|ruft „Stopp!“|darf jetzt einen Stein spielen/;
 
-// A browser of its own; `reducedMotion: 'reduce'` plays the player who switched motion off. Every
+// A browser of its own; `reducedMotion: 'reduce'` plays the player who switched motion off,
+// `hasTouch` a phone's touch screen. Every
 // slide (motion.js calls Element.animate) is counted in window.flips, by the piece's key.
-async function player(browser, name, { locale = 'en-GB', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference' } = {}) {
-  const context = await browser.newContext({ locale, viewport, reducedMotion });
+async function player(browser, name, { locale = 'en-GB', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference', hasTouch = false } = {}) {
+  const context = await browser.newContext({ locale, viewport, reducedMotion, hasTouch });
   await context.addInitScript(() => {
     window.flips = [];
     const animate = Element.prototype.animate;
@@ -209,8 +210,8 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
 
 await run('browser: Christmas Penguins on phones, no sideways scroll in any phase', async ({ browser, baseUrl }) => {
   // Oma in English on the larger phone, Ben in German on the smaller one.
-  const oma = await player(browser, 'Oma', { viewport: phoneSizes[0] });
-  const ben = await player(browser, 'Ben', { viewport: phoneSizes[1], locale: 'de-DE' });
+  const oma = await player(browser, 'Oma', { viewport: phoneSizes[0], hasTouch: true });
+  const ben = await player(browser, 'Ben', { viewport: phoneSizes[1], locale: 'de-DE', hasTouch: true });
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Christmas Penguins',
     { maxPlayers: 2, maxRounds: 6, stones: '4/4/4', reactionWindowMs: 3000 });
   await joinByInvite(ben.page, baseUrl, code, 'Ben');

@@ -14,6 +14,8 @@
 //
 // In SVG, put the key on an element without a transform attribute of its own (a <g> around the
 // piece): the animation sets a CSS transform, which would replace that attribute meanwhile.
+// A piece of an SVG drawing slides by how far it moved within the drawing, so a board that only
+// shifts on the page (a panel above it grew) slides nothing.
 //
 // Every slide is short (280 ms), runs on the compositor, never delays input (the element is
 // where it lands and takes clicks there), and none runs under prefers-reduced-motion.

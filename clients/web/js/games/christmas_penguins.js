@@ -83,13 +83,13 @@ const texts = {
     'cp.click_floe': 'Choose one of the floes with a gold edge.',
     'cp.p.move_penguin': { one: 'Move your penguin exactly {n} floe', other: 'Move your penguin exactly {n} floes' },
     'cp.p.move_santa': { one: 'Move Santa exactly {n} floe', other: 'Move Santa exactly {n} floes' },
-    'cp.h.move_penguin': { one: 'Your penguin (with the gold ring) goes exactly {n} floe. Tap a floe with a gold edge and it goes there.', other: 'Your penguin (with the gold ring) goes exactly {n} floes. Tap a floe with a gold edge and it goes there.' },
-    'cp.h.move_hut': { one: 'Your penguin comes out of the hut and goes exactly {n} floe. Tap a floe with a gold edge and it goes there.', other: 'Your penguin comes out of the hut and goes exactly {n} floes. Tap a floe with a gold edge and it goes there.' },
-    'cp.h.move_santa': { one: 'Santa (with the gold ring) goes exactly {n} floe. Tap a floe with a gold edge and he goes there.', other: 'Santa (with the gold ring) goes exactly {n} floes. Tap a floe with a gold edge and he goes there.' },
-    'cp.h.bear_move': 'The polar bear (with the gold ring) goes one floe. Tap a floe with a gold edge and he goes there.',
-    'cp.h.flee': 'Your penguin (with the gold ring) runs away from the bear. Tap a floe with a gold edge.',
-    'cp.h.swap': 'Your penguin (with the gold ring) swaps places with the figure you tap.',
-    'cp.h.arrow': 'Point at a floe: an arrow shows where it goes.',
+    'cp.h.move_penguin': 'Your penguin has the gold ring. Tap a floe with a gold edge and it goes there.',
+    'cp.h.move_hut': 'Your penguin comes out of the hut. Tap a floe with a gold edge and it goes there.',
+    'cp.h.move_santa': 'Santa has the gold ring. Tap a floe with a gold edge and he goes there.',
+    'cp.h.bear_move': 'The polar bear has the gold ring. Tap a floe with a gold edge and he goes there.',
+    'cp.h.flee': 'Your penguin has the gold ring: it runs from the bear. Tap a floe with a gold edge.',
+    'cp.h.swap': 'Your penguin has the gold ring. Tap the figure it should swap places with.',
+    'cp.h.arrow': 'Point at a floe and an arrow shows the way.',
     'cp.moves_now': 'moves now',
     'cp.open_water': 'Open water {side}',
     'cp.choose': 'Choose:',
@@ -220,13 +220,13 @@ const texts = {
     'cp.click_floe': 'Wähl eine der Schollen mit goldenem Rand.',
     'cp.p.move_penguin': { one: 'Zieh deinen Pinguin genau {n} Scholle weit', other: 'Zieh deinen Pinguin genau {n} Schollen weit' },
     'cp.p.move_santa': { one: 'Zieh den Weihnachtsmann genau {n} Scholle weit', other: 'Zieh den Weihnachtsmann genau {n} Schollen weit' },
-    'cp.h.move_penguin': { one: 'Dein Pinguin (mit dem goldenen Ring) zieht genau {n} Scholle weit. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.', other: 'Dein Pinguin (mit dem goldenen Ring) zieht genau {n} Schollen weit. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.' },
-    'cp.h.move_hut': { one: 'Dein Pinguin kommt aus der Hütte und zieht genau {n} Scholle weit. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.', other: 'Dein Pinguin kommt aus der Hütte und zieht genau {n} Schollen weit. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.' },
-    'cp.h.move_santa': { one: 'Der Weihnachtsmann (mit dem goldenen Ring) zieht genau {n} Scholle weit. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.', other: 'Der Weihnachtsmann (mit dem goldenen Ring) zieht genau {n} Schollen weit. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.' },
-    'cp.h.bear_move': 'Der Eisbär (mit dem goldenen Ring) zieht eine Scholle weit. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
-    'cp.h.flee': 'Dein Pinguin (mit dem goldenen Ring) läuft vor dem Eisbären davon. Tipp eine Scholle mit goldenem Rand an.',
-    'cp.h.swap': 'Dein Pinguin (mit dem goldenen Ring) tauscht den Platz mit der Figur, die du antippst.',
-    'cp.h.arrow': 'Zeig auf eine Scholle: ein Pfeil zeigt, wohin es geht.',
+    'cp.h.move_penguin': 'Dein Pinguin hat den goldenen Ring. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
+    'cp.h.move_hut': 'Dein Pinguin kommt aus der Hütte. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
+    'cp.h.move_santa': 'Der Weihnachtsmann hat den goldenen Ring. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
+    'cp.h.bear_move': 'Der Eisbär hat den goldenen Ring. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
+    'cp.h.flee': 'Dein Pinguin hat den goldenen Ring und flieht vor dem Eisbären. Tipp eine Scholle mit goldenem Rand an.',
+    'cp.h.swap': 'Dein Pinguin hat den goldenen Ring. Tipp die Figur an, mit der er den Platz tauschen soll.',
+    'cp.h.arrow': 'Zeig auf eine Scholle, dann zeigt ein Pfeil den Weg.',
     'cp.moves_now': 'zieht jetzt',
     'cp.open_water': 'Offenes Wasser {side}',
     'cp.choose': 'Wähle:',
@@ -643,15 +643,14 @@ function actionLabel(entry, ctx) {
 // In words: which figure goes where (the board shows it with the gold ring and gold edges).
 function moveHint(ctx) {
   const mover = moverOf(ctx);
-  const n = ctx.view.roll ?? 1;
   let text = t('cp.click_floe');
   if (mover) {
     const kinds = new Set(ctx.legal.map((e) => e.kind));
-    if (kinds.has('move')) text = t(mover.kind === 'santa' ? 'cp.h.move_santa' : mover.atHut ? 'cp.h.move_hut' : 'cp.h.move_penguin', { n });
+    if (kinds.has('move')) text = t(mover.kind === 'santa' ? 'cp.h.move_santa' : mover.atHut ? 'cp.h.move_hut' : 'cp.h.move_penguin');
     else if (kinds.has('bear_move')) text = t('cp.h.bear_move');
     else if (kinds.has('flee')) text = t('cp.h.flee');
     else text = t('cp.h.swap');
-    if (window.matchMedia?.('(hover: hover)').matches) text += ` ${t('cp.h.arrow')}`;
+    if (window.matchMedia?.('(hover: hover) and (pointer: fine)').matches) text += ` ${t('cp.h.arrow')}`;
   }
   return `<p class="hint cp-move-hint" data-testid="cp-move-hint">${esc(text)}</p>`;
 }
