@@ -38,6 +38,13 @@ async function player(browser, name, { locale = 'en-GB', viewport = { width: 128
   return { context, page, name };
 }
 
+// A screenshot once the slides and the die's tumble are over (the gold ring pulses on: skipped).
+async function shot(page, file) {
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => {}))));
+  await screenshot(page, file);
+}
+
 // Waits until the page has shown a moment banner matching `re` (moments.js keeps the last few).
 async function shownMoment(page, re) {
   const deadline = Date.now() + 10000;
@@ -96,7 +103,7 @@ async function step(page, state) {
         if (!state.shotMove?.has(lang)) {
           await floe.hover();
           // The destinations, highlighted, and the arrow to the one under the pointer.
-          await screenshot(page, `christmas-penguins${state.tag || ''}${lang === 'de' ? '-de' : ''}.png`);
+          await shot(page, `christmas-penguins${state.tag || ''}${lang === 'de' ? '-de' : ''}.png`);
           (state.shotMove ||= new Set()).add(lang);
         }
         // The gold ring pulses, unless motion is switched off.
@@ -143,7 +150,7 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
   await clara.page.locator('.cp-board').waitFor();
   const width = await clara.page.locator('.cp-board').evaluate((el) => el.getBoundingClientRect().width);
   assert.ok(width >= 500, `the board is ${width} px wide at 1024 px`);
-  await screenshot(clara.page, 'christmas-penguins-1024.png');
+  await shot(clara.page, 'christmas-penguins-1024.png');
   for (const p of [oma.page, clara.page]) {
     const b = await p.locator('.cp-board').evaluate((el) => el.getBoundingClientRect());
     const vh = await p.evaluate(() => window.innerHeight);
@@ -176,7 +183,7 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
         // Everyone sees the moment: the player not on turn's opponent and the spectator.
         for (const p of [other, clara.page]) await shownMoment(p, stopLine);
         await page.getByTestId('stones-help').waitFor();
-        await screenshot(page, `christmas-penguins-stop${page === ben.page ? '-de' : ''}.png`);
+        await shot(page, `christmas-penguins-stop${page === ben.page ? '-de' : ''}.png`);
         state.stopped = true;
       } else if (did.move !== undefined && !state.moved) {
         // One more "moves to" line in the log (in words, no floe number), and a figure stands on
@@ -199,7 +206,7 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
   assert.ok(state.stopped, 'the player not on turn shouted "Stop!"');
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
-  await screenshot(oma.page, 'christmas-penguins-results.png');
+  await shot(oma.page, 'christmas-penguins-results.png');
   // Figures slid from floe to floe on the screens with motion, and never under reduced motion.
   const slid = (p) => p.evaluate(() => window.flips.filter((k) => /^cp-(penguin-\d+|santa|bear|tree)$/.test(k)).length);
   assert.ok((await slid(oma.page)) > 0, "figures slide on Oma's screen");
@@ -220,7 +227,7 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
 
   const pages = [oma.page, ben.page];
   const checked = new Map(pages.map((p) => [p, new Set()]));
-  const shot = new Set();
+  const shotTaken = new Set();
   // Every phase a page shows is checked once (the phase is on the board's layout).
   const check = async (page) => {
     const results = await page.getByTestId('results').count();
@@ -234,9 +241,9 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
       const b = await stop.boundingBox().catch(() => null);
       if (b) assert.ok(b.x >= 0 && b.x + b.width <= Number(size.split('x')[0]), `the Stop! button fits at ${size}`);
     }
-    if (['move', 'stopped', 'bear_move', 'over'].includes(phase) && !shot.has(`${phase}-${size}`) && (phase !== 'move' || await page.locator('.turn-bar.mine').count())) {
-      shot.add(`${phase}-${size}`);
-      await screenshot(page, `christmas-penguins-phone-${size}-${phase}.png`);
+    if (['move', 'stopped', 'bear_move', 'over'].includes(phase) && !shotTaken.has(`${phase}-${size}`) && (phase !== 'move' || await page.locator('.turn-bar.mine').count())) {
+      shotTaken.add(`${phase}-${size}`);
+      await shot(page, `christmas-penguins-phone-${size}-${phase}.png`);
     }
     checked.get(page).add(phase);
   };
@@ -279,7 +286,7 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
     await help.click();
     await ben.page.locator('.help-sheet .cp-pic').first().waitFor();
     await assertNoSideScroll(ben.page, 'the rules sheet at 360x740');
-    await screenshot(ben.page, 'christmas-penguins-rules-de.png');
+    await shot(ben.page, 'christmas-penguins-rules-de.png');
     await ben.page.locator('[data-help-close]').first().click();
   }
   assertNoPageErrors(oma.page, ben.page);

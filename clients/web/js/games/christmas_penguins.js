@@ -640,6 +640,18 @@ function actionLabel(entry, ctx) {
   }
 }
 
+// The die as a die: its pips, and a short tumble when a new roll lands (a new data-key makes it a
+// new element, so its CSS animation runs once; none under reduced motion).
+const pips = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
+function dieHtml(v) {
+  const n = v.roll;
+  if (!pips[n]) return '<div class="die empty" data-testid="cp-die">–</div>';
+  const dots = pips[n].map(([x, y]) => `<circle cx="${x * 13}" cy="${y * 13}" r="5.5"></circle>`).join('');
+  return `<div class="die cp-die" data-testid="cp-die" data-key="cp-die-${v.round}-${v.active}-${n}" role="img" aria-label="${esc(`${t('cp.die')}: ${n}`)}">
+    <svg viewBox="-24 -24 48 48" aria-hidden="true">${dots}</svg></div>`;
+}
+
 // In words: which figure goes where (the board shows it with the gold ring and gold edges).
 function moveHint(ctx) {
   const mover = moverOf(ctx);
@@ -807,7 +819,7 @@ export default {
     return `<div class="cp-layout" data-phase="${esc(v.phase || '')}"><div class="cp-grid">
       <div class="cp-board-wrap">${boardSvg(ctx)}</div>
       <div class="cp-side">
-        <div class="cp-die"><span>${esc(t('cp.die'))}</span><div class="die" data-testid="cp-die">${v.roll ?? '–'}</div>
+        <div class="cp-roll"><span>${esc(t('cp.die'))}</span>${dieHtml(v)}
           <span class="muted">${esc(t('cp.round', { n: Math.min(v.round, v.max_rounds), max: v.max_rounds }))}</span></div>
         <div>${picture(art.tree())} <strong>${esc(t('cp.pool'))}:</strong> ${pool}</div>
         ${supply ? `<div>${picture(art.santa())} <strong>${esc(t('cp.supply'))}:</strong> ${supply}</div>` : ''}
