@@ -216,11 +216,12 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
 });
 
 await run('browser: Christmas Penguins on phones, no sideways scroll in any phase', async ({ browser, baseUrl }) => {
-  // Oma in English on the larger phone, Ben in German on the smaller one.
+  // Oma in English on the larger phone, Ben in German on the smaller one, on the large ice (61
+  // floes, as for six players).
   const oma = await player(browser, 'Oma', { viewport: phoneSizes[0], hasTouch: true });
   const ben = await player(browser, 'Ben', { viewport: phoneSizes[1], locale: 'de-DE', hasTouch: true });
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Christmas Penguins',
-    { maxPlayers: 2, maxRounds: 6, stones: '4/4/4', reactionWindowMs: 3000 });
+    { maxPlayers: 2, maxRounds: 6, stones: '4/4/4', reactionWindowMs: 3000, boardRadius: 4 });
   await joinByInvite(ben.page, baseUrl, code, 'Ben');
   await oma.page.getByText('Ben', { exact: true }).waitFor();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
@@ -241,7 +242,7 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
       const b = await stop.boundingBox().catch(() => null);
       if (b) assert.ok(b.x >= 0 && b.x + b.width <= Number(size.split('x')[0]), `the Stop! button fits at ${size}`);
     }
-    if (['move', 'stopped', 'bear_move', 'over'].includes(phase) && !shotTaken.has(`${phase}-${size}`) && (phase !== 'move' || await page.locator('.turn-bar.mine').count())) {
+    if (['reaction', 'move', 'stopped', 'bear_move', 'over'].includes(phase) && !shotTaken.has(`${phase}-${size}`) && (phase !== 'move' || await page.locator('.turn-bar.mine').count())) {
       shotTaken.add(`${phase}-${size}`);
       await shot(page, `christmas-penguins-phone-${size}-${phase}.png`);
     }

@@ -524,13 +524,13 @@ function boardSvg(ctx) {
     const crowded = here.length > 0;
     if (id === v.tree) parts.push(piece(t('cp.tip.tree'), [c[0], c[1] + size * 0.1], 0.5, art.tree(), { key: 'cp-tree' }));
     if (id === v.hut) {
-      parts.push(piece(t('cp.tip.hut'), crowded ? [c[0] + size * 0.42, c[1] - size * 0.38] : [c[0], c[1] + size * 0.05], crowded ? 0.3 : 0.5, art.hut()));
+      parts.push(piece(t('cp.tip.hut'), crowded ? [c[0] + size * 0.5, c[1] - size * 0.48] : [c[0], c[1] + size * 0.05], crowded ? 0.3 : 0.5, art.hut()));
     }
     here.forEach((fig, i) => {
       // Figures sharing a floe (a penguin and the bear it meets) stand side by side, smaller.
-      const k = here.length > 1 ? 0.68 : 1;
-      const x = c[0] + (i - (here.length - 1) / 2) * size * 0.6;
-      const y = c[1] + (id === v.hut ? size * 0.12 : 0);
+      const k = here.length > 1 ? 0.6 : 1;
+      const x = c[0] + (i - (here.length - 1) / 2) * size * 0.8;
+      const y = c[1] + (id === v.hut ? size * 0.15 : 0);
       const moving = mover && mover.kind === fig.kind && (fig.kind !== 'penguin' || fig.seat === mover.seat) && !mover.atHut;
       const ring = moving ? `<circle class="mover-ring" r="56"></circle>` : '';
       let tip;
@@ -543,7 +543,7 @@ function boardSvg(ctx) {
         drawing = art[fig.kind]();
       }
       if (moving) tip = `${tip} · ${t('cp.moves_now')}`;
-      parts.push(piece(tip, [x, y], 0.4 * k, ring + drawing, { key: figureKey(fig), cls: moving ? 'moving' : '' }));
+      parts.push(piece(tip, [x, y], 0.46 * k, ring + drawing, { key: figureKey(fig), cls: moving ? 'moving' : '' }));
     });
     // Stones and loose presents lie in front of the figures, at the floe's lower corners.
     if (stones.has(id)) {
