@@ -33,7 +33,7 @@ function place(el) {
   const svg = el instanceof SVGElement ? el.ownerSVGElement : null;
   if (!svg) return r;
   const o = svg.getBoundingClientRect();
-  return { left: r.left, top: r.top, width: r.width, height: r.height, svg: svg.id || svg.getAttribute('class') || 'svg', inLeft: r.left - o.left, inTop: r.top - o.top };
+  return { left: r.left, top: r.top, width: r.width, height: r.height, svg, inLeft: r.left - o.left, inTop: r.top - o.top };
 }
 
 // Where each keyed element of `root` is now, by key.
@@ -57,7 +57,7 @@ export function play(root, before) {
     if (!from) continue;
     const to = place(el);
     if (!to.width && !to.height) continue;
-    const inside = from.svg !== undefined && from.svg === to.svg; // both in the same drawing
+    const inside = from.svg !== undefined && from.svg === to.svg; // the same drawing element, before and after
     let dx = inside ? from.inLeft + from.width / 2 - (to.inLeft + to.width / 2) : from.left + from.width / 2 - (to.left + to.width / 2);
     let dy = inside ? from.inTop + from.height / 2 - (to.inTop + to.height / 2) : from.top + from.height / 2 - (to.top + to.height / 2);
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
