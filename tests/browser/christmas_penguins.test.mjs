@@ -207,6 +207,19 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
   await shot(oma.page, 'christmas-penguins-results.png');
+  // The counts on the coloured chips (presents, stones) read at WCAG AA: 4.5:1 at least.
+  const chips = await oma.page.locator('.present, .stone-chip').evaluateAll((els) => els.map((el) => {
+    const rgb = (c) => c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+    const lum = (c) => {
+      const [r, g, b] = rgb(c).map((x) => x / 255).map((x) => (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const style = getComputedStyle(el);
+    const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
+    return { text: el.textContent, ratio: (a + 0.05) / (b + 0.05) };
+  }));
+  assert.ok(chips.length > 0, 'there are chips on the results screen');
+  for (const c of chips) assert.ok(c.ratio >= 4.5, `chip "${c.text}" has contrast ${c.ratio.toFixed(2)}`);
   // Figures slid from floe to floe on the screens with motion, and never under reduced motion.
   const slid = (p) => p.evaluate(() => window.flips.filter((k) => /^cp-(penguin-\d+|santa|bear|tree)$/.test(k)).length);
   assert.ok((await slid(oma.page)) > 0, "figures slide on Oma's screen");
