@@ -3,10 +3,47 @@
 // that legal lists can be clicked; the channel appears on the board), and the player who is not on
 // turn shouts "Stop!" with the big button and is told at once that the claim was granted. The game
 // is played to the results.
+//
+// The screen: the board grows to the space it has (well above its old 286 px at 1024 px wide), a
+// figure that moves slides from floe to floe (and nothing slides under reduced motion), the figure
+// that moves now and its destinations are told apart from the rest, and on both phone sizes no
+// phase of the game scrolls sideways.
 import assert from 'node:assert/strict';
-import { assertNoPageErrors, createRoom, joinByInvite, newPlayer, run, screenshot, sleep } from './lib.mjs';
+import { assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, phoneSizes, run, screenshot, sleep } from './lib.mjs';
 
 const pick = (n) => Math.floor(Math.random() * n);
+// A "Stop!" in the log or a banner, in either language.
+const stopLine = /shouts "Stop!"|may play a stone now|ruft „Stopp!“|darf jetzt einen Stein spielen/;
+
+// A browser of its own; `reducedMotion: 'reduce'` plays the player who switched motion off,
+// `hasTouch` a phone's touch screen. Every
+// slide (motion.js calls Element.animate) is counted in window.flips, by the piece's key.
+async function player(browser, name, { locale = 'en-GB', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference', hasTouch = false } = {}) {
+  const context = await browser.newContext({ locale, viewport, reducedMotion, hasTouch });
+  await context.addInitScript(() => {
+    window.flips = [];
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (...args) {
+      if (this.dataset?.flip) window.flips.push(this.dataset.flip);
+      return animate.apply(this, args);
+    };
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(`${name}: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.errors.push(`${name}: console: ${msg.text()}`);
+  });
+  page.playerName = name;
+  return { context, page, name };
+}
+
+// A screenshot once the slides and the die's tumble are over (the gold ring pulses on: skipped).
+async function shot(page, file) {
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => {}))));
+  await screenshot(page, file);
+}
 
 // Waits until the page has shown a moment banner matching `re` (moments.js keeps the last few).
 async function shownMoment(page, re) {
@@ -32,7 +69,7 @@ async function step(page, state) {
   }
   if (!(await page.locator('.turn-bar.mine').count())) return null;
   try {
-    const channelMode = page.getByRole('button', { name: 'Build a water channel' });
+    const channelMode = page.getByRole('button', { name: /Build a water channel|Wasserrinne bauen/ });
     if (!state.channel && (await channelMode.count())) {
       const before = await page.locator('.cp-board .channel').count();
       await channelMode.click({ timeout: 1000 });
@@ -44,7 +81,7 @@ async function step(page, state) {
       const n = await partners.count();
       assert.ok(n >= 1 && n <= 6, `${n} floes offered across an edge from ${a}`);
       await partners.nth(pick(n)).click({ timeout: 1000 });
-      await page.getByTestId('log').getByText(/builds a water channel$/).first().waitFor({ timeout: 5000 });
+      await page.getByTestId('log').getByText(/builds a water channel$|baut eine Wasserrinne$/).first().waitFor({ timeout: 5000 });
       assert.equal(await page.locator('.cp-board .channel').count(), before + 1, 'the channel is drawn on the board');
       state.channel = true;
       return 'channel';
@@ -52,18 +89,31 @@ async function step(page, state) {
     const targets = page.locator('.cp-board .floe.target');
     const n = await targets.count();
     if (n) {
-      const what = await page.locator('.turn-bar .what').textContent();
+      const phase = await page.locator('.cp-layout').getAttribute('data-phase');
       const floe = targets.nth(pick(n));
       const id = Number((await floe.getAttribute('data-testid')).replace('floe-', ''));
-      const movesBefore = await page.getByTestId('log').getByText(/ moves to /).count();
-      if (what.startsWith('Move your figure') && !state.shotMove) {
-        await screenshot(page, 'christmas-penguins.png'); // the destinations, highlighted
-        state.shotMove = true;
+      const movesBefore = await page.getByTestId('log').getByText(/ moves to | zieht auf /).count();
+      if (phase === 'move') {
+        // Which figure moves, in words and on the board: one figure has the gold ring (unless it
+        // is the penguin still in the hut, whose floe is marked instead).
+        const hint = await page.getByTestId('cp-move-hint').textContent();
+        assert.match(hint, /gold/, `the hint says which figure moves: ${hint}`);
+        assert.ok((await page.locator('.cp-board .piece.moving').count()) + (await page.locator('.cp-board .floe.from').count()) >= 1, 'the moving figure is marked');
+        const lang = await page.evaluate(() => document.documentElement.lang);
+        if (!state.shotMove?.has(lang)) {
+          await floe.hover();
+          // The destinations, highlighted, and the arrow to the one under the pointer.
+          await shot(page, `christmas-penguins${state.tag || ''}${lang === 'de' ? '-de' : ''}.png`);
+          (state.shotMove ||= new Set()).add(lang);
+        }
+        // The gold ring pulses, unless motion is switched off.
+        const running = await page.evaluate(() => document.getAnimations().length);
+        if (state.reduced?.has(page)) assert.equal(running, 0, 'no animation runs under reduced motion');
       }
       await floe.click({ timeout: 1000 });
-      return what.startsWith('Move your figure') ? { move: id, movesBefore } : 'floe';
+      return phase === 'move' ? { move: id, movesBefore } : 'floe';
     }
-    const take = page.getByRole('button', { name: 'Take the stone' });
+    const take = page.getByRole('button', { name: /Take the stone|Stein nehmen/ });
     if (await take.count()) {
       await take.click({ timeout: 1000 });
       return 'button';
@@ -74,20 +124,21 @@ async function step(page, state) {
     const primary = page.locator('.actions button.action.primary');
     await ((await primary.count()) ? primary.first() : buttons.nth(pick(k))).click({ timeout: 1000 });
     return 'button';
-  } catch {
+  } catch (err) {
+    if (err instanceof assert.AssertionError) throw err;
     return null; // the screen changed under the click
   }
 }
 
-await run('browser: Christmas Penguins click to move, Stop! granted', async ({ browser, baseUrl }) => {
-  const oma = await newPlayer(browser, 'Oma');
-  const ben = await newPlayer(browser, 'Ben');
+await run('browser: Christmas Penguins click to move, Stop! granted, the board grows, figures slide', async ({ browser, baseUrl }) => {
+  const oma = await player(browser, 'Oma');
+  const ben = await player(browser, 'Ben', { reducedMotion: 'reduce', locale: 'de-DE' });
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Christmas Penguins',
     { maxPlayers: 2, maxRounds: 12, stones: '4/4/4', reactionWindowMs: 3000 });
   await joinByInvite(ben.page, baseUrl, code, 'Ben');
   await oma.page.getByText('Ben', { exact: true }).waitFor();
-  // A relative who only watches: the "Stop!" banner reaches spectators too.
-  const clara = await newPlayer(browser, 'Clara');
+  // A relative who only watches, on a 1024 px screen: the "Stop!" banner reaches spectators too.
+  const clara = await player(browser, 'Clara', { viewport: { width: 1024, height: 768 } });
   await clara.page.goto(`${baseUrl}/watch/${code}`);
   await clara.page.fill('#name', 'Clara');
   await clara.page.locator('button[data-as="spectator"]').click();
@@ -95,7 +146,18 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
   await oma.page.locator('.cp-board').waitFor();
 
-  const state = { stopped: false, moved: false, channel: false };
+  // The board takes the width it has: at 1024 px wide it was 286 px.
+  await clara.page.locator('.cp-board').waitFor();
+  const width = await clara.page.locator('.cp-board').evaluate((el) => el.getBoundingClientRect().width);
+  assert.ok(width >= 500, `the board is ${width} px wide at 1024 px`);
+  await shot(clara.page, 'christmas-penguins-1024.png');
+  for (const p of [oma.page, clara.page]) {
+    const b = await p.locator('.cp-board').evaluate((el) => el.getBoundingClientRect());
+    const vh = await p.evaluate(() => window.innerHeight);
+    assert.ok(b.height <= vh, `the board (${b.height} px) fits the screen's height (${vh} px)`);
+  }
+
+  const state = { stopped: false, moved: false, channel: false, reduced: new Set([ben.page]) };
   const deadline = Date.now() + 200000;
   while (Date.now() < deadline) {
     if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) {
@@ -117,23 +179,23 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
         assert.ok(['granted', 'queued'].includes(status), `stop claim was ${status}`);
         if (status === 'queued') await page.locator('[data-testid="stop-result"][data-status="granted"]').waitFor({ timeout: 10000 });
         const other = page === oma.page ? ben.page : oma.page;
-        await other.getByTestId('log').getByText(/shouts "Stop!"|may play a stone now/).first().waitFor();
+        await other.getByTestId('log').getByText(stopLine).first().waitFor();
         // Everyone sees the moment: the player not on turn's opponent and the spectator.
-        for (const p of [other, clara.page]) await shownMoment(p, /shouts "Stop!"|may play a stone now/);
+        for (const p of [other, clara.page]) await shownMoment(p, stopLine);
         await page.getByTestId('stones-help').waitFor();
-        await screenshot(page, 'christmas-penguins-stop.png');
+        await shot(page, `christmas-penguins-stop${page === ben.page ? '-de' : ''}.png`);
         state.stopped = true;
       } else if (did.move !== undefined && !state.moved) {
         // One more "moves to" line in the log (in words, no floe number), and a figure stands on
         // exactly the floe that was clicked.
-        const lines = page.getByTestId('log').getByText(/ moves to /);
-        const deadline = Date.now() + 5000;
-        while ((await lines.count()) <= did.movesBefore && Date.now() < deadline) await sleep(50);
+        const lines = page.getByTestId('log').getByText(/ moves to | zieht auf /);
+        const until = Date.now() + 5000;
+        while ((await lines.count()) <= did.movesBefore && Date.now() < until) await sleep(50);
         assert.ok((await lines.count()) > did.movesBefore, 'the log shows the move');
         const text = await lines.first().textContent();
         assert.doesNotMatch(text, /\d/, `the log line has no floe number: ${text}`);
         const floe = page.getByTestId(`floe-${did.move}`);
-        assert.ok((await floe.locator('circle.penguin').count()) + (await floe.getByText('🎅').count()) > 0, `a figure stands on floe ${did.move}`);
+        assert.ok((await floe.locator('[data-flip^="cp-penguin-"], [data-flip="cp-santa"]').count()) > 0, `a figure stands on floe ${did.move}`);
         state.moved = true;
       }
     }
@@ -144,6 +206,102 @@ await run('browser: Christmas Penguins click to move, Stop! granted', async ({ b
   assert.ok(state.stopped, 'the player not on turn shouted "Stop!"');
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
-  await screenshot(oma.page, 'christmas-penguins-results.png');
+  await shot(oma.page, 'christmas-penguins-results.png');
+  // The counts on the coloured chips (presents, stones) read at WCAG AA: 4.5:1 at least.
+  const chips = await oma.page.locator('.present, .stone-chip').evaluateAll((els) => els.map((el) => {
+    const rgb = (c) => c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+    const lum = (c) => {
+      const [r, g, b] = rgb(c).map((x) => x / 255).map((x) => (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const style = getComputedStyle(el);
+    const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
+    return { text: el.textContent, ratio: (a + 0.05) / (b + 0.05) };
+  }));
+  assert.ok(chips.length > 0, 'there are chips on the results screen');
+  for (const c of chips) assert.ok(c.ratio >= 4.5, `chip "${c.text}" has contrast ${c.ratio.toFixed(2)}`);
+  // Figures slid from floe to floe on the screens with motion, and never under reduced motion.
+  const slid = (p) => p.evaluate(() => window.flips.filter((k) => /^cp-(penguin-\d+|santa|bear|tree)$/.test(k)).length);
+  assert.ok((await slid(oma.page)) > 0, "figures slide on Oma's screen");
+  assert.ok((await slid(clara.page)) > 0, "figures slide on Clara's screen");
+  assert.equal(await ben.page.evaluate(() => window.flips.length), 0, 'nothing slides on Ben\'s screen (reduced motion)');
   assertNoPageErrors(oma.page, ben.page, clara.page);
+});
+
+await run('browser: Christmas Penguins on phones, no sideways scroll in any phase', async ({ browser, baseUrl }) => {
+  // Oma in English on the larger phone, Ben in German on the smaller one, on the large ice (61
+  // floes, as for six players).
+  const oma = await player(browser, 'Oma', { viewport: phoneSizes[0], hasTouch: true });
+  const ben = await player(browser, 'Ben', { viewport: phoneSizes[1], locale: 'de-DE', hasTouch: true });
+  const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Christmas Penguins',
+    { maxPlayers: 2, maxRounds: 6, stones: '4/4/4', reactionWindowMs: 3000, boardRadius: 4 });
+  await joinByInvite(ben.page, baseUrl, code, 'Ben');
+  await oma.page.getByText('Ben', { exact: true }).waitFor();
+  await oma.page.getByRole('button', { name: 'Start the game' }).click();
+
+  const pages = [oma.page, ben.page];
+  const checked = new Map(pages.map((p) => [p, new Set()]));
+  const shotTaken = new Set();
+  // Every phase a page shows is checked once (the phase is on the board's layout).
+  const check = async (page) => {
+    const results = await page.getByTestId('results').count();
+    const phase = results ? 'over' : await page.locator('.cp-layout').getAttribute('data-phase', { timeout: 1000 }).catch(() => null);
+    if (!phase || checked.get(page).has(phase)) return;
+    const size = await page.evaluate(() => `${window.innerWidth}x${window.innerHeight}`);
+    await assertNoSideScroll(page, `${phase} at ${size}`);
+    // The "Stop!" button fits the screen's width when it is offered.
+    const stop = page.getByTestId('stop');
+    if (await stop.count()) {
+      const b = await stop.boundingBox().catch(() => null);
+      if (b) assert.ok(b.x >= 0 && b.x + b.width <= Number(size.split('x')[0]), `the Stop! button fits at ${size}`);
+    }
+    if (['reaction', 'move', 'stopped', 'bear_move', 'over'].includes(phase) && !shotTaken.has(`${phase}-${size}`) && (phase !== 'move' || await page.locator('.turn-bar.mine').count())) {
+      shotTaken.add(`${phase}-${size}`);
+      await shot(page, `christmas-penguins-phone-${size}-${phase}.png`);
+    }
+    checked.get(page).add(phase);
+  };
+  const state = { stopped: false, moved: false, channel: true, tag: '-phone' };
+  const want = ['roll', 'move', 'stopped', 'over'];
+  const done = () => pages.every((p) => want.every((w) => checked.get(p).has(w)));
+  const deadline = Date.now() + 200000;
+  while (Date.now() < deadline && !done()) {
+    for (const page of pages) await check(page);
+    if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) {
+      if (done()) break;
+      state.stopped = false;
+      await oma.page.getByRole('button', { name: 'Play again' }).click();
+      await oma.page.getByTestId('results').waitFor({ state: 'detached' });
+      continue;
+    }
+    let acted = false;
+    for (const page of pages) {
+      const did = await step(page, state);
+      if (!did) continue;
+      acted = true;
+      await check(page);
+      if (did === 'stop') {
+        await page.locator('.cp-layout[data-phase="stopped"]').waitFor({ timeout: 10000 }).catch(() => {});
+        await check(page);
+        state.stopped = true;
+      }
+    }
+    if (!acted) await sleep(50);
+  }
+  for (const page of pages) {
+    const seen = [...checked.get(page)];
+    console.log(`${page.playerName}: checked ${seen.join(', ')}`);
+    for (const w of want) assert.ok(seen.includes(w), `${page.playerName}'s phone was checked in the ${w} phase (${seen.join(', ')})`);
+  }
+  await assertCleanText(ben.page, 'de');
+  // The "How to play" sheet shows the board's own pictures of the pieces.
+  const help = ben.page.locator('.turn-bar .help-open');
+  if (await help.count()) {
+    await help.click();
+    await ben.page.locator('.help-sheet .cp-pic').first().waitFor();
+    await assertNoSideScroll(ben.page, 'the rules sheet at 360x740');
+    await shot(ben.page, 'christmas-penguins-rules-de.png');
+    await ben.page.locator('[data-help-close]').first().click();
+  }
+  assertNoPageErrors(oma.page, ben.page);
 });

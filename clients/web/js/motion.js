@@ -14,6 +14,8 @@
 //
 // In SVG, put the key on an element without a transform attribute of its own (a <g> around the
 // piece): the animation sets a CSS transform, which would replace that attribute meanwhile.
+// A piece of an SVG drawing slides by how far it moved within the drawing, so a board that only
+// shifts on the page (a panel above it grew) slides nothing.
 //
 // Every slide is short (280 ms), runs on the compositor, never delays input (the element is
 // where it lands and takes clicks there), and none runs under prefers-reduced-motion.
@@ -24,12 +26,22 @@ export function reducedMotion() {
   return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
+// Where an element is: on the screen, and for a piece of an SVG drawing also where it is within
+// the drawing (so a board that only moves down the page, under a taller panel, slides nothing).
+function place(el) {
+  const r = el.getBoundingClientRect();
+  const svg = el instanceof SVGElement ? el.ownerSVGElement : null;
+  if (!svg) return r;
+  const o = svg.getBoundingClientRect();
+  return { left: r.left, top: r.top, width: r.width, height: r.height, svg, inLeft: r.left - o.left, inTop: r.top - o.top };
+}
+
 // Where each keyed element of `root` is now, by key.
 export function measure(root) {
   const at = new Map();
   if (reducedMotion()) return at;
   for (const el of root.querySelectorAll('[data-flip]')) {
-    const r = el.getBoundingClientRect();
+    const r = place(el);
     if (r.width || r.height) at.set(el.dataset.flip, r);
   }
   return at;
@@ -43,10 +55,11 @@ export function play(root, before) {
     const stayed = key !== undefined && before.has(key);
     const from = stayed ? before.get(key) : before.get(el.dataset.flipFrom);
     if (!from) continue;
-    const to = el.getBoundingClientRect();
+    const to = place(el);
     if (!to.width && !to.height) continue;
-    let dx = from.left + from.width / 2 - (to.left + to.width / 2);
-    let dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    const inside = from.svg !== undefined && from.svg === to.svg; // the same drawing element, before and after
+    let dx = inside ? from.inLeft + from.width / 2 - (to.inLeft + to.width / 2) : from.left + from.width / 2 - (to.left + to.width / 2);
+    let dy = inside ? from.inTop + from.height / 2 - (to.inTop + to.height / 2) : from.top + from.height / 2 - (to.top + to.height / 2);
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
     // A CSS translate on an SVG element is in the drawing's units, not the screen's.
     const ctm = el instanceof SVGElement && el.ownerSVGElement ? el.ownerSVGElement.getScreenCTM() : null;

@@ -80,7 +80,18 @@ const texts = {
     'cp.stop_granted': 'Your "Stop!" was granted: play a stone now.',
     'cp.stop_queued': 'Your "Stop!" is queued (place {n}): it comes right after this step.',
     'cp.stop_beaten': 'Too late: {message}',
-    'cp.click_floe': 'Choose one of the highlighted floes.',
+    'cp.click_floe': 'Choose one of the floes with a gold edge.',
+    'cp.p.move_penguin': { one: 'Move your penguin exactly {n} floe', other: 'Move your penguin exactly {n} floes' },
+    'cp.p.move_santa': { one: 'Move Santa exactly {n} floe', other: 'Move Santa exactly {n} floes' },
+    'cp.h.move_penguin': 'Your penguin has the gold ring. Tap a floe with a gold edge and it goes there.',
+    'cp.h.move_hut': 'Your penguin comes out of the hut. Tap a floe with a gold edge and it goes there.',
+    'cp.h.move_santa': 'Santa has the gold ring. Tap a floe with a gold edge and he goes there.',
+    'cp.h.bear_move': 'The polar bear has the gold ring. Tap a floe with a gold edge and he goes there.',
+    'cp.h.flee': 'Your penguin has the gold ring: it runs from the bear. Tap a floe with a gold edge.',
+    'cp.h.swap': 'Your penguin has the gold ring. Tap the figure it should swap places with.',
+    'cp.h.arrow': 'Point at a floe and an arrow shows the way.',
+    'cp.moves_now': 'moves now',
+    'cp.open_water': 'Open water {side}',
     'cp.choose': 'Choose:',
     'cp.channel_mode': 'Build a water channel',
     'cp.channel_hint': 'Choose a floe, then a neighbouring floe: the channel goes between them.',
@@ -206,7 +217,18 @@ const texts = {
     'cp.stop_granted': 'Dein „Stopp!“ gilt: spiel jetzt einen Stein.',
     'cp.stop_queued': 'Dein „Stopp!“ wartet (Platz {n}): es kommt gleich nach diesem Schritt.',
     'cp.stop_beaten': 'Zu spät: {message}',
-    'cp.click_floe': 'Wähl eine der hervorgehobenen Schollen.',
+    'cp.click_floe': 'Wähl eine der Schollen mit goldenem Rand.',
+    'cp.p.move_penguin': { one: 'Zieh deinen Pinguin genau {n} Scholle weit', other: 'Zieh deinen Pinguin genau {n} Schollen weit' },
+    'cp.p.move_santa': { one: 'Zieh den Weihnachtsmann genau {n} Scholle weit', other: 'Zieh den Weihnachtsmann genau {n} Schollen weit' },
+    'cp.h.move_penguin': 'Dein Pinguin hat den goldenen Ring. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
+    'cp.h.move_hut': 'Dein Pinguin kommt aus der Hütte. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
+    'cp.h.move_santa': 'Der Weihnachtsmann hat den goldenen Ring. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
+    'cp.h.bear_move': 'Der Eisbär hat den goldenen Ring. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
+    'cp.h.flee': 'Dein Pinguin hat den goldenen Ring und flieht vor dem Eisbären. Tipp eine Scholle mit goldenem Rand an.',
+    'cp.h.swap': 'Dein Pinguin hat den goldenen Ring. Tipp die Figur an, mit der er den Platz tauschen soll.',
+    'cp.h.arrow': 'Zeig auf eine Scholle, dann zeigt ein Pfeil den Weg.',
+    'cp.moves_now': 'zieht jetzt',
+    'cp.open_water': 'Offenes Wasser {side}',
     'cp.choose': 'Wähle:',
     'cp.channel_mode': 'Wasserrinne bauen',
     'cp.channel_hint': 'Wähl eine Scholle, dann eine Nachbarscholle: die Rinne kommt dazwischen.',
@@ -311,6 +333,72 @@ function boardFloe(entry) {
 // This browser's UI state: the board mode, the first clicked floe, a pending choice, the stop claim.
 const ui = { mode: null, first: null, choice: null, stop: null, stopSeq: null };
 
+// The pieces, drawn here in one warm style (also used by the "How to play" sheet, rules/). Each
+// is drawn in a box of about -50..50 around its centre and scaled where it stands.
+const dark = '#1f2a36';
+export const art = {
+  penguin: (c) => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
+    <circle r="44" fill="${c}" stroke="#fff" stroke-width="6"></circle>
+    <ellipse cx="-24" cy="8" rx="8" ry="20" fill="${dark}" transform="rotate(18 -24 8)"></ellipse>
+    <ellipse cx="24" cy="8" rx="8" ry="20" fill="${dark}" transform="rotate(-18 24 8)"></ellipse>
+    <ellipse cx="0" cy="2" rx="23" ry="36" fill="${dark}"></ellipse>
+    <ellipse cx="0" cy="12" rx="15" ry="23" fill="#fff"></ellipse>
+    <circle cx="-7" cy="-17" r="8" fill="#fff"></circle><circle cx="7" cy="-17" r="8" fill="#fff"></circle>
+    <circle cx="-6" cy="-18" r="3.2" fill="${dark}"></circle><circle cx="6" cy="-18" r="3.2" fill="${dark}"></circle>
+    <path d="M-6 -11 L6 -11 L0 -3 Z" fill="#f59e0b"></path>
+    <path d="M-19 -4 Q0 6 19 -4 L19 3 Q0 13 -19 3 Z" fill="${c}" stroke="#fff" stroke-width="2"></path>
+    <ellipse cx="-9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse><ellipse cx="9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse>`,
+  santa: () => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
+    <circle r="44" fill="#fff" stroke="#b3261e" stroke-width="6"></circle>
+    <path d="M-27 38 Q-29 2 0 0 Q29 2 27 38 Z" fill="#c62828"></path>
+    <rect x="-27" y="22" width="54" height="7" fill="${dark}"></rect><rect x="-5" y="20.5" width="10" height="10" rx="1.5" fill="#f2c14e"></rect>
+    <circle cx="0" cy="-12" r="15" fill="#f6cfae"></circle>
+    <path d="M-17 -12 Q-19 16 0 20 Q19 16 17 -12 Q9 -2 0 -4 Q-9 -2 -17 -12 Z" fill="#fff" stroke="#d9d9d9" stroke-width="1.5"></path>
+    <circle cx="-6" cy="-15" r="2.2" fill="${dark}"></circle><circle cx="6" cy="-15" r="2.2" fill="${dark}"></circle>
+    <circle cx="0" cy="-9" r="3.2" fill="#e8998d"></circle>
+    <path d="M-16 -23 Q-6 -54 22 -40 L15 -23 Z" fill="#c62828"></path>
+    <rect x="-19" y="-28" width="38" height="8" rx="4" fill="#fff" stroke="#d9d9d9" stroke-width="1"></rect>
+    <circle cx="23" cy="-40" r="5.5" fill="#fff" stroke="#d9d9d9" stroke-width="1"></circle>`,
+  bear: () => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
+    <circle r="44" fill="#bcd9ea" stroke="#4f7894" stroke-width="6"></circle>
+    <circle cx="-22" cy="-20" r="10" fill="#fbfbf5" stroke="#8aa4b6" stroke-width="3"></circle><circle cx="-22" cy="-20" r="4.5" fill="#e3cfc4"></circle>
+    <circle cx="22" cy="-20" r="10" fill="#fbfbf5" stroke="#8aa4b6" stroke-width="3"></circle><circle cx="22" cy="-20" r="4.5" fill="#e3cfc4"></circle>
+    <ellipse cx="0" cy="2" rx="29" ry="26" fill="#fbfbf5" stroke="#8aa4b6" stroke-width="3"></ellipse>
+    <ellipse cx="0" cy="13" rx="14" ry="11" fill="#fff" stroke="#cfdbe3" stroke-width="2"></ellipse>
+    <circle cx="-11" cy="-4" r="3.6" fill="${dark}"></circle><circle cx="11" cy="-4" r="3.6" fill="${dark}"></circle>
+    <ellipse cx="0" cy="7" rx="6" ry="4.5" fill="${dark}"></ellipse>
+    <path d="M0 11 V16 M-5 17 Q0 21 5 17" stroke="${dark}" stroke-width="2" fill="none" stroke-linecap="round"></path>`,
+  hut: () => `<rect x="-25" y="-6" width="50" height="34" fill="#a0612f" stroke="#5e3219" stroke-width="2.5"></rect>
+    <path d="M-25 4 H25 M-25 14 H25 M-25 24 H25" stroke="#6f3b1a" stroke-width="1.6"></path>
+    <rect x="-7" y="9" width="14" height="19" rx="2" fill="#5e3219"></rect><circle cx="4" cy="19" r="1.4" fill="#f2c14e"></circle>
+    <rect x="12" y="1" width="9" height="9" fill="#ffd76a" stroke="#5e3219" stroke-width="1.5"></rect>
+    <rect x="13" y="-34" width="8" height="16" fill="#7a3b1e"></rect>
+    <path d="M-35 -3 L0 -34 L35 -3 Z" fill="#b23a2e" stroke="#7a1f18" stroke-width="2" stroke-linejoin="round"></path>
+    <path d="M-35 -3 L0 -34 L35 -3 L28 -3 Q20 -9 12 -4 Q4 -10 -4 -4 Q-12 -10 -20 -4 Q-26 -8 -35 -3 Z" fill="#fff" stroke="#c9dbe6" stroke-width="1.5" stroke-linejoin="round"></path>`,
+  tree: () => `<rect x="-5" y="20" width="10" height="12" fill="#7a4a26"></rect>
+    <path d="M0 -14 L-30 24 L30 24 Z M0 -30 L-24 4 L24 4 Z M0 -44 L-18 -14 L18 -14 Z" fill="#1f7a3a" stroke="#145a2a" stroke-width="2" stroke-linejoin="round"></path>
+    <circle cx="-9" cy="14" r="3.2" fill="#d62828"></circle><circle cx="11" cy="8" r="3.2" fill="#f2c14e"></circle>
+    <circle cx="-5" cy="-6" r="3" fill="#f2c14e"></circle><circle cx="8" cy="-20" r="2.8" fill="#d62828"></circle>
+    <path d="M0 -53 L3 -46 L10 -46 L4.5 -41.5 L6.5 -34.5 L0 -38.5 L-6.5 -34.5 L-4.5 -41.5 L-10 -46 L-3 -46 Z" fill="#f5c518" stroke="#b8860b" stroke-width="1.2"></path>
+    ${gift(-30, 22, 16, 13, '#d62828')}${gift(16, 24, 15, 11, '#1d6fd6')}${gift(-12, 30, 13, 9, '#e0a100')}`,
+  // An event stone: a round, glossy pebble in its colour.
+  stone: (c) => `<ellipse cx="1" cy="6" rx="22" ry="9" fill="#0b2a4040"></ellipse>
+    <ellipse cx="0" cy="0" rx="21" ry="16" fill="${c}" stroke="#00000055" stroke-width="3"></ellipse>
+    <ellipse cx="-7" cy="-6" rx="8" ry="4.5" fill="#ffffffaa"></ellipse>`,
+  gift: (c) => gift(-16, -14, 32, 28, c),
+  // The gift alone, filling its picture (side panel).
+  giftPicture: (c) => `<svg class="cp-pic" viewBox="-20 -24 40 44" aria-hidden="true">${gift(-16, -14, 32, 28, c)}</svg>`,
+};
+function gift(x, y, w, h, c) {
+  return `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="2" fill="${c}" stroke="#00000040" stroke-width="1.5"></rect>
+    <path d="M${x + w / 2} ${y} V${y + h} M${x} ${y + h / 2} H${x + w}" stroke="#fff6d5" stroke-width="${Math.max(2, w / 7)}"></path>
+    <path d="M${x + w / 2} ${y} q-${w / 4} -${h / 3} -${w / 4} 0 Z M${x + w / 2} ${y} q${w / 4} -${h / 3} ${w / 4} 0 Z" fill="none" stroke="#fff6d5" stroke-width="1.8"></path>`;
+}
+// A piece as a small stand-alone picture (the rules sheet, the side panel).
+export function picture(inner, cls = 'cp-pic') {
+  return `<svg class="${cls}" viewBox="-50 -58 100 108" aria-hidden="true">${inner}</svg>`;
+}
+
 const size = 30;
 const sqrt3 = Math.sqrt(3);
 const centre = ([q, r]) => [size * sqrt3 * (q + r / 2), size * 1.5 * r];
@@ -330,11 +418,55 @@ function figureAt(v) {
   if (v.bear !== null && v.bear !== undefined) add(v.bear, { kind: 'bear' });
   return figures;
 }
+const figureKey = (f) => (f.kind === 'penguin' ? `cp-penguin-${f.seat}` : `cp-${f.kind}`);
+
+// The figure that the current choice moves, and from which floe: the own figure for a move, the
+// bear for a bear step, the own penguin for fleeing or a red or blue stone.
+function moverOf(ctx) {
+  const v = ctx.view;
+  const kinds = new Set(ctx.legal.map((e) => e.kind));
+  const me = v.players[ctx.seat];
+  if (kinds.has('move')) {
+    const p = v.players[v.active];
+    if (!p) return null;
+    if (p.role === 'santa') return { kind: 'santa', floe: v.santa };
+    return { kind: 'penguin', seat: p.seat, floe: typeof p.penguin === 'number' ? p.penguin : v.hut, atHut: typeof p.penguin !== 'number' };
+  }
+  if (kinds.has('bear_move')) return { kind: 'bear', floe: v.bear };
+  if (me && typeof me.penguin === 'number' && (kinds.has('flee') || ctx.legal.some((e) => e.kind === 'use_stone' && e.stone !== 'green'))) {
+    return { kind: 'penguin', seat: me.seat, floe: me.penguin, swap: !kinds.has('flee') };
+  }
+  return null;
+}
 
 // A piece on the board that explains itself: a tooltip on hover (title), an accessible name, and
-// the long-press tooltip on touch screens (data-tip, see help.js).
-function piece(tip, inner) {
-  return `<g class="piece" role="img" aria-label="${esc(tip)}" data-tip="${esc(tip)}"><title>${esc(tip)}</title>${inner}</g>`;
+// the long-press tooltip on touch screens (data-tip, see help.js). `key`: it slides when it moves
+// (motion.js); the <g> carrying the key has no transform of its own, the drawing inside has.
+function piece(tip, [x, y], scale, inner, { key = '', cls = '' } = {}) {
+  return `<g class="piece ${cls}" role="img" aria-label="${esc(tip)}" data-tip="${esc(tip)}"${key ? ` data-flip="${key}"` : ''}><title>${esc(tip)}</title><g transform="translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${scale.toFixed(3)})">${inner}</g></g>`;
+}
+
+// A water channel: open water along the edge between two floes, with the builder's colour on
+// two little buoys at its ends.
+function channelSvg(a, b, colour, tip) {
+  const m = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  const d = [b[0] - a[0], b[1] - a[1]];
+  const len = Math.hypot(d[0], d[1]) || 1;
+  const u = [-d[1] / len, d[0] / len];
+  const n = [d[0] / len, d[1] / len];
+  const h = size * 0.56;
+  const e1 = [m[0] - u[0] * h, m[1] - u[1] * h];
+  const e2 = [m[0] + u[0] * h, m[1] + u[1] * h];
+  // A ripple down the middle: a gentle wave across the channel.
+  const w = size * 0.07;
+  const pt = (k, side) => [m[0] + u[0] * h * k + n[0] * w * side, m[1] + u[1] * h * k + n[1] * w * side];
+  const f = (p) => `${p[0].toFixed(1)} ${p[1].toFixed(1)}`;
+  const ripple = `M${f(pt(-0.75, 0))} Q${f(pt(-0.5, 1))} ${f(pt(-0.25, 0))} T${f(pt(0.25, 0))} T${f(pt(0.75, 0))}`;
+  const line = (cls, p, q) => `<line class="${cls}" x1="${p[0].toFixed(1)}" y1="${p[1].toFixed(1)}" x2="${q[0].toFixed(1)}" y2="${q[1].toFixed(1)}"></line>`;
+  return `<g class="channel" role="img" aria-label="${esc(tip)}" data-tip="${esc(tip)}"><title>${esc(tip)}</title>
+    ${line('water', e1, e2)}<path class="ripple" d="${ripple}"></path>
+    <circle class="buoy" cx="${e1[0].toFixed(1)}" cy="${e1[1].toFixed(1)}" r="${(size * 0.1).toFixed(1)}" fill="${colour}"></circle>
+    <circle class="buoy" cx="${e2[0].toFixed(1)}" cy="${e2[1].toFixed(1)}" r="${(size * 0.1).toFixed(1)}" fill="${colour}"></circle></g>`;
 }
 
 function boardSvg(ctx) {
@@ -347,6 +479,7 @@ function boardSvg(ctx) {
       if (f !== null && f !== undefined) targets.set(f, [...(targets.get(f) || []), i]);
     });
   }
+  const mover = targets.size ? moverOf(ctx) : null;
   const centres = v.cells.map(centre);
   // Channel and green-stone choices come from legal, which lists every one of them.
   const channels = ctx.legal.filter((e) => e.kind === 'place_channel');
@@ -355,7 +488,7 @@ function boardSvg(ctx) {
   const all = [...centres, ...extra.map(centre)];
   const xs = all.map(([x]) => x);
   const ys = all.map(([, y]) => y);
-  const pad = size * 1.2;
+  const pad = size * 1.15;
   const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
   const figures = figureAt(v);
   const stones = new Map((v.stones_on_board || []).map(([f, c]) => [f, c]));
@@ -370,12 +503,14 @@ function boardSvg(ctx) {
   };
   // In green mode every floe that may move; once one is chosen, the water cells it may go to.
   const greenFloe = (id) => (ui.first === null ? greens.some((e) => e.floe === id) : id === ui.first);
+  const choosing = targets.size > 0 || (ctx.seat !== null && !!ui.mode);
   v.cells.forEach((cell, id) => {
     const c = centres[id];
     const isTarget = targets.has(id);
     const modeTarget = ctx.seat !== null && ((ui.mode === 'green' && greenFloe(id)) || (ui.mode === 'channel' && channelPartner(id)));
     const chosen = ui.first === id;
-    const cls = ['floe', id === v.hut ? 'hut' : '', isTarget ? 'target' : '', modeTarget ? 'mode' : '', chosen ? 'chosen' : ''].join(' ');
+    const cls = ['floe', id === v.hut ? 'hut' : '', id === v.tree ? 'tree' : '', isTarget ? 'target' : '', modeTarget ? 'mode' : '', chosen ? 'chosen' : '',
+      mover && mover.floe === id ? 'from' : ''].filter(Boolean).join(' ');
     const clickable = isTarget || modeTarget;
     const here = figures.get(id) || [];
     // A clickable floe is a button, whose name says what stands on it (its pieces are inside it).
@@ -385,60 +520,101 @@ function boardSvg(ctx) {
     const place = where(id, v);
     const label = `${place.charAt(0).toUpperCase()}${place.slice(1)}${on.length ? `: ${on.join(', ')}` : ''}`;
     parts.push(`<g class="${cls}" ${clickable ? `data-act="cp-floe" data-floe="${id}" role="button" tabindex="0" aria-label="${esc(label)}"` : ''} data-testid="floe-${id}">
-      <polygon points="${hexPoints(c, size - 1.5)}"></polygon>
-      <text class="id" x="${c[0]}" y="${c[1] + size * 0.72}">${id}</text>`);
-    if (id === v.tree) parts.push(piece(t('cp.tip.tree'), `<text class="icon" x="${c[0] - size * 0.42}" y="${c[1] - size * 0.18}" font-size="${size * 0.62}">🎄</text>`));
-    if (id === v.hut) parts.push(piece(t('cp.tip.hut'), `<text class="icon" x="${c[0] + size * 0.42}" y="${c[1] - size * 0.18}" font-size="${size * 0.5}">🛖</text>`));
-    if (stones.has(id)) parts.push(piece(t('cp.tip.stone', { colour: colourName(stones.get(id)) }), `<circle class="stone" cx="${c[0] + size * 0.45}" cy="${c[1] + size * 0.3}" r="${size * 0.17}" fill="${paint[stones.get(id)]}"></circle>`));
-    if (loose.has(id)) parts.push(piece(t('cp.tip.loose'), `<text class="icon" x="${c[0] - size * 0.45}" y="${c[1] + size * 0.45}" font-size="${size * 0.4}">🎁${loose.get(id)}</text>`));
+      <polygon points="${hexPoints(c, size - 2)}"></polygon><polygon class="sheen" points="${hexPoints([c[0] - size * 0.08, c[1] - size * 0.1], size * 0.62)}"></polygon>`);
+    const crowded = here.length > 0;
+    if (id === v.tree) parts.push(piece(t('cp.tip.tree'), [c[0], c[1] + size * 0.1], 0.5, art.tree(), { key: 'cp-tree' }));
+    if (id === v.hut) {
+      parts.push(piece(t('cp.tip.hut'), crowded ? [c[0] + size * 0.5, c[1] - size * 0.48] : [c[0], c[1] + size * 0.05], crowded ? 0.3 : 0.5, art.hut()));
+    }
     here.forEach((fig, i) => {
       // Figures sharing a floe (a penguin and the bear it meets) stand side by side, smaller.
-      const k = here.length > 1 ? 0.7 : 1;
-      const x = c[0] + (i - (here.length - 1) / 2) * size * 0.62;
+      const k = here.length > 1 ? 0.6 : 1;
+      const x = c[0] + (i - (here.length - 1) / 2) * size * 0.8;
+      const y = c[1] + (id === v.hut ? size * 0.15 : 0);
+      const moving = mover && mover.kind === fig.kind && (fig.kind !== 'penguin' || fig.seat === mover.seat) && !mover.atHut;
+      const ring = moving ? `<circle class="mover-ring" r="56"></circle>` : '';
+      let tip;
+      let drawing;
       if (fig.kind === 'penguin') {
-        parts.push(piece(t('cp.tip.penguin', { name: ctx.name(fig.seat) }), `<circle class="penguin" cx="${x}" cy="${c[1]}" r="${size * 0.42 * k}" fill="${ctx.colour(fig.seat)}"></circle>
-          <text class="icon" x="${x}" y="${c[1] + size * 0.2 * k}" font-size="${size * 0.55 * k}">🐧</text>`));
+        tip = t('cp.tip.penguin', { name: ctx.name(fig.seat) });
+        drawing = art.penguin(ctx.colour(fig.seat));
       } else {
-        const tip = fig.kind === 'santa' ? t('cp.tip.santa', { name: santaName }) : t('cp.tip.bear');
-        parts.push(piece(tip, `<text class="icon" x="${x}" y="${c[1] + size * 0.22 * k}" font-size="${size * 0.75 * k}">${fig.kind === 'santa' ? '🎅' : '🐻‍❄️'}</text>`));
+        tip = fig.kind === 'santa' ? t('cp.tip.santa', { name: santaName }) : t('cp.tip.bear');
+        drawing = art[fig.kind]();
       }
+      if (moving) tip = `${tip} · ${t('cp.moves_now')}`;
+      parts.push(piece(tip, [x, y], 0.46 * k, ring + drawing, { key: figureKey(fig), cls: moving ? 'moving' : '' }));
     });
+    // Stones and loose presents lie in front of the figures, at the floe's lower corners.
+    if (stones.has(id)) {
+      const s = stones.get(id);
+      parts.push(piece(t('cp.tip.stone', { colour: colourName(s) }), crowded || id === v.hut ? [c[0] + size * 0.5, c[1] + size * 0.45] : c, crowded || id === v.hut ? 0.3 : 0.5, art.stone(paint[s])));
+    }
+    if (loose.has(id)) {
+      const at = [c[0] - size * 0.5, c[1] + size * 0.45];
+      parts.push(piece(t('cp.tip.loose'), at, 0.32, `${art.gift('#d62828')}<text class="count" x="0" y="9" font-size="28">${loose.get(id)}</text>`));
+    }
     parts.push('</g>');
   });
   for (const cell of extra) {
     const c = centre(cell);
-    parts.push(`<g class="water-cell" data-act="cp-cell" data-q="${cell[0]}" data-r="${cell[1]}" role="button"><polygon points="${hexPoints(c, size - 3)}"></polygon></g>`);
+    parts.push(`<g class="water-cell" data-act="cp-cell" data-q="${cell[0]}" data-r="${cell[1]}" role="button" tabindex="0" aria-label="${esc(t('cp.open_water', { side: side(cell) }))}"><polygon points="${hexPoints(c, size - 3)}"></polygon></g>`);
   }
   for (const ch of v.channels || []) {
     const a = centres[ch.a];
     const b = centres[ch.b];
     if (!a || !b) continue;
-    const m = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-    const d = [b[0] - a[0], b[1] - a[1]];
-    const len = Math.hypot(d[0], d[1]) || 1;
-    const p = [(-d[1] / len) * size * 0.5, (d[0] / len) * size * 0.5];
-    parts.push(piece(t('cp.tip.channel', { name: ctx.name(ch.owner) }), `<line class="channel" x1="${m[0] - p[0]}" y1="${m[1] - p[1]}" x2="${m[0] + p[0]}" y2="${m[1] + p[1]}" stroke="${ctx.colour(ch.owner)}"></line>`));
+    parts.push(channelSvg(a, b, ctx.colour(ch.owner), t('cp.tip.channel', { name: ctx.name(ch.owner) })));
   }
-  return `<svg class="cp-board" viewBox="${box.map((n) => n.toFixed(1)).join(' ')}" role="group" aria-label="${esc(t('cp.board'))}">
-    <rect x="${box[0]}" y="${box[1]}" width="${box[2]}" height="${box[3]}" class="sea"></rect>${parts.join('')}</svg>`;
+  // Which figure goes where: a dashed arrow from the moving figure to the floe under the pointer
+  // (or with the keyboard focus). The penguin still waiting at the hut starts from the hut.
+  let routes = '';
+  if (mover && mover.floe !== null && mover.floe !== undefined && centres[mover.floe]) {
+    const from = centres[mover.floe];
+    const rules = [];
+    for (const id of targets.keys()) {
+      if (id === mover.floe || !centres[id]) continue;
+      const to = centres[id];
+      const d = Math.hypot(to[0] - from[0], to[1] - from[1]) || 1;
+      const cut = size * 0.55;
+      const p = [from[0] + ((to[0] - from[0]) * cut) / d, from[1] + ((to[1] - from[1]) * cut) / d];
+      const q = [to[0] - ((to[0] - from[0]) * cut) / d, to[1] - ((to[1] - from[1]) * cut) / d];
+      routes += `<line class="route route-${id}" x1="${p[0].toFixed(1)}" y1="${p[1].toFixed(1)}" x2="${q[0].toFixed(1)}" y2="${q[1].toFixed(1)}" marker-end="url(#cp-arrow)"${mover.swap ? ' marker-start="url(#cp-arrow)"' : ''}></line>`;
+      rules.push(`.cp-board:has([data-floe="${id}"]:is(:hover, :focus-visible)) .route-${id}`);
+    }
+    if (rules.length) routes = `<style>${rules.join(',\n')} { opacity: 1; }</style><g class="routes" aria-hidden="true">${routes}</g>`;
+  }
+  const ratio = (box[2] / box[3]).toFixed(3);
+  return `<svg class="cp-board ${choosing ? 'choosing' : ''}" viewBox="${box.map((n) => n.toFixed(1)).join(' ')}" style="--ratio:${ratio}" role="group" aria-label="${esc(t('cp.board'))}">
+    <defs>
+      <linearGradient id="cp-ice" x1="0" y1="0" x2="0.4" y2="1"><stop offset="0" stop-color="#ffffff"></stop><stop offset="1" stop-color="#d7e9f4"></stop></linearGradient>
+      <pattern id="cp-waves" width="48" height="22" patternUnits="userSpaceOnUse"><path d="M2 12 q6 -6 12 0 t12 0" fill="none" stroke="#ffffff2e" stroke-width="2" stroke-linecap="round"></path><path d="M26 2 q5 -4 10 0" fill="none" stroke="#ffffff1f" stroke-width="1.6" stroke-linecap="round"></path></pattern>
+      <marker id="cp-arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 Z" fill="#b8860b"></path></marker>
+    </defs>
+    <rect x="${box[0]}" y="${box[1]}" width="${box[2]}" height="${box[3]}" class="sea"></rect>
+    <rect x="${box[0]}" y="${box[1]}" width="${box[2]}" height="${box[3]}" fill="url(#cp-waves)"></rect>${parts.join('')}${routes}</svg>`;
 }
 
+// Chips in a piece's colour with the count on it: white or near-black writing, whichever reads
+// at WCAG AA (4.5:1) on that colour.
+const inkOn = { red: '#fff', blue: '#fff', purple: '#fff', green: '#111', yellow: '#111', orange: '#111' };
+const chip = (cls, c, n) => `<span class="${cls}" style="--g:${paint[c]};--ink-on:${inkOn[c]}" role="img" aria-label="${esc(`${n} × ${colourName(c)}`)}" title="${esc(colourName(c))}"><span>${n}</span></span>`;
+
 function presentsHtml(presents) {
-  return presentColours.filter((c) => presents[c]).map((c) =>
-    `<span class="present" style="--g:${paint[c]}" title="${esc(colourName(c))}">${presents[c]}</span>`).join('') || '–';
+  return presentColours.filter((c) => presents[c]).map((c) => chip('present', c, presents[c])).join('') || '–';
 }
 
 function playersHtml(ctx) {
   const v = ctx.view;
   return v.players.map((p) => {
     const where = p.role !== 'santa' && p.penguin === 'at_hut' ? t('cp.at_hut') : ''; // Santa's own penguin waits beside the board: nothing to show
-    const stones = ['red', 'blue', 'green'].filter((s) => p.stones[s]).map((s) =>
-      `<span class="stone-chip" style="--g:${paint[s]}">${p.stones[s]}</span>`).join('');
+    const stones = ['red', 'blue', 'green'].filter((s) => p.stones[s]).map((s) => chip('stone-chip', s, p.stones[s])).join('');
+    const figure = p.role === 'santa' ? art.santa() : art.penguin(ctx.colour(p.seat));
     return `<div class="cp-player ${p.seat === v.active ? 'active' : ''} ${p.seat === ctx.seat ? 'me' : ''}" data-testid="cp-player-${p.seat}">
-      <span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
-      <span class="role">${p.role === 'santa' ? '🎅' : '🐧'} ${esc(p.role === 'santa' ? t('cp.santa') : t('cp.penguin'))}</span>
-      ${where ? `<span class="muted">${esc(where)}</span>` : ''}
-      <div>🎁 ${presentsHtml(p.presents)} ${stones ? `· ${stones}` : ''} <span class="muted">· ${esc(t('cp.channels_left', { n: p.channels_left }))}</span></div>
+      <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
+      <span class="role">${picture(figure)} ${esc(p.role === 'santa' ? t('cp.santa') : t('cp.penguin'))}</span>
+      ${where ? `<span class="muted">${esc(where)}</span>` : ''}</div>
+      <div>${art.giftPicture('#d62828')} ${presentsHtml(p.presents)} ${stones ? `· ${stones}` : ''} <span class="muted">· ${esc(t('cp.channels_left', { n: p.channels_left }))}</span></div>
     </div>`;
   }).join('');
 }
@@ -462,6 +638,33 @@ function actionLabel(entry, ctx) {
       return f !== null ? t('cp.a.floe', { floe: where(f, ctx.view) }) : entry.kind;
     }
   }
+}
+
+// The die as a die: its pips, and a short tumble when a new roll lands (a new data-key makes it a
+// new element, so its CSS animation runs once; none under reduced motion).
+const pips = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
+function dieHtml(v) {
+  const n = v.roll;
+  if (!pips[n]) return '<div class="die empty" data-testid="cp-die">–</div>';
+  const dots = pips[n].map(([x, y]) => `<circle cx="${x * 13}" cy="${y * 13}" r="5.5"></circle>`).join('');
+  return `<div class="die cp-die" data-testid="cp-die" data-key="cp-die-${v.round}-${v.active}-${n}" role="img" aria-label="${esc(`${t('cp.die')}: ${n}`)}">
+    <svg viewBox="-24 -24 48 48" aria-hidden="true">${dots}</svg></div>`;
+}
+
+// In words: which figure goes where (the board shows it with the gold ring and gold edges).
+function moveHint(ctx) {
+  const mover = moverOf(ctx);
+  let text = t('cp.click_floe');
+  if (mover) {
+    const kinds = new Set(ctx.legal.map((e) => e.kind));
+    if (kinds.has('move')) text = t(mover.kind === 'santa' ? 'cp.h.move_santa' : mover.atHut ? 'cp.h.move_hut' : 'cp.h.move_penguin');
+    else if (kinds.has('bear_move')) text = t('cp.h.bear_move');
+    else if (kinds.has('flee')) text = t('cp.h.flee');
+    else text = t('cp.h.swap');
+    if (window.matchMedia?.('(hover: hover) and (pointer: fine)').matches) text += ` ${t('cp.h.arrow')}`;
+  }
+  return `<p class="hint cp-move-hint" data-testid="cp-move-hint">${esc(text)}</p>`;
 }
 
 async function sendStop(ctx) {
@@ -526,6 +729,10 @@ export default {
 
   promptText(ctx) {
     const kind = ctx.state.prompt?.kind;
+    if (kind === 'move') {
+      const santa = ctx.view.players[ctx.view.active]?.role === 'santa';
+      return t(santa ? 'cp.p.move_santa' : 'cp.p.move_penguin', { n: ctx.view.roll ?? '' });
+    }
     return kind ? t(`cp.p.${kind}`, { n: ctx.view.roll ?? '' }) : '';
   },
 
@@ -559,7 +766,7 @@ export default {
       out.push(`<p>${esc(t('cp.choose'))}</p><div class="buttons">${ui.choice.map((i) =>
         `<button class="action" data-act="legal" data-i="${i}">${esc(actionLabel(ctx.legal[i], ctx))}</button>`).join('')}</div>`);
     }
-    if (ctx.legal.some((e) => boardFloe(e) !== null)) out.push(`<p class="hint">${esc(t('cp.click_floe'))}</p>`);
+    if (ctx.legal.some((e) => boardFloe(e) !== null)) out.push(moveHint(ctx));
     const modes = [];
     if (ctx.legal.some((e) => e.kind === 'place_channel')) modes.push('channel');
     if (ctx.legal.some((e) => e.kind === 'use_stone' && e.stone === 'green')) modes.push('green');
@@ -607,17 +814,17 @@ export default {
 
   render(ctx) {
     const v = ctx.view;
-    const pool = presentColours.filter((c) => v.pool[c]).map((c) => `<span class="present" style="--g:${paint[c]}">${v.pool[c]}</span>`).join('');
-    const supply = (v.santa_supply || []).map((s) => `<span class="stone-chip" style="--g:${paint[s]}">1</span>`).join('');
-    return `<div class="cp-layout">
+    const pool = presentsHtml(v.pool);
+    const supply = (v.santa_supply || []).map((s) => chip('stone-chip', s, 1)).join('');
+    return `<div class="cp-layout" data-phase="${esc(v.phase || '')}"><div class="cp-grid">
       <div class="cp-board-wrap">${boardSvg(ctx)}</div>
       <div class="cp-side">
-        <div class="cp-die"><span>${esc(t('cp.die'))}</span><div class="die" data-testid="cp-die">${v.roll ?? '–'}</div>
+        <div class="cp-roll"><span>${esc(t('cp.die'))}</span>${dieHtml(v)}
           <span class="muted">${esc(t('cp.round', { n: Math.min(v.round, v.max_rounds), max: v.max_rounds }))}</span></div>
-        <div><strong>${esc(t('cp.pool'))}:</strong> ${pool || '–'}</div>
-        ${supply ? `<div><strong>${esc(t('cp.supply'))}:</strong> ${supply}</div>` : ''}
-        ${playersHtml(ctx)}
-      </div></div>`;
+        <div>${picture(art.tree())} <strong>${esc(t('cp.pool'))}:</strong> ${pool}</div>
+        ${supply ? `<div>${picture(art.santa())} <strong>${esc(t('cp.supply'))}:</strong> ${supply}</div>` : ''}
+        <div class="cp-players">${playersHtml(ctx)}</div>
+      </div></div></div>`;
   },
 
   async onClick(el, ctx) {
@@ -673,7 +880,7 @@ export default {
   resultHtml(ctx) {
     const r = ctx.state.result;
     const rows = r.scores.map((score, seat) => `<tr class="${r.winners.includes(seat) ? 'winner' : ''}">
-      <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))} ${seat === r.final_santa ? '🎅' : ''}</td>
+      <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))} ${seat === r.final_santa ? `<span role="img" aria-label="${esc(t('cp.santa'))}">${picture(art.santa())}</span>` : ''}</td>
       <td><strong>${score}</strong></td><td>${presentsHtml(r.presents[seat] || {})}</td></tr>`);
     return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('cp.presents'))}</th></tr></thead>
       <tbody>${rows.join('')}</tbody></table>`;

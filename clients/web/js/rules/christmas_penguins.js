@@ -1,17 +1,22 @@
 // "How to play" Christmas Penguins, for families, in both languages (from
 // docs/rules/christmas-penguins.md). Plain text; **bold** marks a word the screen shows on a button.
-// Pictures are the board's own art.
-const stone = (c) => `<span class="rs-stone" style="--g:${c}" aria-hidden="true"></span>`;
-const floe = (extra = '') => `<svg class="rs-floe" viewBox="-32 -32 64 64" aria-hidden="true"><polygon points="27.7,-16 27.7,16 0,32 -27.7,16 -27.7,-16 0,-32"></polygon>${extra}</svg>`;
+// Pictures are the board's own art (js/games/christmas_penguins.js).
+import { art, picture } from '../games/christmas_penguins.js';
+
+const hex = 'points="27.7,-16 27.7,16 0,32 -27.7,16 -27.7,-16 0,-32"';
 const pic = {
-  penguin: '<span class="rs-penguin" aria-hidden="true">🐧</span>',
-  santa: '<span aria-hidden="true">🎅</span>',
-  hut: '<span aria-hidden="true">🛖</span>',
-  tree: '<span aria-hidden="true">🎄🎁</span>',
-  bear: '<span aria-hidden="true">🐻‍❄️</span>',
-  stones: stone('#d62828') + stone('#1d6fd6') + stone('#2a9d3f'),
-  floe: floe(),
-  channel: `<svg class="rs-floe" viewBox="-32 -32 120 64" aria-hidden="true"><polygon points="27.7,-16 27.7,16 0,32 -27.7,16 -27.7,-16 0,-32"></polygon><polygon transform="translate(56 0)" points="27.7,-16 27.7,16 0,32 -27.7,16 -27.7,-16 0,-32"></polygon><line x1="28" y1="-18" x2="28" y2="18" stroke="#1d6fd6" stroke-width="8" stroke-linecap="round"></line></svg>`,
+  penguin: picture(art.penguin('#1d6fd6')),
+  santa: picture(art.santa()),
+  hut: picture(art.hut()),
+  tree: picture(art.tree()),
+  bear: picture(art.bear()),
+  stones: picture(`<g transform="translate(-26 -10) scale(.8)">${art.stone('#d62828')}</g><g transform="translate(26 -10) scale(.8)">${art.stone('#1d6fd6')}</g><g transform="translate(0 24) scale(.8)">${art.stone('#2a9d3f')}</g>`),
+  floe: `<svg class="rs-floe" viewBox="-32 -32 64 64" aria-hidden="true"><polygon ${hex}></polygon></svg>`,
+  // Two floes with open water between them, the builder's colour on its buoys.
+  channel: `<svg class="rs-floe" viewBox="-32 -32 124 64" aria-hidden="true"><polygon ${hex}></polygon><polygon transform="translate(60 0)" ${hex}></polygon>
+    <line x1="30" y1="-17" x2="30" y2="17" stroke="#2f6f9f" stroke-width="9" stroke-linecap="round"></line>
+    <path d="M30 -12 q2.5 6 0 12 t0 12" fill="none" stroke="#9cc9e6" stroke-width="1.6"></path>
+    <circle cx="30" cy="-18" r="3" fill="#d62828" stroke="#fff"></circle><circle cx="30" cy="18" r="3" fill="#d62828" stroke="#fff"></circle></svg>`,
 };
 
 export default {
@@ -25,11 +30,11 @@ export default {
       [pic.tree, 'The tree', 'The presents lie under it. Santa may never step on it.'],
       [pic.bear, 'Polar bear', 'Moves only on a 1. Penguins run away from him.'],
       [pic.stones, 'Stones', 'Red, blue and green. Step on one to pick it up.'],
-      [pic.channel, 'Water channel', 'A line between two floes. Nobody can cross it.'],
+      [pic.channel, 'Water channel', 'Open water between two floes. Nobody can cross it.'],
     ],
     steps: [
       'If you like, build water channels first. Then press **Roll the die**.',
-      'Move your figure exactly that many floes: the floes you can reach light up in yellow, just click one. You may not jump over figures, cross water channels or use a floe twice.',
+      'Move your figure exactly that many floes: your figure gets a gold ring and the floes it can reach get a gold edge: just tap one. You may not jump over figures, cross water channels or use a floe twice.',
       'If you cannot move that far, you stay where you are.',
       'Afterwards you may build channels again. Then press **End my turn**.',
     ],
@@ -60,11 +65,11 @@ export default {
       [pic.tree, 'Der Baum', 'Darunter liegen die Geschenke. Der Weihnachtsmann darf nie auf seine Scholle.'],
       [pic.bear, 'Eisbär', 'Zieht nur bei einer 1. Pinguine laufen vor ihm davon.'],
       [pic.stones, 'Steine', 'Rot, Blau, Grün. Wer auf einem stehen bleibt, darf ihn nehmen.'],
-      [pic.channel, 'Wasserrinne', 'Ein Strich zwischen zwei Schollen. Da kommt keiner hinüber.'],
+      [pic.channel, 'Wasserrinne', 'Offenes Wasser zwischen zwei Schollen. Da kommt keiner hinüber.'],
     ],
     steps: [
       'Wenn du magst, bau zuerst Wasserrinnen. Dann auf **Würfeln** drücken.',
-      'Zieh deine Figur genau so viele Schollen weit: die Schollen, die du erreichst, leuchten gelb, einfach eine anklicken. Über Figuren springen, durch Wasserrinnen gehen oder eine Scholle zweimal betreten geht nicht.',
+      'Zieh deine Figur genau so viele Schollen weit: deine Figur bekommt einen goldenen Ring, die Schollen, die sie erreicht, einen goldenen Rand: einfach eine antippen. Über Figuren springen, durch Wasserrinnen gehen oder eine Scholle zweimal betreten geht nicht.',
       'Kommst du nicht so weit, bleibst du stehen.',
       'Danach darfst du wieder Rinnen bauen. Dann auf **Zug beenden** drücken.',
     ],
