@@ -55,6 +55,8 @@ async function contrastFailures(page, where) {
       return (x + 0.05) / (y + 0.05);
     };
     const out = [];
+    // A fade-in under way ends at full opacity: what it shows is measured as it ends.
+    const fading = new Set(document.getAnimations().map((a) => a.effect?.target).filter(Boolean));
     for (const el of document.querySelectorAll('body *')) {
       const own = [...el.childNodes].some((n) => n.nodeType === 3 && /[\p{L}\p{N}]/u.test(n.textContent));
       if (!own || el.closest('[disabled], [hidden], script, style, noscript, option')) continue;
@@ -67,7 +69,7 @@ async function contrastFailures(page, where) {
       let image = false;
       for (let e = el; e; e = e.parentElement) {
         const s = getComputedStyle(e);
-        opacity *= Number(s.opacity);
+        if (!fading.has(e)) opacity *= Number(s.opacity);
         if (s.backgroundImage !== 'none' && !layers.some((l) => l[3] >= 1)) image = true;
         const c = parse(s.backgroundColor);
         if (c && c[3] > 0 && !layers.some((l) => l[3] >= 1)) layers.push(c);
@@ -267,7 +269,7 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   await screenshot(hilde.page, 'phone-hh-results-de-390.png');
 
   // Unterm Baum: one round, short timers, against a computer player; in German.
-  await pick(hilde.page, baseUrl, longName, 'unterm_baum', { maxPlayers: 2, maxRounds: 1, familySize: 3, assignSeconds: 3, memorizeSeconds: 2, mainTimeoutSec: 5 });
+  await pick(hilde.page, baseUrl, longName, 'unterm_baum', { maxPlayers: 2, maxRounds: 1, familySize: 3, startPlayer: 'host-picks', assignSeconds: 3, memorizeSeconds: 2, revealSeconds: 10, mainTimeoutSec: 15 });
   await hilde.page.locator('#create-form button[type="submit"]').click();
   await hilde.page.getByTestId('room-code').waitFor();
   assert.match(await hilde.page.locator('.lobby h2').innerText(), /Unterm Baum/);
@@ -277,6 +279,26 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   await atPhones(hilde.page, 'Unterm Baum game (de)', () => assertTurnBar(hilde.page, 'Unterm Baum (de)'));
   await assertContrast(hilde.page, 'Unterm Baum game (de)');
   await screenshot(hilde.page, 'phone-ub-game-de-390.png');
+  // Hilde begins: she looks at a card. The revealed card sticks below the turn bar, never under it,
+  // also with the page scrolled.
+  await hilde.page.locator('.turn-bar.mine').waitFor();
+  await hilde.page.locator('.ub-tree .ub-card.can').first().click();
+  await hilde.page.getByTestId('reveal').waitFor();
+  await atPhones(hilde.page, 'Unterm Baum reveal (de)', async (size) => {
+    await hilde.page.evaluate(() => {
+      const b = document.querySelector('#screen .board-wrap');
+      window.scrollTo(0, b.getBoundingClientRect().top + window.scrollY + b.offsetHeight / 2 - window.innerHeight / 2);
+    });
+    await settled(hilde.page);
+    const r = await hilde.page.evaluate(() => {
+      const bar = document.querySelector('#screen .turn-bar').getBoundingClientRect();
+      const reveal = document.querySelector('[data-testid="reveal"]')?.getBoundingClientRect();
+      return { bar: bar.bottom, reveal: reveal?.top, h: reveal?.height };
+    });
+    if (r.reveal === undefined) return; // shown for revealSeconds only
+    assert.ok(r.bar <= r.reveal + 0.5, `Unterm Baum at ${size.width} px: the turn bar (bottom ${r.bar}) covers the revealed card (top ${r.reveal})`);
+  });
+  await hilde.page.screenshot({ path: `${process.env.TINSEL_SCREENSHOT_DIR || 'build/screenshots'}/phone-ub-reveal-de-360.png` });
   await playToResults([hilde.page]);
   await resultsFit(hilde.page, 'Unterm Baum results (de)');
   await assertContrast(hilde.page, 'Unterm Baum results (de)');
@@ -294,7 +316,7 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   const tip = oma.page.getByTestId('coach');
   await tip.waitFor();
   assert.equal(await tip.getAttribute('data-step'), 'quick', 'a timed turn: one tip');
-  assert.match(await tip.innerText(), /Your time is running/);
+  assert.match(await tip.innerText(), /The clock up here keeps running/);
   assert.equal(await tip.locator('.coach-count').count(), 0);
   await atPhones(oma.page, 'Christmas Penguins game with the tip (en)', () => assertTurnBar(oma.page, 'Christmas Penguins (en)'));
   await screenshot(oma.page, 'phone-cp-tip-en-390.png');
