@@ -256,6 +256,9 @@ await run('browser: the shared frame on a phone, in both languages, with legible
     await atPhones(p, `log and chat beside Happy Holidays (${lang})`);
   }
   assert.match(await hilde.page.title(), /Happy Holidays|Du bist dran/);
+  await hilde.page.getByTestId('log').getByText('Das Spiel beginnt').waitFor();
+  assert.doesNotMatch(await hilde.page.locator('body').innerText(), /Bot \d/, 'the log and the board name the computer players as the lobby does');
+  assert.match(await hilde.page.getByTestId('log').innerText(), /Flocke/);
   await hilde.page.locator('#chat-text').fill('Frohe Weihnachten aus dem Schwarzwald, ihr Lieben!');
   await hilde.page.locator('#chat-send').click();
   await oma.page.getByTestId('chat').getByText('Schwarzwald').waitFor();
@@ -265,6 +268,24 @@ await run('browser: the shared frame on a phone, in both languages, with legible
     await resultsFit(p, `Happy Holidays results (${lang})`);
     await assertContrast(p, `Happy Holidays results (${lang})`);
   }
+  // The seat colours: their text variant reads on every light background of the frame, and the
+  // text colour for a fill of each seat colour reads on it.
+  const seatColours = await hilde.page.evaluate(async () => {
+    const { seatColours: fill, seatInk: ink, seatOnColour: on } = await import('/js/state.js');
+    return { fill, ink, on };
+  });
+  const lum = (h) => {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(h.length === 4 ? h[(i + 1) / 2].repeat(2) : h.slice(i, i + 2), 16) / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  seatColours.fill.forEach((fill, i) => {
+    for (const bg of ['#ffffff', '#fffdf8', '#f6f1e7', '#e9e2d3', '#fff1b8', '#e8f3ee']) {
+      assert.ok(ratio(seatColours.ink[i], bg) >= 4.5, `seat ${i}'s text colour ${seatColours.ink[i]} on ${bg}: ${ratio(seatColours.ink[i], bg).toFixed(2)}`);
+    }
+    assert.ok(ratio(seatColours.on[i], fill) >= 4.5, `text ${seatColours.on[i]} on seat colour ${fill}: ${ratio(seatColours.on[i], fill).toFixed(2)}`);
+  });
   await assertCleanText(hilde.page, 'de');
   await screenshot(hilde.page, 'phone-hh-results-de-390.png');
 

@@ -12,7 +12,7 @@ import { afterRender } from './coach.js';
 import morphdom from '../vendor/morphdom/morphdom-esm.js';
 import { measure, play } from './motion.js';
 import { refreshInvite } from './invite.js';
-import { errorText, gameTitle, games, parseRoute, seatColours, seatInk, seatLabel, seatName, seatOnColour, store } from './state.js';
+import { displayName, errorText, gameTitle, games, parseRoute, seatColours, seatInk, seatLabel, seatName, seatOnColour, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
 for (const g of Object.values(games)) addTexts(g.texts);
@@ -177,7 +177,7 @@ function onState(msg, info) {
 function eventText(ev, game) {
   if (ev.kind === 'caught_up') return t('game.caught_up');
   if (ev.kind === 'log_truncated') return t('game.log_truncated');
-  if (ev.kind === 'game_started') return t('game.started', { names: list(ev.players) });
+  if (ev.kind === 'game_started') return t('game.started', { names: list(ev.players.map((name) => displayName(name))) });
   if (ev.kind === 'timed_out') {
     const names = ev.seats.map((s) => seatName(s));
     return names.length ? t('game.timed_out', { names: list(names) }) : null;

@@ -13,8 +13,8 @@ export const seatColours = ['#d62828', '#1d6fd6', '#2a9d3f', '#e0a100', '#8e44ad
 // gold highlight of a winner's row): at least 4.5:1 (WCAG AA) on all of them.
 export const seatInk = ['#b3261e', '#1a5fb8', '#1b6e2e', '#7a5b00', '#7d3a99', '#9a4a00'];
 // Text drawn on a seat colour (a name on a chip of that colour): white where it reads at 4.5:1,
-// the page's dark ink on the light ones (green, yellow, orange).
-export const seatOnColour = ['#fff', '#fff', '#1d2a24', '#1d2a24', '#fff', '#1d2a24'];
+// near-black on the light ones (green, yellow, orange; the page's ink is not dark enough on them).
+export const seatOnColour = ['#fff', '#fff', '#111', '#111', '#fff', '#111'];
 
 // A game's name for people in the page's language: the game's own title text (German where the
 // game has a German name), never the server's English `title`.
