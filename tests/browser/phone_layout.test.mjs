@@ -223,6 +223,9 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   assert.equal(await hilde.page.locator('#conn').getAttribute('aria-label'), 'Verbindung: Verbunden');
   await screenshot(oma.page, 'phone-lobby-host-en-390.png');
   await screenshot(hilde.page, 'phone-lobby-guest-de-390.png');
+  await hilde.page.setViewportSize(desktop);
+  await screenshot(hilde.page, 'desktop-lobby-guest-de-1280.png');
+  await hilde.page.setViewportSize(phoneSizes[0]);
 
   // The invite page, in German on the small phone: one seat free, then full, then the game runs.
   await visitor.page.goto(`${baseUrl}/r/${code}`);
@@ -263,6 +266,9 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   await hilde.page.locator('#chat-send').click();
   await oma.page.getByTestId('chat').getByText('Schwarzwald').waitFor();
   await screenshot(hilde.page, 'phone-hh-game-de-390.png');
+  await oma.page.setViewportSize(desktop);
+  await screenshot(oma.page, 'desktop-hh-game-en-1280.png');
+  await oma.page.setViewportSize(phoneSizes[0]);
   await playToResults([oma.page, hilde.page]);
   for (const [p, lang] of [[oma.page, 'en'], [hilde.page, 'de']]) {
     await resultsFit(p, `Happy Holidays results (${lang})`);
