@@ -252,6 +252,13 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   await visitor.page.goto(`${baseUrl}/r/${code}`);
   await visitor.page.getByTestId('invite-status').getByText('Das Spiel läuft schon').waitFor();
   await atPhones(visitor.page, 'invite page, game running (de)');
+  // The visitor watches: the game frame for a spectator.
+  await visitor.page.fill('#name', 'Onkel Friedrich');
+  await visitor.page.locator('button[data-as="spectator"]').click();
+  await visitor.page.getByTestId('turn').waitFor();
+  await atPhones(visitor.page, 'Happy Holidays watched (de)', () => assertTurnBar(visitor.page, 'Happy Holidays watched (de)'));
+  await assertContrast(visitor.page, 'Happy Holidays watched (de)');
+  await assertCleanText(visitor.page, 'de');
   for (const [p, lang] of [[oma.page, 'en'], [hilde.page, 'de']]) {
     await atPhones(p, `Happy Holidays game (${lang})`, () => assertTurnBar(p, `Happy Holidays (${lang})`));
     await assertContrast(p, `Happy Holidays game (${lang})`);
@@ -294,6 +301,9 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   });
   await assertCleanText(hilde.page, 'de');
   await screenshot(hilde.page, 'phone-hh-results-de-390.png');
+  await visitor.page.getByTestId('results').waitFor();
+  await resultsFit(visitor.page, 'Happy Holidays results watched (de)');
+  await screenshot(visitor.page, 'phone-hh-results-watched-de-360.png');
 
   // Unterm Baum: one round, short timers, against a computer player; in German.
   await pick(hilde.page, baseUrl, longName, 'unterm_baum', { maxPlayers: 2, maxRounds: 1, familySize: 3, startPlayer: 'host-picks', assignSeconds: 3, memorizeSeconds: 2, revealSeconds: 10, mainTimeoutSec: 15 });
