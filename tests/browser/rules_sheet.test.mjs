@@ -123,7 +123,8 @@ await run('browser: rules sheets, first-turn walkthrough, pieces that explain th
   await ben.page.setViewportSize(phone);
 
   // The lobby.
-  const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Happy Holidays', { maxPlayers: 2, startPlayer: 'host-picks' });
+  // Without a time limit: the four-step tour (a timed turn gets one bubble, see phone_layout.test.mjs).
+  const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Happy Holidays', { maxPlayers: 2, startPlayer: 'host-picks', mainTimeoutSec: 'off' });
   await joinByInvite(ben.page, baseUrl, code, 'Ben');
   await oma.page.locator('.seat strong', { hasText: 'Ben' }).waitFor();
   await openSheet(oma.page, '#help-lobby', 'Happy Holidays');

@@ -12,7 +12,7 @@ import { afterRender } from './coach.js';
 import morphdom from '../vendor/morphdom/morphdom-esm.js';
 import { measure, play } from './motion.js';
 import { refreshInvite } from './invite.js';
-import { errorText, games, parseRoute, seatColours, seatLabel, seatName, store } from './state.js';
+import { displayName, errorText, gameTitle, games, parseRoute, seatColours, seatInk, seatLabel, seatName, seatOnColour, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
 for (const g of Object.values(games)) addTexts(g.texts);
@@ -177,7 +177,7 @@ function onState(msg, info) {
 function eventText(ev, game) {
   if (ev.kind === 'caught_up') return t('game.caught_up');
   if (ev.kind === 'log_truncated') return t('game.log_truncated');
-  if (ev.kind === 'game_started') return t('game.started', { names: list(ev.players) });
+  if (ev.kind === 'game_started') return t('game.started', { names: list(ev.players.map((name) => displayName(name))) });
   if (ev.kind === 'timed_out') {
     const names = ev.seats.map((s) => seatName(s));
     return names.length ? t('game.timed_out', { names: list(names) }) : null;
@@ -213,6 +213,10 @@ export function context(game) {
     name: seatName,
     who: seatLabel,
     colour: (seat) => seatColours[seat % seatColours.length],
+    // For text: a seat's colour dark enough to read on a light background, and the text colour
+    // that reads on a fill of the seat's colour (both WCAG AA, see state.js).
+    ink: (seat) => seatInk[seat % seatInk.length],
+    onColour: (seat) => seatOnColour[seat % seatOnColour.length],
     act: (action) => send({ type: 'action', action }),
     render,
     flash,
@@ -232,8 +236,15 @@ function renderHeader() {
   status.hidden = store.conn === 'idle'; // nothing to say before the first connection
   status.textContent = t(`conn.${store.conn}`);
   status.title = t(`conn.${store.conn}`);
-  $('#lang').textContent = t('lang.switch');
+  status.setAttribute('aria-label', t('a11y.conn', { state: t(`conn.${store.conn}`) }));
+  const langButton = $('#lang');
+  langButton.textContent = t('lang.switch');
+  langButton.setAttribute('aria-label', t('a11y.lang'));
   $('#tagline').textContent = t('tagline');
+  const brand = $('.brand');
+  brand.setAttribute('aria-label', t('a11y.home'));
+  $('#side').setAttribute('aria-label', t('a11y.side'));
+  $('#chat-send').setAttribute('aria-label', t('a11y.chat_send'));
 }
 
 // morphdom pairs old and new elements among siblings by this key: an id, or data-key where a
@@ -272,11 +283,27 @@ export function render() {
     else input.value = value;
   }
   if (focused) document.getElementById(focused)?.focus();
+  turnBarHeight();
   renderSide();
   tick();
   afterRender(); // the first-turn walkthrough follows the screen
 }
 
+
+// The sticky turn bar's height, for whatever sticks below it (a revealed card) so that the bar
+// never covers it: --turn-bar-h on the page, followed as the bar wraps or the window turns.
+const barObserver = typeof ResizeObserver === 'function' ? new ResizeObserver(() => turnBarHeight()) : null;
+let observedBar = null;
+function turnBarHeight() {
+  const bar = document.querySelector('#screen .turn-bar');
+  if (bar !== observedBar) {
+    if (observedBar) barObserver?.unobserve(observedBar);
+    if (bar) barObserver?.observe(bar);
+    observedBar = bar;
+  }
+  const h = bar ? Math.ceil(bar.getBoundingClientRect().height) : 0;
+  document.documentElement.style.setProperty('--turn-bar-h', `${h}px`);
+}
 
 function renderSide() {
   const side = $('#side');
@@ -300,7 +327,7 @@ function renderSide() {
 
 function renderChat() {
   const items = store.chat.map((m) => {
-    const colour = m.from.seat === null ? '#777' : seatColours[m.from.seat % seatColours.length];
+    const colour = m.from.seat === null ? 'var(--muted)' : seatInk[m.from.seat % seatInk.length];
     return `<li><strong style="color:${colour}">${esc(m.from.name)}:</strong> ${esc(m.text)}</li>`;
   });
   const listEl = $('#chat-list');
@@ -427,10 +454,11 @@ const actions = {
       document.execCommand('copy');
     }
     el.textContent = t('lobby.copied');
+    el.setAttribute('aria-label', t('a11y.copied'));
   },
   async share(el) {
     try {
-      await navigator.share({ title: 'Tinsel', text: store.room?.title, url: el.dataset.text });
+      await navigator.share({ title: 'Tinsel', text: gameTitle(store.room?.game, store.room?.title), url: el.dataset.text });
     } catch {
       /* cancelled */
     }

@@ -5,6 +5,12 @@
 // game. The marks never cover the element they describe, sit where they hide the fewest buttons,
 // block nothing for long (the first action of the turn puts them away) and are reached with Tab
 // (the first mark takes the focus unless the player is typing) and closed with Escape.
+//
+// The turn timer does not stop for the tips. So the four-step tour is shown only on a turn without
+// a time limit; on a timed turn one bubble says the essentials at once (the game's board sentence,
+// that the clock runs and what happens when it ends, where the rules are), needs no click and goes
+// away with the first move; with less than `minSeconds` left no tip is shown (they wait for a turn
+// with time). See docs/web-client.md, "Rules at hand".
 import { addTexts, lang, t } from './i18n.js';
 import { store } from './state.js';
 import { esc, settings } from './util.js';
@@ -24,6 +30,7 @@ addTexts({
     'coach.timer': 'The time left for your turn. If it runs out, the game makes a sensible choice for you.',
     'coach.no_timer': 'There is no time limit: take your time.',
     'coach.help': 'Forgot a rule? “How to play” shows the rules at any time. Your time keeps running meanwhile.',
+    'coach.quick': 'The clock up here keeps running: if it runs out, the game chooses for you.',
   },
   de: {
     'coach.label': 'Tipps für deinen ersten Zug',
@@ -39,6 +46,7 @@ addTexts({
     'coach.timer': 'So viel Zeit bleibt dir noch. Läuft sie ab, wählt das Spiel für dich etwas Vernünftiges.',
     'coach.no_timer': 'Es gibt kein Zeitlimit: lass dir Zeit.',
     'coach.help': 'Regel vergessen? „Spielregeln“ zeigt sie jederzeit. Deine Zeit läuft dabei weiter.',
+    'coach.quick': 'Die Uhr hier oben läuft weiter: Läuft sie ab, wählt das Spiel für dich.',
   },
 });
 
@@ -52,6 +60,10 @@ const steps = [
   { key: 'timer', target: () => document.querySelector('#screen .turn-bar .timer') },
   { key: 'help', target: () => document.querySelector('#help-game') },
 ].map((s, i) => ({ ...s, i }));
+// On a timed turn: one bubble at the turn bar (whose turn, what to do, the clock) with all of it.
+const quick = [{ key: 'quick', i: 0, target: () => document.querySelector('#screen .turn-bar') }];
+// Below this many seconds left, a tip would cost the turn: none is shown.
+const minSeconds = 15;
 
 let active = null; // {game, step}
 let bubble = null;
@@ -79,7 +91,10 @@ export function afterRender() {
   if (!active) {
     const mem = memory();
     if (!game || mem.off || mem.seen?.[game] || !myTurn()) return;
-    active = { game, step: 0 };
+    const deadline = store.state.prompt?.deadline;
+    const left = deadline ? (deadline - Date.now()) / 1000 : Infinity;
+    if (left < minSeconds) return; // no time to read: maybe on a later turn
+    active = { game, step: 0, timed: Boolean(deadline) };
     show(true);
     return;
   }
@@ -87,6 +102,7 @@ export function afterRender() {
 }
 
 function text(step) {
+  if (step.key === 'quick') return `${t(`coach.board.${active.game}`)} ${t('coach.quick')}`;
   if (step.key === 'board') return `${t('coach.frame')} ${t(`coach.board.${active.game}`)}`;
   if (step.key === 'timer' && step.el.classList.contains('muted')) return t('coach.no_timer');
   return t(`coach.${step.key}`);
@@ -94,7 +110,7 @@ function text(step) {
 
 // The steps whose element is on screen now (the choices may be missing, e.g. a board-only turn).
 function present() {
-  return steps.map((s) => ({ ...s, el: s.target() })).filter((s) => s.el && s.el.getClientRects().length);
+  return (active.timed ? quick : steps).map((s) => ({ ...s, el: s.target() })).filter((s) => s.el && s.el.getClientRects().length);
 }
 
 function show(first) {
@@ -136,7 +152,7 @@ function show(first) {
       <div class="coach-buttons">
         <button type="button" class="primary" id="coach-next" data-coach="${last ? 'done' : 'next'}">${esc(t(last ? 'coach.done' : 'coach.next'))}</button>
         <button type="button" class="small" id="coach-never" data-coach="never">${esc(t('coach.never'))}</button>
-        <span class="coach-count">${esc(t('coach.step', { n, of: list.length }))}</span>
+        ${list.length > 1 ? `<span class="coach-count">${esc(t('coach.step', { n, of: list.length }))}</span>` : ''}
       </div>`;
     bubble.setAttribute('aria-label', t('coach.label'));
     const typing = document.activeElement?.matches?.('input, textarea, select');
@@ -163,7 +179,7 @@ const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left,
 // larger than the window), then is nearest to it.
 function place() {
   if (!active || !bubble) return;
-  const step = steps.find((s) => s.key === active.key);
+  const step = [...steps, ...quick].find((s) => s.key === active.key);
   const el = step?.target();
   if (!el) return;
   const r = el.getBoundingClientRect();
@@ -195,7 +211,8 @@ function place() {
     const blocked = busy.reduce((n, b) => n + (area(box, b) > 0 ? 1 : 0), 0);
     const moved = Math.abs(x - x0) + Math.abs(y - y0);
     const away = Math.max(0, r.left - box.right, box.left - r.right) + Math.max(0, r.top - box.bottom, box.top - r.bottom);
-    const score = blocked * 2000 + covered * 1000 + (moved + away) / 100;
+    // The one tip of a timed turn talks about the clock in the turn bar: it never lies on the bar.
+    const score = blocked * 2000 + covered * (step.key === 'quick' ? 100000 : 1000) + (moved + away) / 100;
     if (!best || score < best.score) best = { x, y, score };
   }
   bubble.style.left = `${Math.round(best.x)}px`;

@@ -5,6 +5,7 @@
 // shows its text (hover shows the same text through `title`).
 import { addTexts, lang, t } from './i18n.js';
 import { esc } from './util.js';
+import { gameTitle } from './state.js';
 import happyHolidays from './rules/happy_holidays.js';
 import untermBaum from './rules/unterm_baum.js';
 import christmasPenguins from './rules/christmas_penguins.js';
@@ -44,7 +45,7 @@ addTexts({
 export function helpButton(gameId, where, extraClass = '') {
   const id = `help-${where}${where === 'home' ? `-${gameId}` : ''}`;
   return `<button type="button" class="help-open ${extraClass}" id="${esc(id)}" data-help="${esc(gameId)}"
-    aria-haspopup="dialog"><span aria-hidden="true">📖</span> ${esc(t('help.open'))}</button>`;
+    aria-haspopup="dialog"><span aria-hidden="true">📖</span> <span class="help-label">${esc(t('help.open'))}</span></button>`;
 }
 
 // Plain text with **bold** for the labels of buttons on screen.
@@ -55,7 +56,7 @@ function text(s) {
 function sheetHtml(gameId) {
   const sheet = sheets[gameId];
   const r = sheet[lang()] || sheet.en;
-  const game = t(`${gameId}.title`);
+  const game = gameTitle(gameId);
   const list = (items, tag = 'ul') => `<${tag}>${items.map((s) => `<li>${text(s)}</li>`).join('')}</${tag}>`;
   const pieces = r.pieces.map(([pic, name, what]) => `<li><span class="rs-pic">${pic}</span>
     <span><strong>${esc(name)}</strong><br>${text(what)}</span></li>`).join('');

@@ -5,7 +5,7 @@
 // to a room that is gone says so at once and offers a new room instead.
 import { addTexts, list, t } from './i18n.js';
 import { nameField } from './screens.js';
-import { errorText, games, store } from './state.js';
+import { displayName, errorText, gameTitle, games, store } from './state.js';
 import { esc } from './util.js';
 
 addTexts({
@@ -92,18 +92,20 @@ export function inviteHtml(r) {
   if (!info || info.error) return plainHtml(r, info);
   const g = games[info.game];
   const watch = r.kind === 'watch';
-  const game = `<strong>${esc(g ? t(`${g.id}.title`) : info.title)}</strong>`;
+  const game = `<strong>${esc(g ? gameTitle(g.id, info.title) : info.title)}</strong>`;
   const host = info.host === null ? null : `<strong>${esc(info.host)}</strong>`;
   const heading = watch
     ? tHtml(host ? 'invite.watch_heading' : 'invite.watch_heading_nohost', { host, game })
     : tHtml(host ? 'invite.heading' : 'invite.heading_nohost', { host, game });
+  const plain = { host: info.host ?? '', game: g ? gameTitle(g.id, info.title) : info.title };
+  document.title = `${t(watch ? (info.host === null ? 'invite.watch_heading_nohost' : 'invite.watch_heading') : (info.host === null ? 'invite.heading_nohost' : 'invite.heading'), plain)} · Tinsel`;
   const playing = info.status === 'playing';
   const players = info.players.map((p) => {
     const tags = [];
     if (p.bot) tags.push(t('invite.computer'));
     if (p.host) tags.push(t('invite.is_host'));
     const tag = tags.length ? ` <span class="tag">${esc(tags.join(', '))}</span>` : '';
-    return `<li class="seat">${esc(p.name)}${tag}</li>`;
+    return `<li class="seat">${esc(displayName(p.name, p.bot ? undefined : ''))}${tag}</li>`;
   });
   for (let i = 0; i < info.free_seats; i++) players.push(`<li class="seat empty"><em>${esc(t('invite.free_seat'))}</em></li>`);
   const canSit = !watch && !playing && info.free_seats > 0;
@@ -140,6 +142,7 @@ function goneHtml(r, info) {
   const unavailable = info.error === 'room_unavailable';
   const text = unavailable ? t('invite.unavailable', { code: info.code })
     : info.code ? t('invite.gone', { code: info.code }) : t('invite.gone_bad');
+  document.title = `${t(unavailable ? 'invite.unavailable_title' : 'invite.gone_title')} · Tinsel`;
   return `<section class="card invite" data-testid="invite-gone">
     <h2>${esc(t(unavailable ? 'invite.unavailable_title' : 'invite.gone_title'))}</h2>
     <p>${esc(text)}</p>
@@ -153,6 +156,7 @@ function plainHtml(r, info) {
   const err = store.error || info?.error ? `<p class="error">${esc(errorText(store.error || { code: info.error, message: info.message }))}</p>` : '';
   const canWatch = store.error && ['room_full', 'game_in_progress', 'kicked'].includes(store.error.code);
   const title = r.kind === 'watch' ? t('watch.title') : t('invite.title');
+  document.title = `${title} · Tinsel`;
   const buttons = r.kind === 'watch'
     ? `<button class="big primary" type="submit" data-as="spectator">${esc(t('invite.watch'))}</button>`
     : `<button class="big primary" type="submit" data-as="player">${esc(t('invite.sit'))}</button>

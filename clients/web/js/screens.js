@@ -3,7 +3,7 @@
 import { context } from './app.js';
 import { inviteHtml } from './invite.js';
 import { list, t } from './i18n.js';
-import { errorText, games, isHost, seatColours, seatName, store } from './state.js';
+import { displayName, errorText, gameTitle, games, isHost, seatColours, seatName, store } from './state.js';
 import { concrete, esc, formatSeconds, secondsLeft, settings } from './util.js';
 import { helpButton } from './help.js';
 
@@ -32,6 +32,7 @@ export function nameField() {
 }
 
 function homeHtml() {
+  document.title = t('page.title');
   const w = store.welcome;
   const back = w?.resumed && w.room
     ? `<p><button class="big" data-act="rejoin" data-code="${esc(w.room)}">${esc(t('home.back_to_room', { code: w.room }))}</button></p>`
@@ -44,7 +45,7 @@ function homeHtml() {
     const range = info ? t('home.players', { min: info.min_players, max: Math.max(info.max_players, g.options?.maxPlayers?.max ?? 0) }) : '';
     return `<div class="game-pick"><button class="game-card ${picked === g.id ? 'picked' : ''}" data-act="pick-game" data-game="${g.id}">
       <span class="game-icon" aria-hidden="true">${g.icon}</span>
-      <strong>${esc(t(`${g.id}.title`))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>
+      <strong>${esc(gameTitle(g.id))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>
       ${helpButton(g.id, 'home', 'small')}</div>`;
   });
   const options = picked ? optionsForm(picked, null) : '';
@@ -174,7 +175,7 @@ function seatsHtml(room, controls) {
         if (s.status === 'connected') buttons.push(`<button class="small" data-act="make-host" data-player="${esc(s.player)}">${esc(t('lobby.make_host'))}</button>`);
       }
     }
-    return `<li class="seat status-${esc(s.status)}"><span class="who"><span class="dot" style="--c:${colour}"></span><strong>${esc(s.name)}</strong></span>
+    return `<li class="seat status-${esc(s.status)}"><span class="who"><span class="dot" style="--c:${colour}"></span><strong>${esc(displayName(s.name, s.player))}</strong></span>
       ${tags.length ? `<span class="tag">${esc(tags.join(', '))}</span>` : ''}
       <span class="status">${esc(t(`status.${s.status}`))}</span> ${buttons.join(' ')}</li>`;
   });
@@ -184,23 +185,25 @@ function seatsHtml(room, controls) {
     ? `<ul class="sent-away" data-testid="sent-away">${room.kicked.map((k) => `<li><span>${esc(t('lobby.sent_away', { name: k.name }))}</span>
         <button class="small" data-act="readmit" data-player="${esc(k.player)}">${esc(t('lobby.readmit'))}</button></li>`).join('')}</ul>`
     : '';
-  return `<ul class="seats">${rows.join('')}</ul>${watching}${away}`;
+  return `<ul class="seats" aria-label="${esc(t('a11y.seats'))}">${rows.join('')}</ul>${watching}${away}`;
 }
 
 function firstSeatSelect(room) {
   if (room.options?.startPlayer !== 'host-picks') return '';
   const taken = room.seats.filter((s) => s.status !== 'empty');
   return `<label class="field"><span>${esc(t('lobby.first_seat'))}</span><select id="first-seat">
-    ${taken.map((s, i) => `<option value="${i}">${esc(s.name)}</option>`).join('')}</select></label>`;
+    ${taken.map((s, i) => `<option value="${i}">${esc(displayName(s.name, s.player))}</option>`).join('')}</select></label>`;
 }
 
 function lobbyHtml(room, g) {
-  document.title = `${room.code} · ${room.title} · Tinsel`;
+  const title = gameTitle(room.game, room.title);
+  document.title = `${room.code} · ${title} · Tinsel`;
   const invite = `${location.origin}/r/${room.code}`;
   const watch = `${location.origin}/watch/${room.code}`;
   const seated = room.seats.filter((s) => s.status !== 'empty').length;
   const host = isHost();
-  const hostName = room.seats.find((s) => s.player === room.host)?.name || '';
+  const hostSeat = room.seats.find((s) => s.player === room.host);
+  const hostName = hostSeat ? displayName(hostSeat.name, hostSeat.player) : '';
   let controls = '';
   if (host) {
     const enough = seated >= room.min_players;
@@ -223,14 +226,14 @@ function lobbyHtml(room, g) {
   const back = room.status === 'finished' && store.state
     ? `<button data-act="show-game">${esc(t('game.over'))}</button>` : '';
   return `<section class="card lobby">
-    <div class="title-row"><h2><span aria-hidden="true">${g?.icon || ''}</span> ${esc(room.title)}</h2>${helpButton(room.game, 'lobby', 'small')}</div>
+    <div class="title-row"><h2><span aria-hidden="true">${g?.icon || ''}</span> ${esc(title)}</h2>${helpButton(room.game, 'lobby', 'small')}</div>
     <p class="room-code">${esc(t('lobby.code'))}: <strong data-testid="room-code">${esc(room.code)}</strong></p>
     <div class="invite">
       <p>${esc(t('lobby.invite'))}</p>
-      <div class="row"><input id="invite-link" readonly value="${esc(invite)}" data-fresh>
-        <button data-act="copy" data-text="${esc(invite)}">${esc(t('lobby.copy'))}</button>
-        ${navigator.share ? `<button data-act="share" data-text="${esc(invite)}">${esc(t('lobby.share'))}</button>` : ''}</div>
-      <p class="muted">${esc(t('lobby.watch_link'))}: <a href="${esc(watch)}" target="_blank" rel="noopener">${esc(watch)}</a></p>
+      <div class="row invite-row"><input id="invite-link" readonly value="${esc(invite)}" data-fresh aria-label="${esc(t('a11y.invite_link'))}">
+        <button data-act="copy" id="copy-link" data-text="${esc(invite)}" aria-label="${esc(t('lobby.copy'))}: ${esc(t('a11y.copy'))}">${esc(t('lobby.copy'))}</button>
+        ${navigator.share ? `<button data-act="share" data-text="${esc(invite)}" aria-label="${esc(t('lobby.share'))} ${esc(t('a11y.share'))}">${esc(t('lobby.share'))}</button>` : ''}</div>
+      <p class="muted">${esc(t('lobby.watch_link'))}: <a href="${esc(watch)}" target="_blank" rel="noopener" aria-label="${esc(t('a11y.watch_link'))}: ${esc(watch)}">${esc(watch)}</a></p>
     </div>
     ${room.game === 'unterm_baum' ? `<p class="notice">${esc(t('honesty'))}</p>` : ''}
     ${store.seat === null ? `<p class="notice">${esc(t('game.spectating'))}</p>` : ''}
@@ -256,10 +259,10 @@ function gameHtml(room, g) {
   else turnLine = '';
   const what = mine ? g.promptText(ctx) || '' : '';
   // A tab in the background still tells its player when it is their turn.
-  document.title = mine ? `▶ ${t('game.your_turn')} · Tinsel` : `${t(`${room.game}.title`)} · Tinsel`;
+  document.title = mine ? `▶ ${t('game.your_turn')} · Tinsel` : `${gameTitle(room.game, room.title)} · Tinsel`;
   const timer = prompt && !state.over
     ? (prompt.deadline
-      ? `<span class="timer" title="${esc(t('game.time_left'))}">⏱ <span class="countdown" data-deadline="${prompt.deadline}">${formatSeconds(secondsLeft(prompt.deadline))}</span></span>`
+      ? `<span class="timer" title="${esc(t('game.time_left'))}"><span aria-hidden="true">⏱</span> <span class="visually-hidden">${esc(t('a11y.timer'))}:</span> <span class="countdown" data-deadline="${prompt.deadline}">${formatSeconds(secondsLeft(prompt.deadline))}</span></span>`
       : `<span class="timer muted">${esc(t('game.no_timer'))}</span>`)
     : '';
   const spectator = store.seat === null ? `<p class="muted">${esc(t('game.spectating'))}</p>` : '';

@@ -7,8 +7,36 @@ import christmasPenguins from './games/christmas_penguins.js';
 
 export const games = Object.fromEntries([happyHolidays, untermBaum, christmasPenguins].map((g) => [g.id, g]));
 
-// Colours of seats 0..5, used for names, pieces and the score table.
+// Colours of seats 0..5, used for pieces, dots and fills.
 export const seatColours = ['#d62828', '#1d6fd6', '#2a9d3f', '#e0a100', '#8e44ad', '#e06c00'];
+// The same colours dark enough for text on the page's light backgrounds (cards, the turn bar, the
+// gold highlight of a winner's row): at least 4.5:1 (WCAG AA) on all of them.
+export const seatInk = ['#b3261e', '#1a5fb8', '#1b6e2e', '#7a5b00', '#7d3a99', '#9a4a00'];
+// Text drawn on a seat colour (a name on a chip of that colour): white where it reads at 4.5:1,
+// near-black on the light ones (green, yellow, orange; the page's ink is not dark enough on them).
+export const seatOnColour = ['#fff', '#fff', '#111', '#111', '#fff', '#111'];
+
+// A game's name for people in the page's language: the game's own title text (German where the
+// game has a German name), never the server's English `title`.
+export function gameTitle(id, fallback = '') {
+  const key = `${id}.title`;
+  return t(key) !== key ? t(key) : fallback || id || '';
+}
+
+// The server names its computer players "Bot 1", "Bot 2" (player ids bot_1, bot_2): the page shows
+// a friendly name in its own language instead, the same one on every screen.
+const botNumber = (name, player) => {
+  const id = /^bot_(\d+)$/.exec(player || '');
+  if (id) return Number(id[1]);
+  const m = player == null ? /^Bot (\d+)$/.exec(name || '') : null;
+  return m ? Number(m[1]) : null;
+};
+export function displayName(name, player) {
+  const n = botNumber(name, player);
+  if (n === null) return name;
+  const names = t('bot.names').split(',');
+  return names[(n - 1 + names.length) % names.length].trim();
+}
 
 export function parseRoute(path) {
   const m = /^\/(r|watch)\/([^/]+)\/?$/.exec(path);
@@ -38,7 +66,10 @@ export const store = {
 // game's players are taken when it starts and used for its events and results.
 export function seatName(seat) {
   if (seat === null || seat === undefined) return '';
-  return store.gameNames?.[seat] || store.room?.seats?.[seat]?.name || t('seat', { n: seat + 1 });
+  const s = store.room?.seats?.[seat];
+  const name = store.gameNames?.[seat];
+  if (name) return displayName(name, name === s?.name ? s?.player : undefined);
+  return s?.name ? displayName(s.name, s.player) : t('seat', { n: seat + 1 });
 }
 
 // A seat's name with "(you)" for this player's own seat, for labels on the board.
