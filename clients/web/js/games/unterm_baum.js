@@ -4,6 +4,8 @@
 import { lang, t } from '../i18n.js';
 import { esc, same } from '../util.js';
 import motifsDe from './motifs_de.js';
+import { backSvg, motifCardHtml } from './ub_motifs.js';
+import { reducedMotion } from '../motion.js';
 
 const texts = {
   en: {
@@ -83,6 +85,9 @@ const texts = {
     'ub.tip.tree_free': 'A free place under the tree',
     'ub.tip.card': "{owner}'s table, {member}: a present, face down",
     'ub.tip.free': "{owner}'s table, {member}: a free place",
+    'ub.tip.tree_open': '{motif}, face up under the tree (place {n})',
+    'ub.tip.card_open': "{owner}'s table, {member}: {motif}, face up",
+    'ub.count': '{n} of {k} presents',
   },
   de: {
     'unterm_baum.title': 'Unterm Baum',
@@ -161,31 +166,12 @@ const texts = {
     'ub.tip.tree_free': 'Ein freier Platz unterm Baum',
     'ub.tip.card': 'Tisch von {owner}, {member}: ein verdecktes Geschenk',
     'ub.tip.free': 'Tisch von {owner}, {member}: ein freier Platz',
+    'ub.tip.tree_open': '{motif}, aufgedeckt unterm Baum (Platz {n})',
+    'ub.tip.card_open': 'Tisch von {owner}, {member}: {motif}, aufgedeckt',
+    'ub.count': '{n} von {k} Geschenken',
   },
 };
 
-// A few pictures for the motifs; the rest show a wrapped gift. Names come from the wire id.
-const pictures = {
-  teddy_bear: '🧸', rocking_horse: '🐴', toy_train: '🚂', jigsaw_puzzle: '🧩', snow_globe: '🔮',
-  woolly_scarf: '🧣', knitted_gloves: '🧤', bobble_hat: '🧶', board_game: '🎲', kite: '🪁',
-  yo_yo: '🪀', skateboard: '🛹', roller_skates: '🛼', ice_skates: '⛸️', sledge: '🛷', skis: '🎿',
-  football: '⚽', basketball: '🏀', tennis_racket: '🎾', fishing_rod: '🎣', telescope: '🔭',
-  microscope: '🔬', chemistry_set: '🧪', paint_box: '🎨', crayons: '🖍️', storybook: '📖',
-  comic_book: '📚', cookbook: '📕', atlas: '🗺️', globe: '🌍', alarm_clock: '⏰', wristwatch: '⌚',
-  camera: '📷', headphones: '🎧', radio: '📻', guitar: '🎸', violin: '🎻', drum_kit: '🥁',
-  flute: '🪈', music_box: '🎶', doll_house: '🏠', puppet: '🎭', toy_robot: '🤖', racing_car: '🏎️',
-  fire_engine: '🚒', toy_plane: '✈️', sailing_ship: '⛵', building_blocks: '🧱', playing_cards: '🃏',
-  chess_set: '♟️', magic_kit: '🎩', umbrella: '☂️', raincoat: '🧥', slippers: '🥿', necktie: '👔',
-  handbag: '👜', wallet: '👛', backpack: '🎒', suitcase: '🧳', sunglasses: '🕶️', necklace: '📿',
-  silver_ring: '💍', scented_candle: '🕯️', lantern: '🏮', teapot: '🫖', mug: '☕', gingerbread: '🍪',
-  chocolates: '🍫', candy_cane: '🍭', honey_jar: '🍯', fruit_basket: '🧺', plant_pot: '🪴',
-  bonsai: '🌳', toolbox: '🧰', claw_hammer: '🔨', torch: '🔦', pocket_knife: '🔪', compass: '🧭',
-  tent: '⛺', bicycle: '🚲', bike_bell: '🔔', helmet: '⛑️', scooter: '🛴', hockey_stick: '🏒',
-  goldfish_bowl: '🐠', hamster_cage: '🐹', dog_lead: '🐕', cat_toy: '🐈', earmuffs: '🎧',
-  mittens: '🧤', fountain_pen: '🖋️', calculator: '🧮', tablet_computer: '📱', game_console: '🎮',
-  train_ticket: '🎫', theatre_tickets: '🎟️', photo_album: '📔', picture_frame: '🖼️',
-  wall_calendar: '📅', gift_voucher: '🎁', jumper: '👕', pyjamas: '🩳', perfume: '🧴', soap_set: '🧼',
-};
 // The family sheets (public, rulebook A2): names and members, so the wish-list grid can name its
 // rows before the list is submitted; afterwards the view's own `members` are shown.
 const families = {
@@ -214,8 +200,9 @@ export function motifName(motif) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+// A motif's picture and its name; the name breaks only between syllables (ub_motifs.js).
 function motifHtml(motif) {
-  return `<span class="motif"><span class="pic" aria-hidden="true">${pictures[motif] || '🎁'}</span><span class="name">${esc(motifName(motif))}</span></span>`;
+  return motifCardHtml(motif, motifName(motif));
 }
 
 // This browser's own UI state: open reveals, the chosen mode, the selected card, the draft list.
@@ -223,6 +210,27 @@ const ui = { reveals: new Map(), mode: null, selected: null, draft: null, draftF
 
 const locKey = (loc) => ('tree' in loc ? `t${loc.tree}` : `s${loc.seat}:${loc.row}:${loc.slot}`);
 const area = (loc) => ('tree' in loc ? 'tree' : `seat${loc.seat}`);
+
+// Which card is where, as this browser followed them (the view has only places, A15): a card
+// keeps its key when it moves, so it slides from where it was (motion.js, data-flip).
+const cards = { at: new Map(), next: 0 };
+
+// Moves whatever `map` holds at each `from` to its `to`, all at once (a rearrangement swaps).
+function relocate(map, pairs) {
+  const taken = pairs.map(([from]) => map.get(locKey(from)));
+  pairs.forEach(([from]) => map.delete(locKey(from)));
+  pairs.forEach(([, to], i) => taken[i] !== undefined && map.set(locKey(to), taken[i]));
+}
+
+// Every card on the table has a key, no free place keeps one.
+function syncCards(v) {
+  if (!v?.tree) return;
+  const live = new Set();
+  v.tree.forEach((occ, i) => occ && live.add(`t${i}`));
+  for (const p of v.players) p.field.forEach((row, r) => row.forEach((occ, s) => occ && live.add(`s${p.seat}:${r}:${s}`)));
+  for (const key of [...cards.at.keys()]) if (!live.has(key)) cards.at.delete(key);
+  for (const key of live) if (!cards.at.has(key)) cards.at.set(key, `ubc${cards.next++}`);
+}
 
 function placeName(loc, ctx) {
   return 'tree' in loc ? t('ub.place.tree') : t('ub.place.field', { name: ctx.name(loc.seat) });
@@ -273,6 +281,8 @@ function clickable(loc, occupied, ctx) {
   return false;
 }
 
+// One place: free (a dashed outline), or a card that turns over (the back, and the motif while a
+// reveal is open or after the end). The element stays across renders, so adding `open` flips it.
 function cardHtml(loc, occupied, face, ctx) {
   const reveal = ui.reveals.get(locKey(loc));
   const shown = face || (occupied && reveal && reveal.until > Date.now() ? reveal.motif : null);
@@ -280,20 +290,61 @@ function cardHtml(loc, occupied, face, ctx) {
   const selected = ui.selected && same(ui.selected, loc);
   const cls = ['ub-card', occupied ? 'full' : 'free', shown ? 'open' : '', can ? 'can' : '', selected ? 'selected' : '',
     reveal && !face && shown ? 'revealed' : ''].filter(Boolean).join(' ');
-  const inner = shown ? motifHtml(shown) : occupied ? '<span class="back" aria-hidden="true">🎁</span>' : '';
-  // Where the card is and whether one lies there; never its motif (a reveal must not outlive its time).
-  const member = 'seat' in loc ? ctx.view.players[loc.seat]?.members?.[loc.row] || t('ub.row', { n: loc.row + 1 }) : '';
-  const label = 'tree' in loc ? (occupied ? t('ub.tip.tree_card', { n: loc.tree + 1 }) : t('ub.tip.tree_free'))
-    : t(occupied ? 'ub.tip.card' : 'ub.tip.free', { owner: ctx.name(loc.seat), member });
+  const inner = occupied
+    ? `<span class="ub-flip"><span class="ub-face ub-down">${backSvg()}</span><span class="ub-face ub-up">${shown ? motifHtml(shown) : ''}</span></span>`
+    : '';
+  // Where the card is, whether one lies there, and its motif only while it is face up.
+  const member = 'seat' in loc ? memberName(ctx.view.players[loc.seat]?.members?.[loc.row]) || t('ub.row', { n: loc.row + 1 }) : '';
+  const motif = shown ? motifName(shown) : '';
+  let label;
+  if ('tree' in loc) label = !occupied ? t('ub.tip.tree_free') : shown ? t('ub.tip.tree_open', { motif, n: loc.tree + 1 }) : t('ub.tip.tree_card', { n: loc.tree + 1 });
+  else label = t(!occupied ? 'ub.tip.free' : shown ? 'ub.tip.card_open' : 'ub.tip.card', { owner: ctx.name(loc.seat), member, motif });
   const attrs = can ? `data-act="ub-loc" data-loc='${esc(JSON.stringify(loc))}' role="button" tabindex="0"` : 'role="img"';
-  return `<div class="${cls}" ${attrs} aria-label="${esc(label)}" title="${esc(label)}" data-tip="${esc(label)}" data-testid="ub-${locKey(loc)}">${inner}</div>`;
+  const flip = occupied ? ` data-flip="${cards.at.get(locKey(loc)) || ''}"` : '';
+  return `<div class="${cls}" ${attrs} aria-label="${esc(label)}" title="${esc(label)}" data-tip="${esc(label)}" data-testid="ub-${locKey(loc)}"${flip}>${inner}</div>`;
 }
 
+// Narrow screens hang at most 6 cards on the tree's widest branch, wider ones 7.
+const narrow = () => window.innerWidth < 480;
+
+// The fir tree behind the hanging cards: three tiers of branches, drawn to fill its box.
+const firSvg = '<svg class="ub-fir" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true" focusable="false">'
+  + '<polygon points="50,0 66,30 58,30 80,62 70,62 100,100 0,100 30,62 20,62 42,30 34,30" fill="#1f6b45"/>'
+  + '<polygon points="50,0 66,30 58,30 80,62 70,62 100,100 50,100" fill="#17583a"/></svg>';
+
+// The tree: a star, the cards hanging on widening branches, the trunk, and the cards that no longer
+// fit lying under the tree on its skirt.
 function treeHtml(ctx) {
   const v = ctx.view;
   const faces = v.tree_faces || [];
-  const cards = v.tree.map((occ, i) => cardHtml({ tree: i }, occ, faces[i] || null, ctx));
-  return `<section class="ub-tree"><h3 title="${esc(t('ub.tip.tree'))}" data-tip="${esc(t('ub.tip.tree'))}">🎄 ${esc(t('ub.tree'))}</h3><div class="ub-tree-cards">${cards.join('')}</div></section>`;
+  const n = v.tree.length;
+  const widest = narrow() ? 6 : 7;
+  const tiers = [];
+  let hung = 0;
+  for (let w = 1; w <= widest && hung + w <= n; w++) {
+    tiers.push([hung, w]);
+    hung += w;
+  }
+  const card = (i) => cardHtml({ tree: i }, v.tree[i], faces[i] || null, ctx);
+  const span = (from, count) => Array.from({ length: count }, (_, k) => card(from + k)).join('');
+  const rows = tiers.map(([from, w]) => `<div class="ub-tier">${span(from, w)}</div>`);
+  const under = n - hung;
+  return `<section class="ub-tree" style="--n:${widest}" data-testid="ub-tree">
+    <h3 title="${esc(t('ub.tip.tree'))}" data-tip="${esc(t('ub.tip.tree'))}">🎄 ${esc(t('ub.tree'))}</h3>
+    <div class="ub-tree-art">${firSvg}<span class="ub-star" aria-hidden="true"></span>${rows.join('')}</div>
+    <div class="ub-trunk" aria-hidden="true"></div>
+    ${under ? `<div class="ub-under">${span(hung, under)}</div>` : '<div class="ub-skirt" aria-hidden="true"></div>'}
+  </section>`;
+}
+
+// Dark or light text on a coloured chip, whichever contrasts more (WCAG relative luminance).
+function inkOn(hex) {
+  const ch = (i) => {
+    const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const lum = 0.2126 * ch(0) + 0.7152 * ch(1) + 0.0722 * ch(2);
+  return (1.05) / (lum + 0.05) >= (lum + 0.05) / (0.0205 + 0.05) ? '#fff' : '#1d2a24';
 }
 
 function fieldHtml(p, ctx) {
@@ -304,9 +355,12 @@ function fieldHtml(p, ctx) {
   });
   const fam = p.family ? ` · ${familyName(p.family)}` : '';
   const active = ctx.view.active === p.seat && ctx.view.phase === 'play';
-  return `<section class="ub-field ${active ? 'active' : ''} ${p.seat === ctx.seat ? 'mine' : ''}" style="--c:${ctx.colour(p.seat)}">
-    <h3><span class="dot" style="--c:${ctx.colour(p.seat)}"></span>${esc(p.seat === ctx.seat ? t('ub.field_mine') : t('ub.field', { name: ctx.name(p.seat) }))}${esc(fam)}
-    <span class="muted">(${p.card_count}/${ctx.view.cards_to_remember})</span></h3>${rows.join('')}</section>`;
+  const mine = p.seat === ctx.seat;
+  const colour = ctx.colour(p.seat);
+  return `<section class="ub-field ${active ? 'active' : ''} ${mine ? 'mine' : ''}" style="--c:${colour}" data-key="ub-field-${p.seat}" data-testid="ub-field-${p.seat}">
+    <h3><span class="ub-chip" style="background:${colour};color:${inkOn(colour)}">${esc(mine ? t('ub.field_mine') : t('ub.field', { name: ctx.name(p.seat) }))}</span>
+    <span class="ub-fam">${esc(fam.slice(3))}</span>
+    <span class="ub-count">${esc(t('ub.count', { n: p.card_count, k: ctx.view.cards_to_remember }))}</span></h3>${rows.join('')}</section>`;
 }
 
 function wishGrid(wishes, rows, slots, members, editable) {
@@ -318,7 +372,9 @@ function wishGrid(wishes, rows, slots, members, editable) {
       const motif = at.get(`${r}:${s}`);
       const sel = editable && ui.pick && ui.pick.row === r && ui.pick.slot === s;
       const attrs = editable ? `data-act="ub-wish" data-row="${r}" data-slot="${s}" role="button" tabindex="0"` : '';
-      cells.push(`<div class="ub-card wish ${motif ? 'open' : 'free'} ${editable ? 'can' : ''} ${sel ? 'selected' : ''}" ${attrs}>${motif ? motifHtml(motif) : ''}</div>`);
+      // The gift itself slides when it changes places on the list being written.
+      const inner = motif ? `<span class="ub-wish-card"${editable ? ` data-flip="ubw-${motif}"` : ''}>${motifHtml(motif)}</span>` : '';
+      cells.push(`<div class="ub-card wish ${motif ? 'open' : 'free'} ${editable ? 'can' : ''} ${sel ? 'selected' : ''}" ${attrs}>${inner}</div>`);
     }
     lines.push(`<div class="ub-row"><span class="member">${esc(memberName(members?.[r]) || t('ub.row', { n: r + 1 }))}</span><div class="cells" style="--cols:${slots}">${cells.join('')}</div></div>`);
   }
@@ -344,7 +400,7 @@ function assignHtml(ctx) {
   const used = new Set(ui.draft.wishes.map((w) => w.row));
   const allRows = used.size === domain.rows;
   const fams = domain.families.map((f) => `<option value="${esc(f)}" ${f === ui.draft.family ? 'selected' : ''}>${esc(familyName(f))}</option>`);
-  return `<section class="ub-assign card">
+  return `<section class="ub-assign card" data-key="ub-assign">
     <h3>📝 ${esc(t('ub.wish_list'))}</h3>
     <p>${esc(t('ub.assign_help'))}</p>
     <label class="field"><span>${esc(t('ub.assign_family'))}</span><select id="ub-family" data-fresh>${fams.join('')}</select></label>
@@ -378,23 +434,25 @@ function wishListHtml(ctx) {
   const me = v.players[ctx.seat];
   if (v.wish_list?.wishes && v.phase === 'memorize') {
     const deadline = ctx.state.prompt?.deadline;
-    return `<section class="ub-wishlist card" data-testid="ub-wishlist">
+    return `<section class="ub-wishlist card" data-testid="ub-wishlist" data-key="ub-wishlist">
       <h3>📝 ${esc(t('ub.wish_list'))}</h3>
       ${deadline ? `<p class="big-timer">${esc(t('ub.memorize'))} <span class="countdown" data-deadline="${deadline}"></span> s</p>` : ''}
       <div class="ub-wishes">${wishGrid(v.wish_list.wishes, v.family_size, v.slots_per_row, me?.members, false)}</div></section>`;
   }
-  if (v.phase === 'assign' && me?.assigned) return `<p class="waiting">${esc(t('ub.assign_waiting'))}</p>`;
-  if (v.phase === 'play') return `<p class="muted" data-testid="ub-folded">${esc(t('ub.folded'))}</p>`;
+  if (v.phase === 'assign' && me?.assigned) return `<p class="waiting" data-key="ub-waiting">${esc(t('ub.assign_waiting'))}</p>`;
+  if (v.phase === 'play') return `<p class="muted" data-testid="ub-folded" data-key="ub-folded">${esc(t('ub.folded'))}</p>`;
   return '';
 }
 
 function revealBanner(ctx) {
   const now = Date.now();
   const open = [...ui.reveals.values()].filter((r) => r.until > now);
-  if (!open.length) return '';
+  // Always there and of no height: the banner floats over the board instead of pushing it down
+  // (which would slide every card).
+  if (!open.length) return '<div class="ub-reveal-slot" data-key="ub-reveal-slot"></div>';
   const r = open[open.length - 1];
-  return `<div class="ub-reveal" data-testid="reveal" role="status">${esc(t('ub.reveal_banner', { name: ctx.name(r.seat) }))}
-    ${motifHtml(r.motif)}</div>`;
+  return `<div class="ub-reveal-slot" data-key="ub-reveal-slot"><div class="ub-reveal" data-testid="reveal" role="status"><span class="who">${esc(t('ub.reveal_banner', { name: ctx.name(r.seat) }))}</span>
+    ${motifHtml(r.motif)}</div></div>`;
 }
 
 let rerender = null;
@@ -407,11 +465,48 @@ document.addEventListener('change', (ev) => {
   }
 });
 
-function moveReveal(from, to) {
-  const r = ui.reveals.get(locKey(from));
-  if (!r) return;
-  ui.reveals.delete(locKey(from));
-  ui.reveals.set(locKey(to), r);
+// The tree hangs fewer cards per branch on a narrow screen: draw it again when that changes.
+let wasNarrow = null;
+window.addEventListener('resize', () => {
+  if (wasNarrow !== null && narrow() !== wasNarrow) rerender?.();
+});
+
+// After a render: the sticky reveal sits right under the sticky turn bar, and what has to be seen
+// now (the wish list when MEMORIZE starts, a card that was just turned over) is scrolled into the
+// part of the screen that no sticky bar covers.
+const pending = { wishlist: false, card: null };
+function afterRender() {
+  wasNarrow = narrow();
+  const bar = document.querySelector('#screen .turn-bar');
+  const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().height) : 0;
+  document.documentElement.style.setProperty('--ub-top', `${Math.round(barBottom)}px`);
+  const behavior = reducedMotion() ? 'auto' : 'smooth';
+  if (pending.wishlist) {
+    pending.wishlist = false;
+    const list = document.querySelector('#screen [data-testid="ub-wishlist"]');
+    if (list) {
+      const top = list.getBoundingClientRect().top - barBottom - 8;
+      window.scrollBy({ top, behavior });
+    }
+  }
+  if (pending.card) {
+    const el = document.querySelector(`#screen [data-testid="ub-${pending.card}"]`);
+    pending.card = null;
+    if (!el) return;
+    const banner = document.querySelector('#screen .ub-reveal');
+    const dock = document.querySelector('#screen .actions');
+    const over = Math.max(barBottom, banner ? banner.getBoundingClientRect().bottom : 0) + 8;
+    let under = window.innerHeight - 8;
+    const d = dock?.getBoundingClientRect();
+    if (d && getComputedStyle(dock).position === 'sticky' && d.bottom >= window.innerHeight - 2) under = d.top - 8;
+    const c = el.getBoundingClientRect();
+    // Instant: the card must be visible while it is open, and open it is now.
+    if (c.top < over) window.scrollBy(0, c.top - over);
+    else if (c.bottom > under) window.scrollBy(0, Math.min(c.bottom - under, c.top - over));
+  }
+}
+function settleAfterRender() {
+  requestAnimationFrame(afterRender);
 }
 
 export default {
@@ -441,27 +536,33 @@ export default {
     mainTimeoutSec: { choices: [30, 60, 90, 180, 300, 'off'] },
   },
 
-  // Remembers revealed motifs for their display time (and follows a revealed card that moves).
+  // Remembers revealed motifs for their display time, and follows every card that moves (its
+  // key, for the slide, and an open reveal with it).
   onState(msg, ctx) {
     rerender = ctx.render;
     if (msg.events.some((e) => e.kind === 'game_started')) {
       Object.assign(ui, { mode: null, selected: null, draft: null, draftFor: null, pick: null });
       ui.reveals.clear();
+      cards.at.clear();
     }
     for (const ev of msg.events) {
       // A replayed event (after a reconnect) is history: its card is not shown again.
       if (ev.kind === 'revealed' && ev.seq === undefined) {
         ui.reveals.set(locKey(ev.location), { motif: ev.motif, seat: ev.seat, until: Date.now() + ev.display_ms });
+        pending.card = locKey(ev.location);
         setTimeout(() => ctx.render(), ev.display_ms + 50);
       } else if (ev.kind === 'moved') {
-        moveReveal(ev.from, ev.to);
+        relocate(ui.reveals, [[ev.from, ev.to]]);
+        relocate(cards.at, [[ev.from, ev.to]]);
       } else if (ev.kind === 'rearranged') {
-        const moved = ev.moves.map((m) => [{ seat: ev.seat, ...m.from }, { seat: ev.seat, ...m.to }]);
-        const saved = moved.map(([from]) => ui.reveals.get(locKey(from)));
-        moved.forEach(([from]) => ui.reveals.delete(locKey(from)));
-        moved.forEach(([, to], i) => saved[i] && ui.reveals.set(locKey(to), saved[i]));
+        const pairs = ev.moves.map((m) => [{ seat: ev.seat, ...m.from }, { seat: ev.seat, ...m.to }]);
+        relocate(ui.reveals, pairs);
+        relocate(cards.at, pairs);
+      } else if (ev.kind === 'memorize_started' && ev.seq === undefined) {
+        pending.wishlist = true;
       }
     }
+    syncCards(msg.view);
     for (const [key, r] of ui.reveals) if (r.until <= Date.now()) ui.reveals.delete(key);
     if (ctx.view?.phase !== 'play') ui.selected = null;
   },
@@ -512,6 +613,7 @@ export default {
     }
   },
 
+  // The tree and the tables, the player's own table first (on a phone right under the tree).
   render(ctx) {
     const v = ctx.view;
     const mine = ctx.seat !== null && !ctx.state.over;
@@ -519,9 +621,12 @@ export default {
     if (ctx.state.over) ui.reveals.clear();
     if (mine && v.phase === 'assign') top.push(assignHtml(ctx));
     if (mine) top.push(wishListHtml(ctx));
-    const fields = v.players.map((p) => fieldHtml(p, ctx));
+    syncCards(v);
+    const players = [...v.players].sort((a, b) => (b.seat === ctx.seat) - (a.seat === ctx.seat) || a.seat - b.seat);
+    const fields = players.map((p) => fieldHtml(p, ctx));
+    settleAfterRender();
     return `${revealBanner(ctx)}${top.join('')}
-      <div class="ub-board">${treeHtml(ctx)}<div class="ub-fields">${fields.join('')}</div></div>`;
+      <div class="ub-board" data-key="ub-board">${treeHtml(ctx)}<div class="ub-fields" data-key="ub-fields">${fields.join('')}</div></div>`;
   },
 
   async onClick(el, ctx) {

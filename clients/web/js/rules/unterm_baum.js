@@ -1,11 +1,14 @@
 // "How to play" Unterm Baum, for families, in both languages (from docs/rules/unterm-baum.md).
 // Plain text; **bold** marks a word the screen shows on a button. Pictures are the board's own art.
-const card = '<span class="ub-card full rs-card" aria-hidden="true"><span class="back">🎁</span></span>';
+import { backSvg, motifSvg } from '../games/ub_motifs.js';
+
+const card = `<span class="ub-card full rs-card" aria-hidden="true"><span class="ub-flip"><span class="ub-face ub-down">${backSvg()}</span></span></span>`;
 const free = '<span class="ub-card free rs-card" aria-hidden="true"></span>';
+const mini = (motif) => `<span class="rs-pic">${motifSvg(motif)}</span>`;
 const pic = {
   tree: `<span aria-hidden="true">🎄</span>${card}${card}${card}`,
   card,
-  wish: '<span aria-hidden="true">📝</span><span class="rs-wish" aria-hidden="true"><span>🧸</span><span>🚂</span><span>🧣</span></span>',
+  wish: `<span aria-hidden="true">📝</span><span class="rs-wish" aria-hidden="true">${mini('teddy_bear')}${mini('toy_train')}${mini('woolly_scarf')}</span>`,
   table: `<span class="rs-row" aria-hidden="true">${card}${free}${card}</span>`,
 };
 
