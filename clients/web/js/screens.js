@@ -295,7 +295,7 @@ function gameHtml(room, g) {
     ${spectator}${skip}
     ${state.over ? resultHtml(g, ctx) : ''}
     ${actions}
-    <div class="board-wrap">${board}</div>
+    <div class="board-wrap" data-key="board-wrap">${board}</div>
     <details class="table-seats"><summary>${esc(t('lobby.seats'))}</summary>${seatsHtml(room, false)}
       ${state.over ? '' : `<p class="row"><button data-act="leave-game">${esc(t(store.seat === null ? 'lobby.leave' : 'game.leave'))}</button></p>`}
     </details>
