@@ -1,20 +1,88 @@
-// Unterm Baum in two browsers: both write their wish list (one rearranges the suggestion first and
-// reloads the page, which keeps the edit),
-// the list is on screen during MEMORIZE and gone afterwards, a looked-at card appears for everyone
-// and disappears again, a card is moved by clicking, and the game ends on the results screen.
+// Unterm Baum in two browsers: Oma on a desktop in English, Ben on a phone in German with reduced
+// motion. Both write their wish list (Oma rearranges the suggestion first and reloads the page,
+// which keeps the edit), the list is on screen during MEMORIZE and gone afterwards, a looked-at card
+// turns over for everyone and back, a card is moved by clicking, and the game ends on the results
+// screen. On the way, every phase fits both phone sizes without sideways scroll, each row keeps its
+// 5 places in one line, the reveal never hides behind a sticky bar, and the card turns over with an
+// animation only where motion is welcome.
+// A second check renders every motif's picture: 160 different pictures, none like the card back,
+// and every name fits its card on a 360 px phone in both languages without breaking a word.
 import assert from 'node:assert/strict';
-import { assertNoPageErrors, createRoom, joinByInvite, newPlayer, run, screenshot, sleep } from './lib.mjs';
+import {
+  assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, phoneSizes, run, screenshot, sleep,
+} from './lib.mjs';
+
+// Like lib.mjs's newPlayer, with more context options (reduced motion), and a counter of the card
+// flips that actually animate (a CSS transition on a card's turning part).
+async function newPerson(browser, name, options) {
+  const context = await browser.newContext(options);
+  await context.addInitScript(() => {
+    window.ubFlips = 0;
+    document.addEventListener('transitionrun', (ev) => {
+      if (ev.target.classList?.contains('ub-flip')) window.ubFlips += 1;
+    }, true);
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(`${name}: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.errors.push(`${name}: console: ${msg.text()}`);
+  });
+  return { context, page, name };
+}
 
 async function whoseTurn(pages) {
   for (const p of pages) if (await p.locator('.turn-bar.mine').count()) return p;
   return null;
 }
 
-await run('browser: Unterm Baum wish list, reveal, play to the end', async ({ browser, baseUrl }) => {
-  const oma = await newPlayer(browser, 'Oma');
-  const ben = await newPlayer(browser, 'Ben');
+// Every row of every table and wish list has its places side by side on one line.
+async function assertRowsInOneLine(page, where) {
+  const bad = await page.evaluate(() => [...document.querySelectorAll('#screen .ub-row .cells')].map((cells) => {
+    // One line: every place's middle is level with the first's (a hovered card lifts by 2 px).
+    const boxes = [...cells.children].map((c) => c.getBoundingClientRect());
+    const mid = (b) => b.top + b.height / 2;
+    return { n: boxes.length, tops: boxes.map((b) => Math.round(b.top)), oneLine: boxes.every((b) => Math.abs(mid(b) - mid(boxes[0])) < boxes[0].height / 2) };
+  }).filter((r) => !r.oneLine || r.n !== 5));
+  assert.deepEqual(bad, [], `${where}: a row breaks into more than one line`);
+  const n = await page.locator('#screen .ub-row .cells').count();
+  assert.ok(n > 0, `${where}: there are rows`);
+}
+
+// At both phone sizes: no sideways scroll, and (at 360 px, the narrower) rows in one line each.
+async function assertFitsPhones(page, where) {
+  const size = page.viewportSize();
+  for (const phone of phoneSizes) {
+    await page.setViewportSize(phone);
+    await page.waitForFunction((w) => window.innerWidth === w, phone.width);
+    await assertNoSideScroll(page, `${where} at ${phone.width} px`);
+    await assertRowsInOneLine(page, `${where} at ${phone.width} px`);
+  }
+  await page.setViewportSize(size);
+}
+
+// Nothing sticky (turn bar, reveal, the choices at the bottom) lies over the card that is shown.
+function revealedCardUncovered(page) {
+  return page.waitForFunction(() => {
+    const card = document.querySelector('#screen .ub-card.revealed');
+    if (!card) return false;
+    const c = card.getBoundingClientRect();
+    if (c.top < 0 || c.bottom > window.innerHeight) return false;
+    const overlaps = (el) => {
+      if (!el) return false;
+      const b = el.getBoundingClientRect();
+      return b.bottom > c.top && b.top < c.bottom && b.right > c.left && b.left < c.right;
+    };
+    return !overlaps(document.querySelector('#screen .ub-reveal')) && !overlaps(document.querySelector('#screen .turn-bar'))
+      && !overlaps(document.querySelector('#screen .actions'));
+  }, null, { timeout: 5000 });
+}
+
+await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop and a phone', async ({ browser, baseUrl }) => {
+  const oma = await newPerson(browser, 'Oma', { locale: 'en-GB', viewport: { width: 1280, height: 900 } });
+  const ben = await newPerson(browser, 'Ben', { locale: 'de-DE', viewport: phoneSizes[0], reducedMotion: 'reduce', hasTouch: true });
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Unterm Baum',
-    { maxPlayers: 2, memorizeSeconds: 4, revealSeconds: 2, maxRounds: 3 });
+    { maxPlayers: 2, memorizeSeconds: 6, revealSeconds: 6, maxRounds: 3 });
   await joinByInvite(ben.page, baseUrl, code, 'Ben');
   await oma.page.getByText('Ben', { exact: true }).waitFor();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
@@ -22,6 +90,10 @@ await run('browser: Unterm Baum wish list, reveal, play to the end', async ({ br
   // ASSIGN: Oma moves one gift to another place before folding the list; Ben takes the suggestion.
   const grid = oma.page.getByTestId('ub-assign-grid');
   await grid.waitFor();
+  await ben.page.getByTestId('ub-assign-grid').waitFor();
+  await assertFitsPhones(ben.page, 'the wish list being written');
+  await assertCleanText(ben.page, 'de');
+  await screenshot(ben.page, 'unterm-baum-assign-phone-de.png');
   const cards = () => grid.locator('.ub-card').evaluateAll((els) => els.map((e) => e.textContent).join('|'));
   const suggested = await cards();
   await grid.locator('.ub-card.open').first().click();
@@ -33,53 +105,175 @@ await run('browser: Unterm Baum wish list, reveal, play to the end', async ({ br
   await grid.waitFor();
   assert.equal(await cards(), edited, 'the edited list survives a reload');
   await oma.page.getByRole('button', { name: 'Done: fold my wish list' }).click();
-  await ben.page.getByRole('button', { name: 'Done: fold my wish list' }).click();
+  // Ben has scrolled down to the tables meanwhile: MEMORIZE brings his list back into view.
+  await ben.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await ben.page.locator('[data-act="ub-assign"]').click();
 
-  // MEMORIZE: each sees the own list, with its motifs.
+  // MEMORIZE: each sees the own list, with its motifs, scrolled into view.
   const list = oma.page.getByTestId('ub-wishlist');
   await list.waitFor();
-  await ben.page.getByTestId('ub-wishlist').waitFor();
+  const benList = ben.page.getByTestId('ub-wishlist');
+  await benList.waitFor();
+  await ben.page.waitForFunction(() => {
+    const r = document.querySelector('[data-testid="ub-wishlist"]').getBoundingClientRect();
+    return r.top >= 0 && r.top < window.innerHeight / 2;
+  }, null, { timeout: 5000 });
   const motifs = await list.locator('.motif .name').allTextContents();
   assert.equal(motifs.length, 8, 'the wish list shows all 8 gifts');
+  assert.equal(await list.locator('.motif svg.ub-pic').count(), 8, 'each gift has its picture');
   await screenshot(oma.page, 'unterm-baum-memorize.png');
+  await screenshot(ben.page, 'unterm-baum-memorize-phone-de.png');
+  await assertFitsPhones(ben.page, 'memorising');
 
   // After MEMORIZE the list is gone, and no wished motif is anywhere on the page.
-  await oma.page.getByTestId('ub-folded').waitFor({ timeout: 10000 });
+  await oma.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
   assert.equal(await oma.page.getByTestId('ub-wishlist').count(), 0);
   const body = await oma.page.locator('#screen').textContent();
   for (const m of motifs) assert.ok(!body.includes(m), `"${m}" is still on screen after memorize`);
+  await ben.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
+  await assertFitsPhones(ben.page, 'a turn');
+  await assertCleanText(ben.page, 'de');
+  // Cards speak German to Ben, and a face-down card shows the one card back.
+  assert.match(await ben.page.locator('.ub-tree .ub-card.full').first().getAttribute('aria-label'), /^Ein Geschenk unterm Baum, verdeckt/);
+  assert.equal(await ben.page.locator('.ub-tree .ub-card.full svg.ub-back').count(), await ben.page.locator('.ub-tree .ub-card.full').count());
+  // On the phone, Ben's own table comes right after the tree, before Oma's.
+  const order = await ben.page.locator('.ub-field').evaluateAll((els) => els.map((e) => e.classList.contains('mine')));
+  assert.deepEqual(order, [true, false], 'the own table comes first');
 
-  // A reveal: the player on turn looks at a tree card; both see it, then it is face-down again.
+  // A reveal: the player on turn looks at a tree card; both see it turn over, then back.
   const active = await whoseTurn([oma.page, ben.page]);
   assert.ok(active, 'somebody is on turn');
-  const other = active === oma.page ? ben.page : oma.page;
+  if (active === ben.page) {
+    // The choices and "End my turn" stay on the screen, at its bottom, wherever Ben scrolls.
+    await ben.page.evaluate(() => window.scrollTo(0, 0));
+    const dock = await ben.page.locator('#screen .actions').boundingBox();
+    assert.ok(dock.y + dock.height <= phoneSizes[0].height + 1 && dock.y + dock.height > phoneSizes[0].height - 40, 'the choices sit at the bottom of the screen');
+    assert.ok(dock.height <= phoneSizes[0].height / 4, `the choices take at most a quarter of the screen (${dock.height})`);
+  }
+  // Ben looks at the bottom of the page (the tree is out of sight): the reveal brings it back.
+  await ben.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  const flipsBefore = await oma.page.evaluate(() => window.ubFlips);
   await active.locator('.ub-tree .ub-card.can').first().click();
   await active.getByTestId('reveal').waitFor();
-  await other.getByTestId('reveal').waitFor();
-  const shown = await other.getByTestId('reveal').locator('.motif .name').textContent();
+  for (const p of [oma.page, ben.page]) await p.getByTestId('reveal').waitFor();
+  const shown = await ben.page.getByTestId('reveal').locator('.motif .name').textContent();
   assert.ok(shown.length > 0);
-  await screenshot(other, 'unterm-baum.png');
-  await other.getByTestId('reveal').waitFor({ state: 'detached', timeout: 6000 });
-  assert.equal(await other.locator('.ub-card.open').count(), 0, 'no card stays face-up after the reveal');
-  const log = await other.getByTestId('log').textContent();
+  await ben.page.locator('.ub-tree .ub-card.open.revealed').waitFor();
+  await revealedCardUncovered(ben.page);
+  await revealedCardUncovered(oma.page);
+  // The card turned over with an animation for Oma, and without one for Ben (reduced motion).
+  await oma.page.waitForFunction((n) => window.ubFlips > n, flipsBefore, { timeout: 5000 });
+  assert.match(await ben.page.locator('.ub-card.revealed').getAttribute('aria-label'), /aufgedeckt unterm Baum/);
+  await screenshot(oma.page, 'unterm-baum.png');
+  await screenshot(ben.page, 'unterm-baum-reveal-phone-de.png');
+  await assertFitsPhones(ben.page, 'a card being looked at');
+  await ben.page.getByTestId('reveal').waitFor({ state: 'detached', timeout: 15000 });
+  await oma.page.getByTestId('reveal').waitFor({ state: 'detached', timeout: 15000 });
+  assert.equal(await ben.page.locator('.ub-card.open').count(), 0, 'no card stays face-up after the reveal');
+  await oma.page.waitForFunction((n) => window.ubFlips > n + 1, flipsBefore, { timeout: 5000 }); // and back
+  assert.equal(await ben.page.evaluate(() => window.ubFlips), 0, 'no card animation under reduced motion');
+  const log = await oma.page.getByTestId('log').textContent();
   assert.ok(!log.includes(shown), 'the log does not keep the revealed motif');
 
-  // Move a card by clicking it and then a free place on the other table.
-  await active.getByRole('button', { name: 'Move a card' }).click();
-  await active.locator('.ub-tree .ub-card.can').first().click();
+  // Move a card by clicking it and then a free place on the other table: it slides there (a
+  // keyed card, motion.js), keeping its key.
+  const moveButton = active === oma.page ? 'Move a card' : 'Karte verschieben';
+  await active.getByRole('button', { name: moveButton }).click();
+  const from = active.locator('.ub-tree .ub-card.can').first();
+  const key = await from.getAttribute('data-flip');
+  await from.click();
+  if (active === ben.page) await assertFitsPhones(ben.page, 'a card chosen to move');
   await active.locator('.ub-field .ub-card.can.free').first().click();
-  await other.getByTestId('log').getByText(/moves a card from under the tree/).waitFor();
+  await oma.page.getByTestId('log').getByText(/moves a card from under the tree/).waitFor();
+  await active.locator(`.ub-field .ub-card.full[data-flip="${key}"]`).waitFor();
+  assert.equal(await active.locator(`.ub-tree [data-flip="${key}"]`).count(), 0, 'the moved card left the tree');
+  await assertFitsPhones(ben.page, 'after a move');
+  await screenshot(ben.page, 'unterm-baum-phone-de.png');
 
   // Play on (end each turn) to the round cap and the results.
   const deadline = Date.now() + 90000;
   while (Date.now() < deadline && !(await oma.page.getByTestId('results').count())) {
     const p = await whoseTurn([oma.page, ben.page]);
-    if (p) await p.getByRole('button', { name: 'End my turn' }).click({ timeout: 2000 }).catch(() => {});
+    if (p) await p.locator('.actions button.action').click({ timeout: 2000 }).catch(() => {});
     else await sleep(50);
   }
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
   assert.equal(await oma.page.locator('.results .score-table tbody tr').count(), 2);
   await screenshot(oma.page, 'unterm-baum-results.png');
+  await assertFitsPhones(ben.page, 'the results');
+  await assertCleanText(ben.page, 'de');
+  await screenshot(ben.page, 'unterm-baum-results-phone-de.png');
   assertNoPageErrors(oma.page, ben.page);
+});
+
+await run('browser: Unterm Baum has 160 different motif pictures, none like the card back, names that fit', async ({ browser, baseUrl }) => {
+  const { page } = await newPerson(browser, 'Pictures', { locale: 'en-GB', viewport: { width: 360, height: 740 } });
+  await page.goto(`${baseUrl}/`);
+  // Every picture drawn to pixels (48 × 48), compared with every other one and with the back.
+  const r = await page.evaluate(async () => {
+    const { motifIds, motifSvg, backSvg } = await import('/js/games/ub_motifs.js');
+    const canvas = document.createElement('canvas');
+    canvas.width = 48;
+    canvas.height = 48;
+    const g = canvas.getContext('2d', { willReadFrequently: true });
+    const pixels = async (svg) => {
+      const src = svg.replace('<svg ', '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" ');
+      const img = new Image();
+      img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(src)}`;
+      await img.decode();
+      g.clearRect(0, 0, 48, 48);
+      g.drawImage(img, 0, 0, 48, 48);
+      return g.getImageData(0, 0, 48, 48).data;
+    };
+    const diff = (a, b) => {
+      let sum = 0;
+      for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - b[i]);
+      return sum / a.length;
+    };
+    const back = await pixels(backSvg());
+    const pics = [];
+    for (const id of motifIds) pics.push(await pixels(motifSvg(id)));
+    let closest = { d: Infinity };
+    for (let i = 0; i < pics.length; i++) {
+      for (let j = i + 1; j < pics.length; j++) {
+        const d = diff(pics[i], pics[j]);
+        if (d < closest.d) closest = { d, a: motifIds[i], b: motifIds[j] };
+      }
+    }
+    const nearBack = pics.map((p, i) => ({ d: diff(p, back), id: motifIds[i] })).sort((a, b) => a.d - b.d)[0];
+    const hashes = new Set(pics.map((p) => Array.from(p).join(',')));
+    return { count: motifIds.length, distinct: hashes.size, closest, nearBack, backInside: hashes.has(Array.from(back).join(',')) };
+  });
+  assert.equal(r.count, 160, 'the catalogue has 160 motifs');
+  assert.equal(r.distinct, 160, 'every motif has its own picture');
+  assert.equal(r.backInside, false, 'no motif shows the card back');
+  assert.ok(r.closest.d > 3, `${r.closest.a} and ${r.closest.b} look too much alike (${r.closest.d.toFixed(2)})`);
+  assert.ok(r.nearBack.d > 30, `${r.nearBack.id} looks too much like the card back (${r.nearBack.d.toFixed(2)})`);
+
+  // Every name, in both languages, on a wish-list card of a 360 px phone: no word sticks out of
+  // its card (a name breaks only at a space or a soft hyphen, never inside a syllable).
+  const tooWide = await page.evaluate(async () => {
+    const { motifIds, motifCardHtml } = await import('/js/games/ub_motifs.js');
+    const de = (await import('/js/games/motifs_de.js')).default;
+    const en = (id) => id.charAt(0).toUpperCase() + id.slice(1).replace(/_/g, ' ');
+    const screen = document.querySelector('#screen');
+    const out = [];
+    for (const [lang, name] of [['en', en], ['de', (id) => de[id]]]) {
+      document.documentElement.lang = lang;
+      const rows = [];
+      for (let i = 0; i < motifIds.length; i += 5) {
+        const cells = motifIds.slice(i, i + 5).map((id) => `<div class="ub-card wish open"><span class="ub-wish-card">${motifCardHtml(id, name(id))}</span></div>`);
+        rows.push(`<div class="ub-row"><span class="member">Oma Erna</span><div class="cells" style="--cols:5">${cells.join('')}</div></div>`);
+      }
+      screen.innerHTML = `<section class="game game-unterm_baum"><div class="board-wrap"><section class="ub-wishlist card"><div class="ub-wishes">${rows.join('')}</div></section></div></section>`;
+      for (const el of screen.querySelectorAll('.motif .name')) {
+        if (el.scrollWidth > el.clientWidth + 1) out.push(`${lang}: ${el.textContent.replace(/\u00AD/g, '·')} (${el.scrollWidth} > ${el.clientWidth})`);
+      }
+      if (document.documentElement.scrollWidth > window.innerWidth) out.push(`${lang}: the list scrolls sideways`);
+    }
+    return out;
+  });
+  assert.deepEqual(tooWide, [], 'every motif name fits its card');
+  assertNoPageErrors(page);
 });
