@@ -61,6 +61,34 @@ async function assertFitsPhones(page, where) {
   await page.setViewportSize(size);
 }
 
+// Text of the game's own pieces (name chips, counts, row names, the hint, the reveal) has WCAG AA
+// contrast (4.5:1) against the colour it sits on.
+async function assertContrast(page, where) {
+  const bad = await page.evaluate(() => {
+    const rgb = (s) => (s.match(/[\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => {
+      const lin = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    const out = [];
+    const sel = '#screen .ub-chip, #screen .ub-count, #screen .ub-fam, #screen .ub-row .member, #screen .actions .hint, #screen .ub-reveal .who, #screen .ub-tree h3';
+    for (const el of document.querySelectorAll(sel)) {
+      if (!el.textContent.trim()) continue;
+      let bg = null;
+      for (let e = el; e && !bg; e = e.parentElement) {
+        const c = getComputedStyle(e).backgroundColor;
+        if (rgb(c).length === 3 || (rgb(c).length === 4 && rgb(c)[3] === 1)) bg = rgb(c).slice(0, 3);
+      }
+      const fg = rgb(getComputedStyle(el).color).slice(0, 3);
+      const [a, b] = [lum(fg), lum(bg || [255, 255, 255])].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      if (ratio < 4.5) out.push(`${el.className}: "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
+    }
+    return out;
+  });
+  assert.deepEqual(bad, [], `${where}: text below 4.5:1 contrast`);
+}
+
 // Nothing sticky (turn bar, reveal, the choices at the bottom) lies over the card that is shown.
 function revealedCardUncovered(page) {
   return page.waitForFunction(() => {
@@ -132,6 +160,8 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   for (const m of motifs) assert.ok(!body.includes(m), `"${m}" is still on screen after memorize`);
   await ben.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
   await assertFitsPhones(ben.page, 'a turn');
+  await assertContrast(ben.page, 'a turn');
+  await assertContrast(oma.page, 'a turn');
   await assertCleanText(ben.page, 'de');
   // Cards speak German to Ben, and a face-down card shows the one card back.
   assert.match(await ben.page.locator('.ub-tree .ub-card.full').first().getAttribute('aria-label'), /^Ein Geschenk unterm Baum, verdeckt/);
@@ -167,6 +197,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await screenshot(oma.page, 'unterm-baum.png');
   await screenshot(ben.page, 'unterm-baum-reveal-phone-de.png');
   await assertFitsPhones(ben.page, 'a card being looked at');
+  await assertContrast(ben.page, 'a card being looked at');
   await ben.page.getByTestId('reveal').waitFor({ state: 'detached', timeout: 15000 });
   await oma.page.getByTestId('reveal').waitFor({ state: 'detached', timeout: 15000 });
   assert.equal(await ben.page.locator('.ub-card.open').count(), 0, 'no card stays face-up after the reveal');
@@ -204,6 +235,12 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await assertFitsPhones(ben.page, 'the results');
   await assertCleanText(ben.page, 'de');
   await screenshot(ben.page, 'unterm-baum-results-phone-de.png');
+  // The same ends in the other language and on the other screen.
+  await ben.page.setViewportSize({ width: 1280, height: 900 });
+  await screenshot(ben.page, 'unterm-baum-results-de.png');
+  await oma.page.setViewportSize(phoneSizes[0]);
+  await assertNoSideScroll(oma.page, 'the results in English at 390 px');
+  await screenshot(oma.page, 'unterm-baum-results-phone.png');
   assertNoPageErrors(oma.page, ben.page);
 });
 

@@ -337,14 +337,20 @@ function treeHtml(ctx) {
   </section>`;
 }
 
-// Dark or light text on a coloured chip, whichever contrasts more (WCAG relative luminance).
-function inkOn(hex) {
-  const ch = (i) => {
-    const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const lum = 0.2126 * ch(0) + 0.7152 * ch(1) + 0.0722 * ch(2);
-  return (1.05) / (lum + 0.05) >= (lum + 0.05) / (0.0205 + 0.05) ? '#fff' : '#1d2a24';
+// A player's colour as a name chip with text at WCAG AA contrast (4.5:1): dark text on a light
+// colour, white on a dark one, and a mid-tone colour darkened until white reads on it.
+const luminance = (rgb) => {
+  const lin = (v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(rgb[0] / 255) + 0.7152 * lin(rgb[1] / 255) + 0.0722 * lin(rgb[2] / 255);
+};
+const inkRgb = [0x1d, 0x2a, 0x24];
+function chipColours(hex) {
+  let rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const onWhite = (l) => 1.05 / (l + 0.05);
+  const onInk = (l) => (l + 0.05) / (luminance(inkRgb) + 0.05);
+  if (onInk(luminance(rgb)) >= 4.5 && onInk(luminance(rgb)) > onWhite(luminance(rgb))) return { bg: hex, fg: '#1d2a24' };
+  while (onWhite(luminance(rgb)) < 4.6) rgb = rgb.map((v) => Math.round(v * 0.9));
+  return { bg: `rgb(${rgb.join(',')})`, fg: '#fff' };
 }
 
 function fieldHtml(p, ctx) {
@@ -357,8 +363,9 @@ function fieldHtml(p, ctx) {
   const active = ctx.view.active === p.seat && ctx.view.phase === 'play';
   const mine = p.seat === ctx.seat;
   const colour = ctx.colour(p.seat);
+  const chip = chipColours(colour);
   return `<section class="ub-field ${active ? 'active' : ''} ${mine ? 'mine' : ''}" style="--c:${colour}" data-key="ub-field-${p.seat}" data-testid="ub-field-${p.seat}">
-    <h3><span class="ub-chip" style="background:${colour};color:${inkOn(colour)}">${esc(mine ? t('ub.field_mine') : t('ub.field', { name: ctx.name(p.seat) }))}</span>
+    <h3><span class="ub-chip" style="background:${chip.bg};color:${chip.fg}">${esc(mine ? t('ub.field_mine') : t('ub.field', { name: ctx.name(p.seat) }))}</span>
     <span class="ub-fam">${esc(fam.slice(3))}</span>
     <span class="ub-count">${esc(t('ub.count', { n: p.card_count, k: ctx.view.cards_to_remember }))}</span></h3>${rows.join('')}</section>`;
 }
