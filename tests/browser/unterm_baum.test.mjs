@@ -164,7 +164,10 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await assertContrast(oma.page, 'a turn');
   await assertCleanText(ben.page, 'de');
   // Cards speak German to Ben, and a face-down card shows the one card back.
-  assert.match(await ben.page.locator('.ub-tree .ub-card.full').first().getAttribute('aria-label'), /^Ein Geschenk unterm Baum, verdeckt/);
+  // Where a card is, in words a family uses (no place numbers).
+  assert.equal(await ben.page.locator('.ub-tree .ub-card.full').first().getAttribute('aria-label'), 'Ein Geschenk unterm Baum, verdeckt (ganz oben)');
+  assert.equal(await ben.page.locator('.ub-tree .ub-card.full').nth(2).getAttribute('aria-label'), 'Ein Geschenk unterm Baum, verdeckt (2. Zweig von oben, 2. von links)');
+  assert.equal(await oma.page.locator('.ub-tree .ub-card.full').nth(3).getAttribute('aria-label'), 'A present under the tree, face down (3rd branch from the top, 1st from the left)');
   assert.equal(await ben.page.locator('.ub-tree .ub-card.full svg.ub-back').count(), await ben.page.locator('.ub-tree .ub-card.full').count());
   // On the phone, Ben's own table comes right after the tree, before Oma's.
   const order = await ben.page.locator('.ub-field').evaluateAll((els) => els.map((e) => e.classList.contains('mine')));
@@ -223,12 +226,15 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
 
   // Play on (end each turn) to the round cap and the results.
   const deadline = Date.now() + 90000;
+  let lastRound = false;
   while (Date.now() < deadline && !(await oma.page.getByTestId('results').count())) {
+    lastRound ||= (await ben.page.locator('.ub-last-round').count()) > 0;
     const p = await whoseTurn([oma.page, ben.page]);
     if (p) await p.locator('.actions button.action').click({ timeout: 2000 }).catch(() => {});
     else await sleep(50);
   }
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
+  assert.ok(lastRound, 'the last round was announced');
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
   assert.equal(await oma.page.locator('.results .score-table tbody tr').count(), 2);
   await screenshot(oma.page, 'unterm-baum-results.png');

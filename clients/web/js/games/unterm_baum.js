@@ -81,11 +81,15 @@ const texts = {
     'ub.exact': 'exact', 'ub.member': 'right person', 'ub.other': 'other',
     'ub.wished': 'Wished for',
     'ub.tip.tree': 'The tree: all presents lie here face down',
-    'ub.tip.tree_card': 'A present under the tree, face down (place {n})',
+    'ub.tip.tree_card': 'A present under the tree, face down ({where})',
+    'ub.where.top': 'at the very top',
+    'ub.where.branch': '{b} branch from the top, {i} from the left',
+    'ub.where.under': 'lying under the tree, {i} from the left',
+    'ub.last_round': 'Last round! After it every table is counted.',
     'ub.tip.tree_free': 'A free place under the tree',
     'ub.tip.card': "{owner}'s table, {member}: a present, face down",
     'ub.tip.free': "{owner}'s table, {member}: a free place",
-    'ub.tip.tree_open': '{motif}, face up under the tree (place {n})',
+    'ub.tip.tree_open': '{motif}, face up under the tree ({where})',
     'ub.tip.card_open': "{owner}'s table, {member}: {motif}, face up",
     'ub.count': '{n} of {k} presents',
   },
@@ -162,11 +166,15 @@ const texts = {
     'ub.exact': 'genau', 'ub.member': 'richtige Person', 'ub.other': 'sonst',
     'ub.wished': 'Gewünscht',
     'ub.tip.tree': 'Der Baum: hier liegen alle Geschenke verdeckt',
-    'ub.tip.tree_card': 'Ein Geschenk unterm Baum, verdeckt (Platz {n})',
+    'ub.tip.tree_card': 'Ein Geschenk unterm Baum, verdeckt ({where})',
+    'ub.where.top': 'ganz oben',
+    'ub.where.branch': '{b} Zweig von oben, {i} von links',
+    'ub.where.under': 'unter dem Baum liegend, {i} von links',
+    'ub.last_round': 'Letzte Runde! Danach wird jeder Tisch gezählt.',
     'ub.tip.tree_free': 'Ein freier Platz unterm Baum',
     'ub.tip.card': 'Tisch von {owner}, {member}: ein verdecktes Geschenk',
     'ub.tip.free': 'Tisch von {owner}, {member}: ein freier Platz',
-    'ub.tip.tree_open': '{motif}, aufgedeckt unterm Baum (Platz {n})',
+    'ub.tip.tree_open': '{motif}, aufgedeckt unterm Baum ({where})',
     'ub.tip.card_open': 'Tisch von {owner}, {member}: {motif}, aufgedeckt',
     'ub.count': '{n} von {k} Geschenken',
   },
@@ -297,11 +305,32 @@ function cardHtml(loc, occupied, face, ctx) {
   const member = 'seat' in loc ? memberName(ctx.view.players[loc.seat]?.members?.[loc.row]) || t('ub.row', { n: loc.row + 1 }) : '';
   const motif = shown ? motifName(shown) : '';
   let label;
-  if ('tree' in loc) label = !occupied ? t('ub.tip.tree_free') : shown ? t('ub.tip.tree_open', { motif, n: loc.tree + 1 }) : t('ub.tip.tree_card', { n: loc.tree + 1 });
+  if ('tree' in loc) {
+    const where = treeWhere(loc.tree, ctx.view.tree.length);
+    label = !occupied ? t('ub.tip.tree_free') : t(shown ? 'ub.tip.tree_open' : 'ub.tip.tree_card', { motif, where });
+  }
   else label = t(!occupied ? 'ub.tip.free' : shown ? 'ub.tip.card_open' : 'ub.tip.card', { owner: ctx.name(loc.seat), member, motif });
   const attrs = can ? `data-act="ub-loc" data-loc='${esc(JSON.stringify(loc))}' role="button" tabindex="0"` : 'role="img"';
-  const flip = occupied ? ` data-flip="${cards.at.get(locKey(loc)) || ''}"` : '';
+  // The key carries the turn: within a turn a card that moves slides; when the turn changes (the
+  // turn bar above changes height and shifts the whole board) nothing slides.
+  const flip = occupied ? ` data-flip="${cards.at.get(locKey(loc)) || ''}-${ctx.view.phase}${ctx.view.turn}"` : '';
   return `<div class="${cls}" ${attrs} aria-label="${esc(label)}" title="${esc(label)}" data-tip="${esc(label)}" data-testid="ub-${locKey(loc)}"${flip}>${inner}</div>`;
+}
+
+// "the 2nd branch from the top, 3rd from the left": where a tree card is, in words (no numbers
+// of places on screen).
+function ordinal(n) {
+  if (lang() === 'de') return `${n}.`;
+  const tens = n % 100;
+  const suffix = tens > 10 && tens < 14 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] || 'th');
+  return `${n}${suffix}`;
+}
+function treeWhere(i, n) {
+  const { tiers, hung } = treeTiers(n);
+  if (i >= hung) return t('ub.where.under', { i: ordinal(i - hung + 1) });
+  const b = tiers.findIndex(([from, w]) => i >= from && i < from + w);
+  if (b === 0) return t('ub.where.top');
+  return t('ub.where.branch', { b: ordinal(b + 1), i: ordinal(i - tiers[b][0] + 1) });
 }
 
 // Narrow screens hang at most 6 cards on the tree's widest branch, wider ones 7.
@@ -312,12 +341,9 @@ const firSvg = '<svg class="ub-fir" viewBox="0 0 100 100" preserveAspectRatio="n
   + '<polygon points="50,0 66,30 58,30 80,62 70,62 100,100 0,100 30,62 20,62 42,30 34,30" fill="#1f6b45"/>'
   + '<polygon points="50,0 66,30 58,30 80,62 70,62 100,100 50,100" fill="#17583a"/></svg>';
 
-// The tree: a star, the cards hanging on widening branches, the trunk, and the cards that no longer
-// fit lying under the tree on its skirt.
-function treeHtml(ctx) {
-  const v = ctx.view;
-  const faces = v.tree_faces || [];
-  const n = v.tree.length;
+// The branches: 1, 2, 3, … cards wide (each [first card, width]), as many as the cards and the
+// screen allow; the cards left over lie under the tree.
+function treeTiers(n) {
   const widest = narrow() ? 6 : 7;
   const tiers = [];
   let hung = 0;
@@ -325,6 +351,16 @@ function treeHtml(ctx) {
     tiers.push([hung, w]);
     hung += w;
   }
+  return { tiers, hung, widest };
+}
+
+// The tree: a star, the cards hanging on widening branches, the trunk, and the cards that no longer
+// fit lying under the tree on its skirt.
+function treeHtml(ctx) {
+  const v = ctx.view;
+  const faces = v.tree_faces || [];
+  const n = v.tree.length;
+  const { tiers, hung, widest } = treeTiers(n);
   const card = (i) => cardHtml({ tree: i }, v.tree[i], faces[i] || null, ctx);
   const span = (from, count) => Array.from({ length: count }, (_, k) => card(from + k)).join('');
   const rows = tiers.map(([from, w]) => `<div class="ub-tier">${span(from, w)}</div>`);
@@ -628,6 +664,9 @@ export default {
     if (ctx.state.over) ui.reveals.clear();
     if (mine && v.phase === 'assign') top.push(assignHtml(ctx));
     if (mine) top.push(wishListHtml(ctx));
+    if (v.phase === 'play' && v.max_rounds && v.round >= v.max_rounds) {
+      top.push(`<p class="ub-last-round" data-key="ub-last-round" role="status">⏳ ${esc(t('ub.last_round'))}</p>`);
+    }
     syncCards(v);
     const players = [...v.players].sort((a, b) => (b.seat === ctx.seat) - (a.seat === ctx.seat) || a.seat - b.seat);
     const fields = players.map((p) => fieldHtml(p, ctx));
