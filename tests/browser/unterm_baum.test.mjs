@@ -31,6 +31,11 @@ async function newPerson(browser, name, options) {
   return { context, page, name };
 }
 
+// Waits until no animation runs (for a screenshot of the cards at rest).
+function settled(page) {
+  return page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+}
+
 async function whoseTurn(pages) {
   for (const p of pages) if (await p.locator('.turn-bar.mine').count()) return p;
   return null;
@@ -194,9 +199,17 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await ben.page.locator('.ub-tree .ub-card.open.revealed').waitFor();
   await revealedCardUncovered(ben.page);
   await revealedCardUncovered(oma.page);
+  // At the top of the page the banner lies over the strip kept for it, not over the board.
+  for (const p of [oma.page, ben.page]) {
+    await p.evaluate(() => window.scrollTo(0, 0));
+    const gap = await p.evaluate(() => document.querySelector('#screen .ub-board').getBoundingClientRect().top
+      - document.querySelector('#screen .ub-reveal').getBoundingClientRect().bottom);
+    assert.ok(gap >= 0, `the reveal banner covers the board by ${-gap} px`);
+  }
   // The card turned over with an animation for Oma, and without one for Ben (reduced motion).
   await oma.page.waitForFunction((n) => window.ubFlips > n, flipsBefore, { timeout: 5000 });
   assert.match(await ben.page.locator('.ub-card.revealed').getAttribute('aria-label'), /aufgedeckt unterm Baum/);
+  await settled(oma.page);
   await screenshot(oma.page, 'unterm-baum.png');
   await screenshot(ben.page, 'unterm-baum-reveal-phone-de.png');
   await assertFitsPhones(ben.page, 'a card being looked at');
@@ -237,6 +250,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   assert.ok(lastRound, 'the last round was announced');
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
   assert.equal(await oma.page.locator('.results .score-table tbody tr').count(), 2);
+  await settled(oma.page);
   await screenshot(oma.page, 'unterm-baum-results.png');
   await assertFitsPhones(ben.page, 'the results');
   await assertCleanText(ben.page, 'de');

@@ -483,7 +483,6 @@ function wishListHtml(ctx) {
       <div class="ub-wishes">${wishGrid(v.wish_list.wishes, v.family_size, v.slots_per_row, me?.members, false)}</div></section>`;
   }
   if (v.phase === 'assign' && me?.assigned) return `<p class="waiting" data-key="ub-waiting">${esc(t('ub.assign_waiting'))}</p>`;
-  if (v.phase === 'play') return `<p class="muted" data-testid="ub-folded" data-key="ub-folded">${esc(t('ub.folded'))}</p>`;
   return '';
 }
 
@@ -664,6 +663,13 @@ export default {
     if (ctx.state.over) ui.reveals.clear();
     if (mine && v.phase === 'assign') top.push(assignHtml(ctx));
     if (mine) top.push(wishListHtml(ctx));
+    // During play a strip as high as the reveal banner, under it: the banner, when it comes, lies
+    // over this strip (the reminder that the list is folded) and not over the board.
+    if (v.phase === 'play') {
+      const covered = [...ui.reveals.values()].some((r) => r.until > Date.now());
+      const note = ctx.seat !== null ? ` data-testid="ub-folded">${esc(t('ub.folded'))}` : '>';
+      top.unshift(`<p class="ub-strip muted ${covered ? 'covered' : ''}" data-key="ub-folded"${note}</p>`);
+    }
     if (v.phase === 'play' && v.max_rounds && v.round >= v.max_rounds) {
       top.push(`<p class="ub-last-round" data-key="ub-last-round" role="status">⏳ ${esc(t('ub.last_round'))}</p>`);
     }
