@@ -332,5 +332,27 @@ await run('browser: Unterm Baum has 160 different motif pictures, none like the 
     return out;
   });
   assert.deepEqual(tooWide, [], 'every motif name fits its card');
+
+  // And in the reveal banner, on a phone and a desktop: the name fits, the banner keeps its height.
+  for (const size of [{ width: 360, height: 740 }, { width: 1280, height: 900 }]) {
+    await page.setViewportSize(size);
+    const bad = await page.evaluate(async () => {
+      const { motifIds, motifCardHtml } = await import('/js/games/ub_motifs.js');
+      const de = (await import('/js/games/motifs_de.js')).default;
+      const en = (id) => id.charAt(0).toUpperCase() + id.slice(1).replace(/_/g, ' ');
+      const screen = document.querySelector('#screen');
+      const out = [];
+      for (const [lang, name] of [['en', en], ['de', (id) => de[id]]]) {
+        const banners = motifIds.map((id) => `<div class="ub-reveal-slot"><div class="ub-reveal"><span class="who">Oma Inge looks at a card:</span>${motifCardHtml(id, name(id))}</div></div>`);
+        screen.innerHTML = `<section class="game game-unterm_baum"><div class="board-wrap">${banners.join('')}</div></section>`;
+        for (const el of screen.querySelectorAll('.ub-reveal')) {
+          const n = el.querySelector('.name');
+          if (n.scrollWidth > n.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) out.push(`${lang}: ${n.textContent}`);
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(bad, [], `every motif name fits the reveal banner at ${size.width} px`);
+  }
   assertNoPageErrors(page);
 });
