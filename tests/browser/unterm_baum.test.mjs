@@ -167,6 +167,9 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await assertFitsPhones(ben.page, 'a turn');
   await assertContrast(ben.page, 'a turn');
   await assertContrast(oma.page, 'a turn');
+  await ben.page.setViewportSize(phoneSizes[1]);
+  await screenshot(ben.page, 'unterm-baum-360-de.png');
+  await ben.page.setViewportSize(phoneSizes[0]);
   await assertCleanText(ben.page, 'de');
   // Cards speak German to Ben, and a face-down card shows the one card back.
   // Where a card is, in words a family uses (no place numbers).
@@ -235,6 +238,8 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await active.locator(`.ub-field .ub-card.full[data-flip="${key}"]`).waitFor();
   assert.equal(await active.locator(`.ub-tree [data-flip="${key}"]`).count(), 0, 'the moved card left the tree');
   await assertFitsPhones(ben.page, 'after a move');
+  await settled(active);
+  await screenshot(active, active === oma.page ? 'unterm-baum-turn.png' : 'unterm-baum-turn-phone-de.png');
   await screenshot(ben.page, 'unterm-baum-phone-de.png');
 
   // Play on (end each turn) to the round cap and the results.
@@ -243,7 +248,11 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   while (Date.now() < deadline && !(await oma.page.getByTestId('results').count())) {
     lastRound ||= (await ben.page.locator('.ub-last-round').count()) > 0;
     const p = await whoseTurn([oma.page, ben.page]);
-    if (p) await p.locator('.actions button.action').click({ timeout: 2000 }).catch(() => {});
+    if (p) {
+      // One click per turn: a second one before the answer arrives would be refused by the server.
+      const clicked = await p.locator('.actions button.action').click({ timeout: 2000 }).then(() => true, () => false);
+      if (clicked) await p.locator('.turn-bar.mine').waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
+    }
     else await sleep(50);
   }
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
