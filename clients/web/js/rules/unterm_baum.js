@@ -4,7 +4,7 @@ import { backSvg, motifSvg } from '../games/ub_motifs.js';
 
 const card = `<span class="ub-card full rs-card" aria-hidden="true"><span class="ub-flip"><span class="ub-face ub-down">${backSvg()}</span></span></span>`;
 const free = '<span class="ub-card free rs-card" aria-hidden="true"></span>';
-const mini = (motif) => `<span class="rs-pic">${motifSvg(motif)}</span>`;
+const mini = (motif) => `<span class="ub-rs-mini">${motifSvg(motif)}</span>`;
 const pic = {
   tree: `<span aria-hidden="true">🎄</span>${card}${card}${card}`,
   card,
