@@ -18,6 +18,15 @@ async function newPerson(browser, name, options) {
   const context = await browser.newContext(options);
   await context.addInitScript(() => {
     window.ubFlips = 0;
+    window.ubSlides = 0; // cards sliding to a new place (motion.js animates keyed elements)
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function slide(...args) {
+      if (this.classList?.contains('ub-card')) {
+        window.ubSlides += 1;
+        (window.ubSlideLog ||= []).push(`${this.dataset.flip} ${JSON.stringify(args[0])} ${document.querySelector('.turn-bar')?.textContent.replace(/\s+/g, ' ')}`);
+      }
+      return animate.apply(this, args);
+    };
     document.addEventListener('transitionrun', (ev) => {
       if (ev.target.classList?.contains('ub-flip')) window.ubFlips += 1;
     }, true);
@@ -221,7 +230,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await oma.page.getByTestId('reveal').waitFor({ state: 'detached', timeout: 15000 });
   assert.equal(await ben.page.locator('.ub-card.open').count(), 0, 'no card stays face-up after the reveal');
   await oma.page.waitForFunction((n) => window.ubFlips > n + 1, flipsBefore, { timeout: 5000 }); // and back
-  assert.equal(await ben.page.evaluate(() => window.ubFlips), 0, 'no card animation under reduced motion');
+
   const log = await oma.page.getByTestId('log').textContent();
   assert.ok(!log.includes(shown), 'the log does not keep the revealed motif');
 
@@ -229,6 +238,8 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   // keyed card, motion.js), keeping its key.
   const moveButton = active === oma.page ? 'Move a card' : 'Karte verschieben';
   await active.getByRole('button', { name: moveButton }).click();
+  // Nothing has slid so far (phase and turn changes, the reveal banner: the board stays put).
+  assert.equal(await oma.page.evaluate(() => window.ubSlides), 0, `no card slid before the first move: ${await oma.page.evaluate(() => (window.ubSlideLog || []).slice(0, 5).join('\n'))}`);
   const from = active.locator('.ub-tree .ub-card.can').first();
   const key = await from.getAttribute('data-flip');
   await from.click();
@@ -236,7 +247,18 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await active.locator('.ub-field .ub-card.can.free').first().click();
   await oma.page.getByTestId('log').getByText(/moves a card from under the tree/).waitFor();
   await active.locator(`.ub-field .ub-card.full[data-flip="${key}"]`).waitFor();
+  await oma.page.waitForFunction(() => window.ubSlides > 0, null, { timeout: 5000 });
+  assert.equal(await oma.page.evaluate(() => window.ubSlides), 1, 'only the moved card slides');
   assert.equal(await active.locator(`.ub-tree [data-flip="${key}"]`).count(), 0, 'the moved card left the tree');
+  // Rearranging the own table: the card goes to another place there, still the same card.
+  await active.getByRole('button', { name: active === oma.page ? 'Rearrange my table' : 'Meinen Tisch umräumen' }).click();
+  await active.locator(`.ub-field.mine [data-flip="${key}"]`).click();
+  const place = active.locator('.ub-field.mine .ub-card.can.free').last();
+  const placeId = await place.getAttribute('data-testid');
+  await place.click();
+  await active.locator(`[data-testid="${placeId}"][data-flip="${key}"]`).waitFor();
+  await oma.page.getByTestId('log').getByText(/rearranges the table/).waitFor();
+  assert.deepEqual(await ben.page.evaluate(() => [window.ubFlips, window.ubSlides]), [0, 0], 'no card animation under reduced motion');
   await assertFitsPhones(ben.page, 'after a move');
   await settled(active);
   await screenshot(active, active === oma.page ? 'unterm-baum-turn.png' : 'unterm-baum-turn-phone-de.png');

@@ -230,6 +230,13 @@ function relocate(map, pairs) {
   pairs.forEach(([, to], i) => taken[i] !== undefined && map.set(locKey(to), taken[i]));
 }
 
+// A short fingerprint of a string (djb2), for keys.
+function hash(text) {
+  let h = 5381;
+  for (let i = 0; i < text.length; i++) h = (h * 33 + text.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(36);
+}
+
 // Every card on the table has a key, no free place keeps one.
 function syncCards(v) {
   if (!v?.tree) return;
@@ -311,9 +318,9 @@ function cardHtml(loc, occupied, face, ctx) {
   }
   else label = t(!occupied ? 'ub.tip.free' : shown ? 'ub.tip.card_open' : 'ub.tip.card', { owner: ctx.name(loc.seat), member, motif });
   const attrs = can ? `data-act="ub-loc" data-loc='${esc(JSON.stringify(loc))}' role="button" tabindex="0"` : 'role="img"';
-  // The key carries the turn: within a turn a card that moves slides; when the turn changes (the
-  // turn bar above changes height and shifts the whole board) nothing slides.
-  const flip = occupied ? ` data-flip="${cards.at.get(locKey(loc)) || ''}-${ctx.view.phase}${ctx.view.turn}"` : '';
+  // The key carries what lies above the board (ui.epoch): a card that moves slides, but when the
+  // turn bar or the wish list above changes and shifts the whole board, nothing slides.
+  const flip = occupied ? ` data-flip="${cards.at.get(locKey(loc)) || ''}-${ui.epoch}"` : '';
   return `<div class="${cls}" ${attrs} aria-label="${esc(label)}" title="${esc(label)}" data-tip="${esc(label)}" data-testid="ub-${locKey(loc)}"${flip}>${inner}</div>`;
 }
 
@@ -674,6 +681,8 @@ export default {
       top.push(`<p class="ub-last-round" data-key="ub-last-round" role="status">⏳ ${esc(t('ub.last_round'))}</p>`);
     }
     syncCards(v);
+    const mineNow = ctx.seat !== null && ctx.state.prompt?.seats?.includes(ctx.seat) && ctx.legal.length > 0;
+    ui.epoch = hash(`${v.phase}${v.turn}${v.prompt}${mineNow}${ctx.state.over}${top.join('')}`);
     const players = [...v.players].sort((a, b) => (b.seat === ctx.seat) - (a.seat === ctx.seat) || a.seat - b.seat);
     const fields = players.map((p) => fieldHtml(p, ctx));
     settleAfterRender();
