@@ -387,3 +387,32 @@ await run('browser: Unterm Baum has 160 different motif pictures, none like the 
   }
   assertNoPageErrors(page);
 });
+
+await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async ({ browser, baseUrl }) => {
+  const oma = await newPerson(browser, 'Oma', { locale: 'en-GB', viewport: { width: 1280, height: 900 } });
+  const ben = await newPerson(browser, 'Ben', { locale: 'de-DE', viewport: phoneSizes[1], hasTouch: true });
+  const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Unterm Baum', { maxPlayers: 2, cardsToRemember: 20, memorizeSeconds: 2 });
+  await joinByInvite(ben.page, baseUrl, code, 'Ben');
+  await oma.page.getByText('Ben', { exact: true }).waitFor();
+  await oma.page.getByRole('button', { name: 'Start the game' }).click();
+  await ben.page.getByTestId('ub-assign-grid').waitFor();
+  for (const phone of phoneSizes) {
+    await ben.page.setViewportSize(phone);
+    await assertNoSideScroll(ben.page, `20 gifts, the wish list at ${phone.width} px`);
+  }
+  assert.equal(await ben.page.locator('.ub-tree .ub-card').count(), 60, '2 × 20 wishes and 20 more gifts');
+  // Every card stays big enough to tap, and no name sticks out of its card.
+  const smallest = await ben.page.locator('#screen .ub-card').evaluateAll((els) => Math.min(...els.map((e) => e.getBoundingClientRect().width)));
+  assert.ok(smallest >= 36, `cards are at least 36 px wide (${smallest})`);
+  const over = await ben.page.locator('#screen .motif .name').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+  assert.deepEqual(over, []);
+  await screenshot(ben.page, 'unterm-baum-20-assign-phone-de.png');
+  await oma.page.getByRole('button', { name: 'Done: fold my wish list' }).click();
+  await ben.page.locator('[data-act="ub-assign"]').click();
+  await ben.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
+  for (const phone of phoneSizes) {
+    await ben.page.setViewportSize(phone);
+    await assertNoSideScroll(ben.page, `20 gifts, a turn at ${phone.width} px`);
+  }
+  assertNoPageErrors(oma.page, ben.page);
+});

@@ -400,7 +400,7 @@ function fieldHtml(p, ctx) {
   const rows = p.field.map((row, r) => {
     const member = memberName(p.members?.[r]) || t('ub.row', { n: r + 1 });
     const cells = row.map((occ, s) => cardHtml({ seat: p.seat, row: r, slot: s }, occ, p.field_faces?.[r]?.[s] || null, ctx));
-    return `<div class="ub-row"><span class="member">${esc(member)}</span><div class="cells" style="--cols:${row.length}">${cells.join('')}</div></div>`;
+    return `<div class="ub-row"><span class="member">${esc(member)}</span><div class="cells ${row.length > 6 ? 'long' : ''}" style="--cols:${row.length}">${cells.join('')}</div></div>`;
   });
   const fam = p.family ? ` · ${familyName(p.family)}` : '';
   const active = ctx.view.active === p.seat && ctx.view.phase === 'play';
@@ -426,7 +426,7 @@ function wishGrid(wishes, rows, slots, members, editable) {
       const inner = motif ? `<span class="ub-wish-card"${editable ? ` data-flip="ubw-${motif}"` : ''}>${motifHtml(motif)}</span>` : '';
       cells.push(`<div class="ub-card wish ${motif ? 'open' : 'free'} ${editable ? 'can' : ''} ${sel ? 'selected' : ''}" ${attrs}>${inner}</div>`);
     }
-    lines.push(`<div class="ub-row"><span class="member">${esc(memberName(members?.[r]) || t('ub.row', { n: r + 1 }))}</span><div class="cells" style="--cols:${slots}">${cells.join('')}</div></div>`);
+    lines.push(`<div class="ub-row"><span class="member">${esc(memberName(members?.[r]) || t('ub.row', { n: r + 1 }))}</span><div class="cells ${slots > 6 ? 'long' : ''}" style="--cols:${slots}">${cells.join('')}</div></div>`);
   }
   return lines.join('');
 }
