@@ -414,5 +414,15 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
     await ben.page.setViewportSize(phone);
     await assertNoSideScroll(ben.page, `20 gifts, a turn at ${phone.width} px`);
   }
-  assertNoPageErrors(oma.page, ben.page);
+  // An uncle watches on his phone: the same tree and tables, nothing to click, nothing too wide.
+  const uncle = await newPerson(browser, 'Uncle', { locale: 'de-DE', viewport: phoneSizes[1], hasTouch: true });
+  await uncle.page.goto(`${baseUrl}/r/${code}`);
+  await uncle.page.fill('#name', 'Onkel Max');
+  await uncle.page.locator('button[data-as="spectator"]').click();
+  await uncle.page.getByTestId('ub-tree').waitFor();
+  await assertNoSideScroll(uncle.page, 'a spectator at 360 px');
+  assert.equal(await uncle.page.locator('.ub-field').count(), 2);
+  assert.equal(await uncle.page.locator('#screen .ub-card.can').count(), 0, 'a spectator has nothing to click');
+  await assertCleanText(uncle.page, 'de');
+  assertNoPageErrors(oma.page, ben.page, uncle.page);
 });

@@ -63,6 +63,7 @@ const texts = {
     'ub.p.memorize': 'Everyone memorises their wish list',
     'ub.p.turn': 'Look at a card, move a card, rearrange your table',
     'ub.reveal_banner': '{name} looks at a card:',
+    'ub.reveal_banner_mine': 'You look at a card:',
     'ub.e.assigned': '{name} has written the wish list',
     'ub.e.memorize_started': 'Memorise your wish lists!',
     'ub.e.memorize_ended': 'The wish lists are folded shut',
@@ -148,6 +149,7 @@ const texts = {
     'ub.p.memorize': 'Alle prägen sich ihre Wunschliste ein',
     'ub.p.turn': 'Karte ansehen, Karte verschieben, Tisch umräumen',
     'ub.reveal_banner': '{name} sieht sich eine Karte an:',
+    'ub.reveal_banner_mine': 'Du siehst dir eine Karte an:',
     'ub.e.assigned': '{name} hat die Wunschliste geschrieben',
     'ub.e.memorize_started': 'Prägt euch eure Wunschlisten ein!',
     'ub.e.memorize_ended': 'Die Wunschlisten sind zugeklappt',
@@ -500,7 +502,7 @@ function revealBanner(ctx) {
   // (which would slide every card).
   if (!open.length) return '<div class="ub-reveal-slot" data-key="ub-reveal-slot"></div>';
   const r = open[open.length - 1];
-  return `<div class="ub-reveal-slot" data-key="ub-reveal-slot"><div class="ub-reveal" data-testid="reveal" role="status"><span class="who">${esc(t('ub.reveal_banner', { name: ctx.name(r.seat) }))}</span>
+  return `<div class="ub-reveal-slot" data-key="ub-reveal-slot"><div class="ub-reveal" data-testid="reveal" role="status"><span class="who">${esc(r.seat === ctx.seat ? t('ub.reveal_banner_mine') : t('ub.reveal_banner', { name: ctx.name(r.seat) }))}</span>
     ${motifHtml(r.motif)}</div></div>`;
 }
 
