@@ -267,9 +267,18 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   // Play on (end each turn) to the round cap and the results.
   const deadline = Date.now() + 90000;
   let lastRound = false;
+  let barChecked = false;
   while (Date.now() < deadline && !(await oma.page.getByTestId('results').count())) {
     lastRound ||= (await ben.page.locator('.ub-last-round').count()) > 0;
     const p = await whoseTurn([oma.page, ben.page]);
+    if (p === ben.page && !barChecked) {
+      // On Ben's turn the sticky turn bar takes at most a fifth of the smaller phone's screen.
+      await ben.page.setViewportSize(phoneSizes[1]);
+      const bar = await ben.page.locator('#screen .turn-bar.mine').boundingBox();
+      assert.ok(bar.height <= phoneSizes[1].height / 5, `the turn bar takes at most a fifth of the screen (${bar.height})`);
+      await ben.page.setViewportSize(phoneSizes[0]);
+      barChecked = true;
+    }
     if (p) {
       // One click per turn: a second one before the answer arrives would be refused by the server.
       const clicked = await p.locator('.actions button.action').click({ timeout: 2000 }).then(() => true, () => false);
@@ -279,6 +288,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   }
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
   assert.ok(lastRound, 'the last round was announced');
+  assert.ok(barChecked, 'Ben had a turn');
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
   assert.equal(await oma.page.locator('.results .score-table tbody tr').count(), 2);
   await settled(oma.page);
