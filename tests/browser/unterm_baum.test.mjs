@@ -6,7 +6,9 @@
 // 5 places in one line, the reveal never hides behind a sticky bar, and the card turns over with an
 // animation only where motion is welcome.
 // A second check renders every motif's picture: 160 different pictures, none like the card back,
-// and every name fits its card on a 360 px phone in both languages without breaking a word.
+// and every name fits its card (and the reveal banner) on a phone in both languages without
+// breaking a word. A third plays a 20-gift game (rows of 17 places) on both phone sizes, with an
+// uncle watching on his phone.
 import assert from 'node:assert/strict';
 import {
   assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, phoneSizes, run, screenshot, sleep,

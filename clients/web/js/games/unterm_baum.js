@@ -249,10 +249,6 @@ function syncCards(v) {
   for (const key of live) if (!cards.at.has(key)) cards.at.set(key, `ubc${cards.next++}`);
 }
 
-function placeName(loc, ctx) {
-  return 'tree' in loc ? t('ub.place.tree') : t('ub.place.field', { name: ctx.name(loc.seat) });
-}
-
 // "from under the tree", "to Ben's table": the place with its preposition (German cases differ).
 function placeWord(dir, loc, ctx) {
   return 'tree' in loc ? t(`ub.${dir}.tree`) : t(`ub.${dir}.field`, { name: ctx.name(loc.seat) });
