@@ -42,9 +42,10 @@ async function newPerson(browser, name, options) {
   return { context, page, name };
 }
 
-// Waits until no animation runs (for a screenshot of the cards at rest).
+// Waits until no card moves or turns (for a screenshot of the cards at rest).
 function settled(page) {
-  return page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  return page.waitForFunction(() => (document.querySelector('#screen .ub-board')?.getAnimations({ subtree: true }) || [])
+    .every((a) => a.playState !== 'running'));
 }
 
 async function whoseTurn(pages) {
@@ -126,7 +127,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   const oma = await newPerson(browser, 'Oma', { locale: 'en-GB', viewport: { width: 1280, height: 900 } });
   const ben = await newPerson(browser, 'Ben', { locale: 'de-DE', viewport: phoneSizes[0], reducedMotion: 'reduce', hasTouch: true });
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Unterm Baum',
-    { maxPlayers: 2, memorizeSeconds: 6, revealSeconds: 6, maxRounds: 3 });
+    { maxPlayers: 2, memorizeSeconds: 10, revealSeconds: 10, maxRounds: 3 });
   await joinByInvite(ben.page, baseUrl, code, 'Ben');
   await oma.page.getByText('Ben', { exact: true }).waitFor();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
