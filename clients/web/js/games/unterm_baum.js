@@ -518,15 +518,14 @@ window.addEventListener('resize', () => {
   if (wasNarrow !== null && narrow() !== wasNarrow) rerender?.();
 });
 
-// After a render: the sticky reveal sits right under the sticky turn bar, and what has to be seen
-// now (the wish list when MEMORIZE starts, a card that was just turned over) is scrolled into the
+// After a render (the sticky reveal sits right under the sticky turn bar: --turn-bar-h, app.js),
+// what has to be seen now (the wish list when MEMORIZE starts, a card that was just turned over) is scrolled into the
 // part of the screen that no sticky bar covers.
 const pending = { wishlist: false, card: null };
 function afterRender() {
   wasNarrow = narrow();
   const bar = document.querySelector('#screen .turn-bar');
   const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().height) : 0;
-  document.documentElement.style.setProperty('--ub-top', `${Math.round(barBottom)}px`);
   const behavior = reducedMotion() ? 'auto' : 'smooth';
   if (pending.wishlist) {
     pending.wishlist = false;
