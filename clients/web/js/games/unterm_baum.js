@@ -552,8 +552,34 @@ function afterRender() {
   }
 }
 function settleAfterRender() {
-  requestAnimationFrame(afterRender);
+  requestAnimationFrame(() => {
+    afterRender();
+    placeBanner();
+  });
 }
+
+// The banner sticks under the turn bar; when the page is scrolled so that the revealed card would
+// lie under the banner, the banner moves down below the card: it never covers what it shows.
+function placeBanner() {
+  const banner = document.querySelector('#screen .ub-reveal');
+  if (!banner) return;
+  banner.style.transform = '';
+  const card = document.querySelector('#screen .ub-card.revealed');
+  if (!card) return;
+  const b = banner.getBoundingClientRect();
+  const c = card.getBoundingClientRect();
+  const overlaps = b.bottom > c.top && b.top < c.bottom && b.right > c.left && b.left < c.right;
+  if (overlaps) banner.style.transform = `translateY(${Math.ceil(c.bottom + 6 - b.top)}px)`;
+}
+let placing = false;
+window.addEventListener('scroll', () => {
+  if (placing) return;
+  placing = true;
+  requestAnimationFrame(() => {
+    placing = false;
+    placeBanner();
+  });
+}, { passive: true });
 
 export default {
   id: 'unterm_baum',
