@@ -82,8 +82,12 @@ export function isHost() {
   return Boolean(store.room && store.welcome && store.room.host === store.welcome.player);
 }
 
-// A refusal in the player's language when we have a text for its code, else the server's message.
+// A refusal in the player's language. The server's own message is English and written for
+// developers ("it is seat 2's turn"), so a code without a text of ours gets a plain "That did not
+// work" and the details go to the console.
 export function errorText(err) {
   const key = `error.${err.code}`;
-  return t(key) !== key ? t(key) : err.message || err.code;
+  if (t(key) !== key) return t(key);
+  console.warn('refused', err.code, err.message);
+  return t('error.other');
 }
