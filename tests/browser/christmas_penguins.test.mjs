@@ -9,7 +9,7 @@
 // that moves now and its destinations are told apart from the rest, and on both phone sizes no
 // phase of the game scrolls sideways.
 import assert from 'node:assert/strict';
-import { assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, phoneSizes, run, screenshot, sleep } from './lib.mjs';
+import { assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, run, screenshot, sleep } from './lib.mjs';
 
 const pick = (n) => Math.floor(Math.random() * n);
 // A "Stop!" in the log or a banner, in either language.
@@ -18,24 +18,19 @@ const stopLine = /shouts "Stop!"|may play a stone now|ruft „Stopp!“|darf jet
 // A browser of its own; `reducedMotion: 'reduce'` plays the player who switched motion off,
 // `hasTouch` a phone's touch screen. Every
 // slide (motion.js calls Element.animate) is counted in window.flips, by the piece's key.
-async function player(browser, name, { locale = 'en-GB', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference', hasTouch = false } = {}) {
-  const context = await browser.newContext({ locale, viewport, reducedMotion, hasTouch });
-  await context.addInitScript(() => {
-    window.flips = [];
-    const animate = Element.prototype.animate;
-    Element.prototype.animate = function (...args) {
-      if (this.dataset?.flip) window.flips.push(this.dataset.flip);
-      return animate.apply(this, args);
-    };
+function player(browser, name, options = {}) {
+  return newPlayer(browser, name, {
+    reducedMotion: 'no-preference',
+    ...options,
+    init: () => {
+      window.flips = [];
+      const animate = Element.prototype.animate;
+      Element.prototype.animate = function (...args) {
+        if (this.dataset?.flip) window.flips.push(this.dataset.flip);
+        return animate.apply(this, args);
+      };
+    },
   });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (err) => page.errors.push(`${name}: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') page.errors.push(`${name}: console: ${msg.text()}`);
-  });
-  page.playerName = name;
-  return { context, page, name };
 }
 
 // A screenshot once the slides and the die's tumble are over (the gold ring pulses on: skipped).

@@ -53,8 +53,12 @@ export async function launchBrowser() {
 
 // A new browser context (its own localStorage: a different person) with one page. Console errors
 // and uncaught exceptions in the page fail the test.
-export async function newPlayer(browser, name, { locale = 'en-GB', viewport = { width: 1280, height: 900 } } = {}) {
-  const context = await browser.newContext({ locale, viewport });
+// A person in a browser of their own. Further options go to the browser context
+// (`reducedMotion: 'reduce'`, `hasTouch: true` for a phone); `init` is a function run in every
+// page before its scripts (a test's counters).
+export async function newPlayer(browser, name, { locale = 'en-GB', viewport = { width: 1280, height: 900 }, init, ...contextOptions } = {}) {
+  const context = await browser.newContext({ locale, viewport, ...contextOptions });
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (err) => page.errors.push(`${name}: ${err.message}`));

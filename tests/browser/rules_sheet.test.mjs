@@ -7,7 +7,7 @@
 // (title, accessible name, a tooltip on long press). Screenshots of every sheet at 390×844 and
 // 1280×900 in both languages, and of the walkthrough, go to build/screenshots.
 import assert from 'node:assert/strict';
-import { assertNoPageErrors, createRoom, joinByInvite, playOneStep, run, screenshot, sleep } from './lib.mjs';
+import { assertNoPageErrors, createRoom, joinByInvite, newPlayer, playOneStep, run, screenshot, sleep } from './lib.mjs';
 
 const games = [['happy_holidays', 'Happy Holidays'], ['unterm_baum', 'Unterm Baum'], ['christmas_penguins', 'Christmas Penguins']];
 const phone = { width: 390, height: 844 };
@@ -16,17 +16,6 @@ const desktop = { width: 1280, height: 900 };
 const english = ['the', 'and', 'your', 'you', 'turn', 'dice', 'roll', 'with', 'player', 'gift', 'gifts', 'card', 'stone', 'floe', 'click', 'press', 'when', 'what', 'move', 'of'];
 const german = ['und', 'der', 'das', 'dein', 'deine', 'würfel', 'würfeln', 'geschenk', 'geschenke', 'spieler', 'zug', 'nicht', 'ist', 'wer', 'karte', 'scholle'];
 
-// A person in a browser of their own (like lib.mjs newPlayer, with a touch screen if asked).
-async function person(browser, name, options) {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (err) => page.errors.push(`${name}: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') page.errors.push(`${name}: console: ${msg.text()}`);
-  });
-  return { context, page, name };
-}
 
 const words = (text) => new Set((text.toLowerCase().match(/\p{L}+/gu) || []));
 
@@ -105,8 +94,8 @@ const coachTargets = { board: '#screen .board-wrap', actions: '#screen .actions'
 
 await run('browser: rules sheets, first-turn walkthrough, pieces that explain themselves', async ({ browser, baseUrl }) => {
   // Oma's computer asks for less motion: the tips appear without animation.
-  const oma = await person(browser, 'Oma', { locale: 'en-GB', viewport: desktop, reducedMotion: 'reduce' });
-  const ben = await person(browser, 'Ben', { locale: 'de-DE', viewport: phone, hasTouch: true });
+  const oma = await newPlayer(browser, 'Oma', { locale: 'en-GB', viewport: desktop, reducedMotion: 'reduce' });
+  const ben = await newPlayer(browser, 'Ben', { locale: 'de-DE', viewport: phone, hasTouch: true });
   const shots = process.env.TINSEL_SCREENSHOT_DIR || 'build/screenshots';
 
   // The game picker: every sheet, both languages, phone and desktop.

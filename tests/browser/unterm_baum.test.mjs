@@ -11,35 +11,30 @@
 // uncle watching on his phone.
 import assert from 'node:assert/strict';
 import {
-  assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, phoneSizes, run, screenshot, sleep,
+  assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, run, screenshot, sleep,
 } from './lib.mjs';
 
-// Like lib.mjs's newPlayer, with more context options (reduced motion), and a counter of the card
-// flips that actually animate (a CSS transition on a card's turning part).
-async function newPerson(browser, name, options) {
-  const context = await browser.newContext(options);
-  await context.addInitScript(() => {
-    window.ubFlips = 0;
-    window.ubSlides = 0; // cards sliding to a new place (motion.js animates keyed elements)
-    const animate = Element.prototype.animate;
-    Element.prototype.animate = function slide(...args) {
-      if (this.classList?.contains('ub-card')) {
-        window.ubSlides += 1;
-        (window.ubSlideLog ||= []).push(`${this.dataset.flip} ${JSON.stringify(args[0])} ${document.querySelector('.turn-bar')?.textContent.replace(/\s+/g, ' ')}`);
-      }
-      return animate.apply(this, args);
-    };
-    document.addEventListener('transitionrun', (ev) => {
-      if (ev.target.classList?.contains('ub-flip')) window.ubFlips += 1;
-    }, true);
+// lib.mjs's newPlayer with a counter of the card flips that actually animate (a CSS transition on
+// a card's turning part) and of the cards that slide.
+function newPerson(browser, name, options) {
+  return newPlayer(browser, name, {
+    ...options,
+    init: () => {
+      window.ubFlips = 0;
+      window.ubSlides = 0; // cards sliding to a new place (motion.js animates keyed elements)
+      const animate = Element.prototype.animate;
+      Element.prototype.animate = function slide(...args) {
+        if (this.classList?.contains('ub-card')) {
+          window.ubSlides += 1;
+          (window.ubSlideLog ||= []).push(`${this.dataset.flip} ${JSON.stringify(args[0])} ${document.querySelector('.turn-bar')?.textContent.replace(/\s+/g, ' ')}`);
+        }
+        return animate.apply(this, args);
+      };
+      document.addEventListener('transitionrun', (ev) => {
+        if (ev.target.classList?.contains('ub-flip')) window.ubFlips += 1;
+      }, true);
+    },
   });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (err) => page.errors.push(`${name}: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') page.errors.push(`${name}: console: ${msg.text()}`);
-  });
-  return { context, page, name };
 }
 
 // Waits until no card moves or turns (for a screenshot of the cards at rest).

@@ -15,6 +15,7 @@ const sheets = { happy_holidays: happyHolidays, unterm_baum: untermBaum, christm
 addTexts({
   en: {
     'help.open': 'How to play',
+    'help.short': 'Rules',
     'help.title': 'How to play {game}',
     'help.close': 'Close',
     'help.back': 'Back to the game',
@@ -28,6 +29,7 @@ addTexts({
   },
   de: {
     'help.open': 'Spielregeln',
+    'help.short': 'Regeln',
     'help.title': 'So wird {game} gespielt',
     'help.close': 'Schließen',
     'help.back': 'Zurück zum Spiel',
@@ -45,7 +47,7 @@ addTexts({
 export function helpButton(gameId, where, extraClass = '') {
   const id = `help-${where}${where === 'home' ? `-${gameId}` : ''}`;
   return `<button type="button" class="help-open ${extraClass}" id="${esc(id)}" data-help="${esc(gameId)}"
-    aria-haspopup="dialog"><span aria-hidden="true">📖</span> <span class="help-label">${esc(t('help.open'))}</span></button>`;
+    aria-haspopup="dialog"><span aria-hidden="true">📖</span> <span class="help-label">${esc(t('help.open'))}</span><span class="help-short" aria-hidden="true">${esc(t('help.short'))}</span></button>`;
 }
 
 // Plain text with **bold** for the labels of buttons on screen.

@@ -256,7 +256,7 @@ function gameHtml(room, g) {
   else if (mine) turnLine = t('game.your_turn');
   else if (prompt && prompt.seats.length === 1) turnLine = t('game.turn_of', { name: seatName(prompt.seats[0]) });
   else if (prompt && prompt.seats.length > 1) turnLine = t('game.waiting_for', { names: list(prompt.seats.map(seatName)) });
-  else turnLine = '';
+  else turnLine = prompt ? g.promptText(ctx) || '' : ''; // a prompt that waits on nobody (memorising) says what happens
   const what = mine ? g.promptText(ctx) || '' : '';
   // A tab in the background still tells its player when it is their turn.
   document.title = mine ? `▶ ${t('game.your_turn')} · Tinsel` : `${gameTitle(room.game, room.title)} · Tinsel`;

@@ -664,8 +664,9 @@ export default {
     return `<div class="buttons">${buttons.join('')}</div><p class="hint">${esc(t(hint))}</p>`;
   },
 
-  // Moments announced to everyone (moments.js).
-  moments: { memorize_started: '👀', memorize_ended: '📜' },
+  // Moments announced to everyone (moments.js). Not the start of memorising: the wish list says so
+  // in large letters, and a banner would lie over the list while it is to be learnt.
+  moments: { memorize_ended: '📜' },
 
   eventText(ev, ctx) {
     const name = ctx.name(ev.seat);
