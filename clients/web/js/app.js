@@ -12,10 +12,17 @@ import { afterRender } from './coach.js';
 import morphdom from '../vendor/morphdom/morphdom-esm.js';
 import { measure, play } from './motion.js';
 import { refreshInvite } from './invite.js';
-import { displayName, errorText, gameTitle, games, parseRoute, seatColours, seatInk, seatLabel, seatName, seatOnColour, store } from './state.js';
+import { displayName, errorText, gameTitle, games, loadBoard, onBoard, parseRoute, seatColours, seatInk, seatLabel, seatName, seatOnColour, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
 for (const g of Object.values(games)) addTexts(g.texts);
+
+// A game's board arrived (loaded when its room became known, see onRoom): it takes in the state
+// on screen, which came before it, and the screen and the log are drawn with it.
+onBoard((g) => {
+  if (store.state && g.id === (store.state.view?.game || store.room?.game)) g.onState?.(store.state, context(g));
+  render();
+});
 
 // Events the log keeps, as many as a game_log brings by default (docs/protocol.md, "Limits"); the
 // panel lists them newest first and scrolls back to the game's start.
@@ -136,6 +143,7 @@ function leftRoom(noticeKey) {
 function onRoom(room) {
   if (room.status === 'closed') return; // the library reports it as left, see onLeft
   store.room = room;
+  loadBoard(room.game); // by the time the game starts, its board is here
   if (room.status === 'playing') {
     store.showLobby = false;
     store.gameNames = room.seats.filter((s) => s.status !== 'empty').map((s) => s.name);
@@ -182,7 +190,7 @@ function eventText(ev, game) {
     const names = ev.seats.map((s) => seatName(s));
     return names.length ? t('game.timed_out', { names: list(names) }) : null;
   }
-  return game?.eventText(ev, context(game)) ?? null;
+  return game?.eventText?.(ev, context(game)) ?? null; // none before the board is loaded
 }
 
 // The log keeps events, not text: lines are written when shown, in the current language.

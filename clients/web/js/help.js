@@ -5,12 +5,11 @@
 // shows its text (hover shows the same text through `title`).
 import { addTexts, lang, t } from './i18n.js';
 import { esc } from './util.js';
-import { gameTitle } from './state.js';
-import happyHolidays from './rules/happy_holidays.js';
-import untermBaum from './rules/unterm_baum.js';
-import christmasPenguins from './rules/christmas_penguins.js';
+import { gameTitle, games } from './state.js';
 
-const sheets = { happy_holidays: happyHolidays, unterm_baum: untermBaum, christmas_penguins: christmasPenguins };
+// The sheets (js/rules/, with the pictures of the game's board, so they bring the board's module
+// along) are loaded when one is first opened: nobody needs a sheet before that.
+const sheets = {}; // id → the loaded sheet
 
 addTexts({
   en: {
@@ -105,8 +104,36 @@ function ensureDialog() {
   return dialog;
 }
 
-export function openHelp(gameId, openerId = null) {
-  if (!sheets[gameId]) return;
+// Opens a game's sheet, loading it first if needed. Meanwhile the button says it is at work (an
+// hourglass, aria-busy), and a second press does not load it twice; on a slow line that is a second
+// or so, after which the sheet opens whole.
+const loading = new Map(); // id → promise of the sheet
+function loadSheet(gameId) {
+  if (!loading.has(gameId)) {
+    loading.set(gameId, games[gameId].rules().then((m) => {
+      sheets[gameId] = m.default;
+      return m.default;
+    }, (err) => {
+      loading.delete(gameId); // the line dropped: the next press tries again
+      console.warn('could not load the rules of', gameId, err?.message);
+      return null;
+    }));
+  }
+  return loading.get(gameId);
+}
+
+export async function openHelp(gameId, openerId = null) {
+  if (!games[gameId]?.rules) return;
+  if (!sheets[gameId]) {
+    const button = openerId && document.getElementById(openerId);
+    const icon = button?.querySelector('[aria-hidden="true"]');
+    button?.setAttribute('aria-busy', 'true');
+    if (icon) icon.textContent = '⏳';
+    const sheet = await loadSheet(gameId);
+    button?.removeAttribute('aria-busy');
+    if (icon) icon.textContent = '📖';
+    if (!sheet) return;
+  }
   const d = ensureDialog();
   opener = openerId;
   d.dataset.game = gameId;

@@ -5,7 +5,7 @@
 // to a room that is gone says so at once and offers a new room instead.
 import { addTexts, list, t } from './i18n.js';
 import { nameField } from './screens.js';
-import { displayName, errorText, gameTitle, games, store } from './state.js';
+import { displayName, errorText, gameTitle, games, loadBoard, store } from './state.js';
 import { esc } from './util.js';
 
 addTexts({
@@ -67,6 +67,8 @@ function embedded() {
 const first = embedded();
 const known = new Map(); // code → summary or error object
 if (first?.code) known.set(first.code, first);
+// The room's game is known: its board (and only its) is fetched while the guest reads and types.
+if (first?.game) loadBoard(first.game);
 
 // Asks the server again (after a refused join, the seats may have changed); GET /rooms/CODE counts
 // against the same allowance as join_room, so only when something happened.
@@ -75,6 +77,7 @@ export async function refreshInvite(code) {
     const res = await fetch(`/rooms/${encodeURIComponent(code)}`, { cache: 'no-store' });
     const body = await res.json();
     if (body && (body.code || body.error)) known.set(code, body);
+    if (body?.game) loadBoard(body.game);
   } catch {
     /* offline: keep what we had */
   }

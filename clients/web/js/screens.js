@@ -2,10 +2,15 @@
 // results. Every string from the server or another player goes through esc().
 import { context } from './app.js';
 import { inviteHtml } from './invite.js';
-import { list, t } from './i18n.js';
-import { displayName, errorText, gameTitle, games, isHost, seatColours, seatName, store } from './state.js';
+import { addTexts, list, t } from './i18n.js';
+import { boardReady, displayName, errorText, gameTitle, games, isHost, loadBoard, seatColours, seatName, store } from './state.js';
 import { concrete, esc, formatSeconds, secondsLeft, settings } from './util.js';
 import { helpButton } from './help.js';
+
+addTexts({
+  en: { 'game.loading_board': 'Loading the board…' },
+  de: { 'game.loading_board': 'Das Spielbrett wird geladen…' },
+});
 
 export function screenHtml() {
   if (store.conn === 'failed') {
@@ -154,7 +159,19 @@ function roomHtml() {
   const room = store.room;
   const g = games[room.game];
   if (room.status === 'lobby' || store.showLobby || !store.state) return lobbyHtml(room, g);
+  // The board is loaded as soon as the room is known (app.js), so it is normally here by now; on a
+  // slow line the screen says so until it arrives (app.js then draws it).
+  if (!boardReady(room.game)) return boardLoadingHtml(room, g);
   return gameHtml(room, g);
+}
+
+function boardLoadingHtml(room, g) {
+  loadBoard(room.game);
+  const title = gameTitle(room.game, room.title);
+  document.title = `${title} · Tinsel`;
+  return `<section class="card board-loading" data-testid="board-loading" role="status">
+    <h2><span aria-hidden="true">${g?.icon || ''}</span> ${esc(title)}</h2>
+    <p><span aria-hidden="true">⏳</span> ${esc(t('game.loading_board'))}</p></section>`;
 }
 
 function seatsHtml(room, controls) {

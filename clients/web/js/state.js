@@ -1,11 +1,37 @@
 // The client's state, shared by the flow (app.js) and the screens (screens.js): what the server
 // last said about the session, the room and the game, and this page's own view of it.
 import { t } from './i18n.js';
-import happyHolidays from './games/happy_holidays.js';
-import untermBaum from './games/unterm_baum.js';
-import christmasPenguins from './games/christmas_penguins.js';
+import catalogue from './games/catalogue.js';
 
-export const games = Object.fromEntries([happyHolidays, untermBaum, christmasPenguins].map((g) => [g.id, g]));
+// The games by id: at first what every page needs (games/catalogue.js: icon, words, settings);
+// loadBoard adds the game's board (render, resultHtml, promptText, actionLabel, eventText, …).
+export const games = Object.fromEntries(catalogue.map((g) => [g.id, g]));
+
+// Each game's board is loaded when it is needed (a room of that game, its screen, its rules sheet),
+// once; a page never fetches the boards of games it does not show. `onBoard` hears of each arrival
+// (app.js draws the screen again). A failed load (the line dropped) is tried again at the next need.
+const boards = new Map(); // id → promise of the game
+const boardListeners = [];
+export const boardReady = (id) => Boolean(games[id]?.ready);
+export function onBoard(fn) {
+  boardListeners.push(fn);
+}
+export function loadBoard(id) {
+  const g = games[id];
+  if (!g) return Promise.resolve(null);
+  if (!boards.has(id)) {
+    boards.set(id, g.board().then((m) => {
+      Object.assign(g, m.default, { ready: true });
+      for (const fn of boardListeners) fn(g);
+      return g;
+    }, (err) => {
+      boards.delete(id);
+      console.warn('could not load the board of', id, err?.message);
+      return null;
+    }));
+  }
+  return boards.get(id);
+}
 
 // Colours of seats 0..5, used for pieces, dots and fills.
 export const seatColours = ['#d62828', '#1d6fd6', '#2a9d3f', '#e0a100', '#8e44ad', '#e06c00'];

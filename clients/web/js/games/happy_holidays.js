@@ -1,6 +1,6 @@
 // Happy Holidays: the gifts around the tree, every player's sleigh, stacks and reindeer, the die,
 // and the choices of `legal` as buttons. Everything here is public.
-import { list, t } from '../i18n.js';
+import { addTexts, list, t } from '../i18n.js';
 import { esc } from '../util.js';
 
 const colours = ['red', 'green', 'blue', 'yellow'];
@@ -8,28 +8,6 @@ const paint = { red: '#d62828', green: '#2a9d3f', blue: '#1d6fd6', yellow: '#f2c
 
 const texts = {
   en: {
-    'happy_holidays.title': 'Happy Holidays',
-    'happy_holidays.blurb': 'Roll the die, load your sleigh, stack your gifts high.',
-    'happy_holidays.opt.maxPlayers': 'Seats',
-    'happy_holidays.opt.startPlayer': 'Who begins',
-    'happy_holidays.opt.startPlayer.random': 'chosen at random',
-    'happy_holidays.opt.startPlayer.host-picks': 'the host decides',
-    'happy_holidays.opt.giftsPerColour': 'Gifts of each colour',
-    'happy_holidays.opt.reindeerCount': 'Reindeer',
-    'happy_holidays.opt.reindeerCount.auto': 'one fewer than players',
-    'happy_holidays.opt.reindeerMode': 'Forgot your reindeer?',
-    'happy_holidays.opt.reindeerMode.strict': 'you miss your turn (as in the box)',
-    'happy_holidays.opt.reindeerMode.assisted': 'the game reminds you',
-    'happy_holidays.opt.rerollEmptyReward': 'Roll again when every sleigh is empty',
-    'happy_holidays.opt.endCheck': 'The game ends',
-    'happy_holidays.opt.endCheck.endOfTurn': 'at the end of the turn',
-    'happy_holidays.opt.endCheck.immediate': 'at once',
-    'happy_holidays.opt.tieBreak': 'On a tie',
-    'happy_holidays.opt.tieBreak.shared': 'share the win',
-    'happy_holidays.opt.tieBreak.totalGifts': 'most gifts wins',
-    'happy_holidays.opt.mainTimeoutSec': 'Time for a turn (seconds)',
-    'happy_holidays.opt.subPromptTimeoutSec': 'Time for a choice (seconds)',
-    'happy_holidays.off': 'no limit',
     'hh.red': 'red', 'hh.green': 'green', 'hh.blue': 'blue', 'hh.yellow': 'yellow',
     'hh.face.reindeer_reward': 'Reindeer reward', 'hh.face.christmas_wish': 'Christmas wish',
     'hh.tree': 'Gifts around the tree',
@@ -82,28 +60,6 @@ const texts = {
     'hh.counts': 'counts',
   },
   de: {
-    'happy_holidays.title': 'Happy Holidays',
-    'happy_holidays.blurb': 'Würfeln, den Schlitten beladen, Geschenke hoch stapeln.',
-    'happy_holidays.opt.maxPlayers': 'Plätze',
-    'happy_holidays.opt.startPlayer': 'Wer beginnt',
-    'happy_holidays.opt.startPlayer.random': 'zufällig',
-    'happy_holidays.opt.startPlayer.host-picks': 'der Gastgeber bestimmt',
-    'happy_holidays.opt.giftsPerColour': 'Geschenke pro Farbe',
-    'happy_holidays.opt.reindeerCount': 'Rentiere',
-    'happy_holidays.opt.reindeerCount.auto': 'eins weniger als Spieler',
-    'happy_holidays.opt.reindeerMode': 'Rentier vergessen?',
-    'happy_holidays.opt.reindeerMode.strict': 'Zug verpasst (wie in der Schachtel)',
-    'happy_holidays.opt.reindeerMode.assisted': 'das Spiel erinnert dich',
-    'happy_holidays.opt.rerollEmptyReward': 'Nochmal würfeln, wenn alle Schlitten leer sind',
-    'happy_holidays.opt.endCheck': 'Das Spiel endet',
-    'happy_holidays.opt.endCheck.endOfTurn': 'am Ende des Zugs',
-    'happy_holidays.opt.endCheck.immediate': 'sofort',
-    'happy_holidays.opt.tieBreak': 'Bei Gleichstand',
-    'happy_holidays.opt.tieBreak.shared': 'gemeinsamer Sieg',
-    'happy_holidays.opt.tieBreak.totalGifts': 'die meisten Geschenke gewinnen',
-    'happy_holidays.opt.mainTimeoutSec': 'Zeit für einen Zug (Sekunden)',
-    'happy_holidays.opt.subPromptTimeoutSec': 'Zeit für eine Wahl (Sekunden)',
-    'happy_holidays.off': 'ohne Limit',
     'hh.red': 'Rot', 'hh.green': 'Grün', 'hh.blue': 'Blau', 'hh.yellow': 'Gelb',
     'hh.face.reindeer_reward': 'Rentier-Belohnung', 'hh.face.christmas_wish': 'Weihnachtswunsch',
     'hh.tree': 'Geschenke am Weihnachtsbaum',
@@ -156,6 +112,8 @@ const texts = {
     'hh.counts': 'zählt',
   },
 };
+// The board's words (the picker's and the lobby's are in catalogue.js, loaded on every page).
+addTexts(texts);
 
 const colourName = (c) => t(`hh.${c}`);
 const special = (face) => face === 'reindeer_reward' || face === 'christmas_wish';
@@ -320,23 +278,6 @@ const tip = (text) => `title="${esc(text)}" data-tip="${esc(text)}"`;
 
 export default {
   id: 'happy_holidays',
-  icon: '🛷',
-  texts,
-  mainOptions: ['maxPlayers', 'startPlayer', 'mainTimeoutSec'],
-  // Commands in a game of bots with 8 gifts per colour (median of 20 games per table size:
-  // `tinsel-engine-bench --bot-games 20 --game happy_holidays`), about 10 seconds each for a family.
-  estimateMinutes: (o) => ({ 2: 78, 3: 69, 4: 64, 5: 61, 6: 53 }[o.maxPlayers] ?? 64) * (o.giftsPerColour / 8) * 10 / 60,
-  options: {
-    startPlayer: { choices: ['random', 'host-picks'] },
-    maxPlayers: { min: 2, max: 6 },
-    giftsPerColour: { min: 5, max: 15 },
-    reindeerCount: { choices: ['auto', 1, 2, 3, 4, 5] },
-    reindeerMode: { choices: ['strict', 'assisted'] },
-    endCheck: { choices: ['endOfTurn', 'immediate'] },
-    tieBreak: { choices: ['shared', 'totalGifts'] },
-    mainTimeoutSec: { choices: [15, 30, 60, 120, 300, 'off'] },
-    subPromptTimeoutSec: { choices: [10, 15, 30, 60, 120, 'off'] },
-  },
 
   promptText(ctx) {
     const kind = ctx.state.prompt?.kind;

@@ -1,7 +1,7 @@
 // Unterm Baum: the tree of face-down cards, every player's field by family member, the wish list
 // (only while the server still sends it), revealed cards shown for `display_ms` and then face-down
 // again. Motifs appear only in `revealed` events and after the end; the log never keeps one.
-import { lang, t } from '../i18n.js';
+import { addTexts, lang, t } from '../i18n.js';
 import { esc, same } from '../util.js';
 import motifsDe from './motifs_de.js';
 import { backSvg, motifCardHtml } from './ub_motifs.js';
@@ -9,33 +9,6 @@ import { reducedMotion } from '../motion.js';
 
 const texts = {
   en: {
-    'unterm_baum.title': 'Unterm Baum',
-    'unterm_baum.blurb': 'Remember your secret wish list and find the gifts under the tree.',
-    'unterm_baum.opt.maxPlayers': 'Seats',
-    'unterm_baum.opt.startPlayer': 'Who begins',
-    'unterm_baum.opt.startPlayer.random': 'chosen at random',
-    'unterm_baum.opt.startPlayer.host-picks': 'the host decides',
-    'unterm_baum.opt.cardsToRemember': 'Gifts on your wish list',
-    'unterm_baum.opt.cardsToRemember.8': '8 (relatively easy)',
-    'unterm_baum.opt.cardsToRemember.12': '12 (challenging)',
-    'unterm_baum.opt.cardsToRemember.16': '16 (hard)',
-    'unterm_baum.opt.cardsToRemember.20': '20 (for memory veterans)',
-    'unterm_baum.opt.familySize': 'Family members (rows)',
-    'unterm_baum.opt.decoys': 'Extra gifts nobody wished for',
-    'unterm_baum.opt.actionsMode': 'Actions per turn',
-    'unterm_baum.opt.actionsMode.oneEach': 'one look and one move',
-    'unterm_baum.opt.actionsMode.anyTwo': 'any two',
-    'unterm_baum.opt.positionMode': 'Exact position means',
-    'unterm_baum.opt.positionMode.slot': 'the same slot',
-    'unterm_baum.opt.positionMode.ordinal': 'the same place in the row',
-    'unterm_baum.opt.tieBreak': 'On a tie',
-    'unterm_baum.opt.tieBreak.shared': 'share the win',
-    'unterm_baum.opt.tieBreak.exactThenRow': 'more exact matches win',
-    'unterm_baum.opt.maxRounds': 'Rounds at most',
-    'unterm_baum.opt.assignSeconds': 'Time to write the wish list (seconds)',
-    'unterm_baum.opt.memorizeSeconds': 'Time to memorise (seconds)',
-    'unterm_baum.opt.revealSeconds': 'A looked-at card stays open (seconds)',
-    'unterm_baum.opt.mainTimeoutSec': 'Time for a turn (seconds)',
     'ub.tree': 'Under the tree',
     'ub.field': "{name}'s table",
     'ub.field_mine': 'Your table',
@@ -95,33 +68,6 @@ const texts = {
     'ub.count': '{n} of {k} presents',
   },
   de: {
-    'unterm_baum.title': 'Unterm Baum',
-    'unterm_baum.blurb': 'Merk dir deine geheime Wunschliste und finde die Geschenke unterm Baum.',
-    'unterm_baum.opt.maxPlayers': 'Plätze',
-    'unterm_baum.opt.startPlayer': 'Wer beginnt',
-    'unterm_baum.opt.startPlayer.random': 'zufällig',
-    'unterm_baum.opt.startPlayer.host-picks': 'der Gastgeber bestimmt',
-    'unterm_baum.opt.cardsToRemember': 'Geschenke auf der Wunschliste',
-    'unterm_baum.opt.cardsToRemember.8': '8 (relativ leicht)',
-    'unterm_baum.opt.cardsToRemember.12': '12 (anspruchsvoll)',
-    'unterm_baum.opt.cardsToRemember.16': '16 (schwer)',
-    'unterm_baum.opt.cardsToRemember.20': '20 (für Gedächtnisprofis)',
-    'unterm_baum.opt.familySize': 'Familienmitglieder (Reihen)',
-    'unterm_baum.opt.decoys': 'Zusätzliche Geschenke, die sich niemand wünscht',
-    'unterm_baum.opt.actionsMode': 'Aktionen pro Zug',
-    'unterm_baum.opt.actionsMode.oneEach': 'einmal ansehen und einmal verschieben',
-    'unterm_baum.opt.actionsMode.anyTwo': 'zwei beliebige',
-    'unterm_baum.opt.positionMode': 'Genaue Position heißt',
-    'unterm_baum.opt.positionMode.slot': 'derselbe Platz',
-    'unterm_baum.opt.positionMode.ordinal': 'dieselbe Stelle in der Reihe',
-    'unterm_baum.opt.tieBreak': 'Bei Gleichstand',
-    'unterm_baum.opt.tieBreak.shared': 'gemeinsamer Sieg',
-    'unterm_baum.opt.tieBreak.exactThenRow': 'mehr genaue Treffer gewinnen',
-    'unterm_baum.opt.maxRounds': 'Höchstens Runden',
-    'unterm_baum.opt.assignSeconds': 'Zeit für die Wunschliste (Sekunden)',
-    'unterm_baum.opt.memorizeSeconds': 'Zeit zum Einprägen (Sekunden)',
-    'unterm_baum.opt.revealSeconds': 'Eine angesehene Karte bleibt offen (Sekunden)',
-    'unterm_baum.opt.mainTimeoutSec': 'Zeit für einen Zug (Sekunden)',
     'ub.tree': 'Unterm Baum',
     'ub.field': 'Tisch von {name}',
     'ub.field_mine': 'Dein Tisch',
@@ -181,6 +127,8 @@ const texts = {
     'ub.count': '{n} von {k} Geschenken',
   },
 };
+// The board's words (the picker's and the lobby's are in catalogue.js, loaded on every page).
+addTexts(texts);
 
 // The family sheets (public, rulebook A2): names and members, so the wish-list grid can name its
 // rows before the list is submitted; afterwards the view's own `members` are shown.
@@ -583,30 +531,6 @@ window.addEventListener('scroll', () => {
 
 export default {
   id: 'unterm_baum',
-  icon: '🎁',
-  texts,
-  mainOptions: ['maxPlayers', 'cardsToRemember', 'startPlayer', 'mainTimeoutSec'],
-  // Writing and memorising the lists, then about 1.5 × K rounds (a field fills by at most one card a
-  // turn) of about 40 seconds a turn; no more than the round cap.
-  estimateMinutes: (o) => {
-    const k = o.cardsToRemember;
-    const rounds = Math.min(1.5 * k, typeof o.maxRounds === 'number' ? o.maxRounds : 5 * k);
-    const lists = (typeof o.assignSeconds === 'number' ? o.assignSeconds : 90) + (typeof o.memorizeSeconds === 'number' ? o.memorizeSeconds : 30);
-    return (lists + rounds * o.maxPlayers * 40) / 60;
-  },
-  options: {
-    startPlayer: { choices: ['random', 'host-picks'] },
-    maxPlayers: { min: 2, max: 6 },
-    cardsToRemember: { choices: [8, 12, 16, 20] },
-    familySize: { min: 3, max: 5 },
-    actionsMode: { choices: ['oneEach', 'anyTwo'] },
-    positionMode: { choices: ['slot', 'ordinal'] },
-    tieBreak: { choices: ['shared', 'exactThenRow'] },
-    assignSeconds: { choices: [30, 60, 90, 180, 300, 'off'] },
-    memorizeSeconds: { min: 1, max: 600 },
-    revealSeconds: { min: 1, max: 60 },
-    mainTimeoutSec: { choices: [30, 60, 90, 180, 300, 'off'] },
-  },
 
   // Remembers revealed motifs for their display time, and follows every card that moves (its
   // key, for the slide, and an open reveal with it).
