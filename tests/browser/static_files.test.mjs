@@ -6,7 +6,7 @@
 // Bytes and ratios are asserted; times are only printed. index.html's modulepreload list is
 // checked against the modules the page really loads.
 import assert from 'node:assert/strict';
-import { assertNoPageErrors, newPlayer, run } from './lib.mjs';
+import { assertCleanText, assertNoPageErrors, createRoom, newPlayer, playOneStep, run, screenshot, sleep } from './lib.mjs';
 
 // Loads `url` in `page` and sums what crossed the network (bytes as received, headers included).
 async function load(page, cdp, url) {
@@ -60,6 +60,80 @@ await run('browser: static files compressed, a second visit transfers next to no
   const rest = (second.bytes - page2.bytes) / first.bytes;
   assert.ok(rest < 0.05, `a second visit transfers under 5 % of the first besides the page (${(100 * rest).toFixed(1)} %)`);
   assertNoPageErrors(page);
+});
+
+// Each game's board and each rules sheet is loaded when it is needed: the invite page of a Happy
+// Holidays room fetches that board (while the guest reads and types) and no other game's, and no
+// rules sheet; a board that is late when the game starts is announced ("Loading the board…") and
+// drawn when it arrives; the home page fetches no board, and a rules sheet brings its game's
+// pictures when it is opened.
+await run('browser: a page loads only the boards it needs, when it needs them', async ({ browser, baseUrl }) => {
+  const boardsAndSheets = (paths) => paths.filter((p) => /^\/js\/(games\/(?!catalogue)|rules\/)/.test(p)).sort();
+  const track = (page) => {
+    const fetched = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+    return fetched;
+  };
+  const oma = await newPlayer(browser, 'Oma');
+  const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Happy Holidays');
+
+  // Ben's line is so slow that the board only comes after the game has started.
+  const ben = await newPlayer(browser, 'Ben', { locale: 'de-DE' });
+  const benFetched = track(ben.page);
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await ben.page.route('**/js/games/happy_holidays.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const boardAsked = ben.page.waitForRequest((r) => new URL(r.url()).pathname === '/js/games/happy_holidays.js');
+  await ben.page.goto(`${baseUrl}/r/${code}`);
+  await ben.page.getByTestId('invite-heading').waitFor();
+  await boardAsked; // as soon as the page knows the room, before a name is typed
+  assert.deepEqual(boardsAndSheets(benFetched), ['/js/games/happy_holidays.js'], 'the invite page of a Happy Holidays room fetches its board and nothing of the other games');
+  await ben.page.fill('#name', 'Ben');
+  await ben.page.locator('button[data-as="player"]').click();
+  await ben.page.getByTestId('room-code').waitFor();
+  await oma.page.locator('ul.seats').getByText('Ben', { exact: true }).waitFor();
+  await oma.page.getByRole('button', { name: 'Start the game' }).click();
+  await oma.page.locator('#screen .board-wrap').waitFor();
+  // No blank screen while the board is on its way: the page says so, in Ben's language.
+  await ben.page.getByTestId('board-loading').getByText('Das Spielbrett wird geladen…').waitFor();
+  assert.equal(await ben.page.locator('#screen .board-wrap').count(), 0);
+  await screenshot(ben.page, 'board-loading-de.png');
+  release();
+  await ben.page.locator('#screen .board-wrap').waitFor();
+  await ben.page.getByTestId('turn').waitFor();
+  // The game goes on: one step by whoever is on turn, and Ben's log words it (its words came with the board).
+  for (let tries = 0; !(await playOneStep(oma.page)) && !(await playOneStep(ben.page)); tries++) {
+    assert.ok(tries < 300, 'someone is offered a move');
+    await sleep(200);
+  }
+  await ben.page.getByTestId('log').locator('li').nth(1).waitFor();
+  await assertCleanText(ben.page, 'de');
+  assert.equal(await ben.page.getByTestId('board-loading').count(), 0);
+  assert.deepEqual(boardsAndSheets(benFetched), ['/js/games/happy_holidays.js'], 'the game fetched no other board');
+
+  // The home page: no board at all until a rules sheet is opened, which brings its pictures.
+  const eva = await newPlayer(browser, 'Eva');
+  const evaFetched = track(eva.page);
+  await eva.page.goto(`${baseUrl}/`);
+  await eva.page.locator('[data-help="christmas_penguins"]').waitFor();
+  assert.deepEqual(boardsAndSheets(evaFetched), [], 'the home page fetches no board and no rules sheet');
+  await eva.page.locator('[data-help="christmas_penguins"]').click();
+  const sheet = eva.page.locator('#help-sheet');
+  await sheet.waitFor();
+  assert.ok((await sheet.locator('.rs-pieces .rs-pic svg').count()) >= 4, 'the Christmas Penguins sheet shows the pieces');
+  assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/christmas_penguins.js', '/js/rules/christmas_penguins.js']);
+  await eva.page.keyboard.press('Escape');
+  await sheet.waitFor({ state: 'hidden' });
+  await eva.page.locator('[data-help="unterm_baum"]').click();
+  await sheet.locator('#help-title').getByText('Unterm Baum').waitFor();
+  assert.ok((await sheet.locator('.rs-pieces .rs-pic svg').count()) >= 3, 'the Unterm Baum sheet shows the cards');
+  // (Unterm Baum's sheet needs only the card pictures, not the board that lays them out.)
+  assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/christmas_penguins.js', '/js/games/ub_motifs.js',
+    '/js/rules/christmas_penguins.js', '/js/rules/unterm_baum.js']);
+  assertNoPageErrors(oma.page, ben.page, eva.page);
 });
 
 // The page's one outside library, morphdom, is served from clients/web/vendor as npm ships it:
