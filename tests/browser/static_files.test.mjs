@@ -120,9 +120,21 @@ await run('browser: a page loads only the boards it needs, when it needs them', 
   await eva.page.goto(`${baseUrl}/`);
   await eva.page.locator('[data-help="christmas_penguins"]').waitFor();
   assert.deepEqual(boardsAndSheets(evaFetched), [], 'the home page fetches no board and no rules sheet');
-  await eva.page.locator('[data-help="christmas_penguins"]').click();
+  // On a slow line the button shows an hourglass until the sheet is there, then the sheet opens whole.
+  let releaseSheet;
+  const sheetHeld = new Promise((resolve) => { releaseSheet = resolve; });
+  await eva.page.route('**/js/rules/christmas_penguins.js', async (route) => {
+    await sheetHeld;
+    await route.continue();
+  });
+  const button = eva.page.locator('[data-help="christmas_penguins"]');
+  await button.click();
+  await eva.page.locator('[data-help="christmas_penguins"][aria-busy="true"]').getByText('⏳').waitFor();
   const sheet = eva.page.locator('#help-sheet');
+  assert.equal(await sheet.count(), 0, 'no empty sheet while it loads');
+  releaseSheet();
   await sheet.waitFor();
+  assert.equal(await button.getAttribute('aria-busy'), null);
   assert.ok((await sheet.locator('.rs-pieces .rs-pic svg').count()) >= 4, 'the Christmas Penguins sheet shows the pieces');
   assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/christmas_penguins.js', '/js/rules/christmas_penguins.js']);
   await eva.page.keyboard.press('Escape');

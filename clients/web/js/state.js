@@ -9,8 +9,10 @@ export const games = Object.fromEntries(catalogue.map((g) => [g.id, g]));
 
 // Each game's board is loaded when it is needed (a room of that game, its screen, its rules sheet),
 // once; a page never fetches the boards of games it does not show. `onBoard` hears of each arrival
-// (app.js draws the screen again). A failed load (the line dropped) is tried again at the next need.
+// (app.js draws the screen again). A failed load (the line dropped) is tried again a few seconds
+// later, a few times, and at every later need.
 const boards = new Map(); // id → promise of the game
+const retries = new Map(); // id → failed loads so far
 const boardListeners = [];
 export const boardReady = (id) => Boolean(games[id]?.ready);
 export function onBoard(fn) {
@@ -26,7 +28,10 @@ export function loadBoard(id) {
       return g;
     }, (err) => {
       boards.delete(id);
+      const n = (retries.get(id) || 0) + 1;
+      retries.set(id, n);
       console.warn('could not load the board of', id, err?.message);
+      if (n <= 5) setTimeout(() => loadBoard(id), 3000 * n);
       return null;
     }));
   }
