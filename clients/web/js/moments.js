@@ -2,7 +2,11 @@
 // something big happens at the table ("Stop!", a stone played, a stolen present, a lost reindeer,
 // a sleigh swap, the last round). The end has the results screen. The log keeps every event; the
 // banner only these.
-// Each game names its moments (`moments`: event kind -> icon) and words them as in its log.
+// Each game names its moments (`moments`: event kind -> icon) and words them as in its log. A
+// moment that is only news for some viewers, or needs other words for them ("You are Santa now"),
+// is a function instead: (event, ctx, msg) -> the banner's whole text, or null for no banner.
+// What the viewer did themselves is no news to them: an event whose `seat` is the viewer's own
+// seat gets no banner, unless the game's function words it.
 import { t } from './i18n.js';
 
 const queue = [];
@@ -11,8 +15,11 @@ let timer = null;
 function momentText(ev, msg, game, ctx) {
   const v = msg.view || {};
   if (ev.kind === 'turn_started' && v.max_rounds && ev.round === v.max_rounds && v.max_rounds > 1) return `⏳ ${t('moment.last_round')}`;
-  const icon = game?.moments?.[ev.kind];
+  const moment = game?.moments?.[ev.kind];
+  if (typeof moment === 'function') return moment(ev, ctx, msg) || null;
+  const icon = moment;
   if (!icon) return null;
+  if (ctx.seat !== null && ctx.seat !== undefined && ev.seat === ctx.seat) return null;
   const line = game.eventText(ev, ctx);
   return line ? `${icon} ${line}` : null;
 }
