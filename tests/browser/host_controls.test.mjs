@@ -36,7 +36,12 @@ await run('browser: host sends a player away, lets them back, and moves the game
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
   await ben.page.getByTestId('turn').getByText('Your turn').waitFor();
   const skip = oma.page.getByRole('button', { name: 'Move on for Ben' });
-  await skip.waitFor();
+  // Not at once (Ben may only be thinking): after 20 s of waiting on him.
+  const started = Date.now();
+  await oma.page.waitForTimeout(2000);
+  assert.equal(await skip.count(), 0, 'no "Move on" while Ben has only just begun');
+  await skip.waitFor({ timeout: 90000 });
+  assert.ok(Date.now() - started >= 15000, `"Move on" came after ${Date.now() - started} ms, not about 20 s`);
   assert.equal(await ben.page.getByRole('button', { name: /Move on for/ }).count(), 0, 'only the host has the button');
   await screenshot(oma.page, 'host-move-on.png');
   await skip.click();

@@ -205,7 +205,7 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   await joinByInvite(hilde.page, baseUrl, code, longName);
   await oma.page.getByRole('button', { name: 'Add a computer player' }).click();
   await oma.page.locator('.seat strong', { hasText: 'Holly' }).waitFor();
-  await hilde.page.locator('.seat strong', { hasText: 'Flocke' }).waitFor();
+  await hilde.page.locator('.seat strong', { hasText: 'Holly' }).waitFor(); // the same name in both languages
   for (const p of [oma.page, hilde.page]) {
     assert.doesNotMatch(await p.locator('#screen').innerText(), /Bot \d/, 'no "Bot 1" on screen');
   }
@@ -230,13 +230,13 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   // The invite page, in German on the small phone: one seat free, then full, then the game runs.
   await visitor.page.goto(`${baseUrl}/r/${code}`);
   await visitor.page.getByTestId('invite-status').getByText('Ein Platz ist frei').waitFor();
-  await visitor.page.getByTestId('invite-seats').getByText('Flocke').waitFor();
+  await visitor.page.getByTestId('invite-seats').getByText('Holly').waitFor();
   assert.match(await visitor.page.title(), /Happy Holidays/);
   await atPhones(visitor.page, 'invite page, a seat free (de)');
   await assertCleanText(visitor.page, 'de');
   await screenshot(visitor.page, 'phone-invite-de-360.png');
   await oma.page.getByRole('button', { name: 'Add a computer player' }).click();
-  await oma.page.locator('.seat strong', { hasText: 'Jingle' }).waitFor();
+  await oma.page.locator('.seat strong', { hasText: 'Rudi' }).waitFor();
   await visitor.page.reload();
   await visitor.page.getByTestId('invite-status').getByText('Alle Plätze sind besetzt').waitFor();
   await atPhones(visitor.page, 'invite page, room full (de)');
@@ -268,7 +268,7 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   assert.match(await hilde.page.title(), /Happy Holidays|Du bist dran/);
   await hilde.page.getByTestId('log').getByText('Das Spiel beginnt').waitFor();
   assert.doesNotMatch(await hilde.page.locator('body').innerText(), /Bot \d/, 'the log and the board name the computer players as the lobby does');
-  assert.match(await hilde.page.getByTestId('log').innerText(), /Flocke/);
+  assert.match(await hilde.page.getByTestId('log').innerText(), /Holly/);
   await hilde.page.locator('#chat-text').fill('Frohe Weihnachten aus dem Schwarzwald, ihr Lieben!');
   await hilde.page.locator('#chat-send').click();
   await oma.page.getByTestId('chat').getByText('Schwarzwald').waitFor();

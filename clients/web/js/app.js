@@ -357,6 +357,9 @@ function flash(text, kind = 'info') {
 
 // Updates every countdown once per quarter second without redrawing the screen.
 function tick() {
+  for (const el of document.querySelectorAll('[data-show-at][hidden]')) {
+    if (Date.now() >= Number(el.dataset.showAt)) el.hidden = false;
+  }
   for (const el of document.querySelectorAll('[data-deadline]')) {
     el.textContent = formatSeconds(secondsLeft(Number(el.dataset.deadline)));
     el.closest('.timer')?.classList.toggle('urgent', secondsLeft(Number(el.dataset.deadline)) <= 10);

@@ -171,7 +171,6 @@ const texts = {
     'you': 'you',
     'seat': 'Seat {n}',
     // Friendly names for the computer players (the server calls them "Bot 1", "Bot 2", …).
-    'bot.names': 'Holly, Jingle, Frosty, Ginger, Noel, Snowy',
     // Accessible names of the frame's controls.
     'a11y.home': 'Tinsel: back to the start page',
     'a11y.lang': 'Deutsch: show the page in German',
@@ -352,7 +351,6 @@ const texts = {
     'opt.in_ms': 'in Tausendstelsekunden',
     'you': 'du',
     'seat': 'Platz {n}',
-    'bot.names': 'Flocke, Kringel, Rudi, Zimtstern, Glöckchen, Tanni',
     'a11y.home': 'Tinsel: zurück zur Startseite',
     'a11y.lang': 'English: die Seite auf Englisch zeigen',
     'a11y.conn': 'Verbindung: {state}',

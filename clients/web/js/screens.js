@@ -205,6 +205,11 @@ function seatsHtml(room, controls) {
   return `<ul class="seats" aria-label="${esc(t('a11y.seats'))}">${rows.join('')}</ul>${watching}${away}`;
 }
 
+// How long the host waits on a player before "Move on for …" is offered, and since when the game
+// waits on the prompt on screen.
+export const skipAfterMs = 20000;
+const waiting = { key: '', since: 0 };
+
 function firstSeatSelect(room) {
   if (room.options?.startPlayer !== 'host-picks') return '';
   const taken = room.seats.filter((s) => s.status !== 'empty');
@@ -286,8 +291,14 @@ function gameHtml(room, g) {
   // The host can move the game on for a player it is waiting on (the default, as on a timeout).
   const waitedFor = isHost() && prompt && !state.over
     ? prompt.seats.filter((s) => s !== store.seat && !['bot', 'gone'].includes(room.seats[s]?.status)) : [];
+  // Not at once: a player who is only thinking should not be moved on by a stray tap. The
+  // buttons appear once the game has waited `skipAfterMs` on the same prompt (tick() in app.js
+  // shows them), or at once for a player whose connection is gone.
+  const waitKey = prompt ? `${prompt.kind}|${prompt.seats.join(',')}|${prompt.deadline ?? ''}|${state.view?.round ?? ''}|${state.view?.active ?? ''}` : '';
+  if (waitKey !== waiting.key) Object.assign(waiting, { key: waitKey, since: Date.now() });
+  const showAt = waitedFor.some((s) => room.seats[s]?.status === 'disconnected') ? 0 : waiting.since + skipAfterMs;
   const skip = waitedFor.length
-    ? `<p class="host-skip">${waitedFor.map((s) => `<button class="small" data-act="skip" data-seat="${s}" data-testid="skip-${s}"
+    ? `<p class="host-skip" data-show-at="${showAt}" ${Date.now() < showAt ? 'hidden' : ''}>${waitedFor.map((s) => `<button class="small" data-act="skip" data-seat="${s}" data-testid="skip-${s}"
         title="${esc(t('game.skip_title', { name: seatName(s) }))}">⏭ ${esc(t('game.skip', { name: seatName(s) }))}</button>`).join(' ')}</p>`
     : '';
   const board = g.render(ctx);

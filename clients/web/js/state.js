@@ -55,7 +55,9 @@ export function gameTitle(id, fallback = '') {
 }
 
 // The server names its computer players "Bot 1", "Bot 2" (player ids bot_1, bot_2): the page shows
-// a friendly name in its own language instead, the same one on every screen.
+// a friendly name instead, the same on every screen and in both languages (a family on the phone
+// together talks about the same "Rudi"); the seat list says it is a computer player.
+const botNames = ['Holly', 'Rudi', 'Noel', 'Stella', 'Niko', 'Ella'];
 const botNumber = (name, player) => {
   const id = /^bot_(\d+)$/.exec(player || '');
   if (id) return Number(id[1]);
@@ -65,8 +67,7 @@ const botNumber = (name, player) => {
 export function displayName(name, player) {
   const n = botNumber(name, player);
   if (n === null) return name;
-  const names = t('bot.names').split(',');
-  return names[(n - 1 + names.length) % names.length].trim();
+  return botNames[(n - 1 + botNames.length) % botNames.length];
 }
 
 export function parseRoute(path) {
