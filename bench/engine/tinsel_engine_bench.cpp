@@ -8,8 +8,12 @@
 //       game when one is over. Counts applied commands.
 //   (b) (a) plus legal(seat) and view(seat) for every seat and view(spectator) after each command.
 //   (c) (a) plus, after each command, the state frame of every seat and the spectator built as the
-//       server's room::state_frame builds it (view, legal, prompt, the events each viewer may see,
-//       over, result) and serialized with protocol::dump; reports the average frame size too.
+//       server builds it (room::make_state_parts, room::state_frame): the parts every viewer shares
+//       (events, prompt, result, the shared view) serialized once per command, then per viewer its
+//       legal list (and its view where the game has no shared one) spliced in; legal and the shared
+//       view as the game's own text where it writes one (game::write_legal, write_shared_view),
+//       otherwise its json through protocol::dump (always so with --json-frames); reports the
+//       average frame size too.
 //   (d) legal(seat) + view(seat) for the four seats on a fixed mid-game position: rounds of four
 //       seats per second (calls per second = 8 × rounds).
 //
@@ -20,6 +24,7 @@
 // average: the figures docs/protocol.md quotes under Limits.
 //
 //   tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]
+//                       [--json-frames]
 //
 // --bot-games N instead plays N games per game and player count with the server's bot on every
 // seat (choose_bot_command), default options and no round cap beyond the game's own, and prints
@@ -147,30 +152,83 @@ class player {
   long games_ = 0;
 };
 
-// As server/src/rooms/room_game.cpp room::state_frame (no timers here, so no deadline).
-std::string state_frame(const game& g, viewer v, const events& evs, std::uint64_t seq) {
-  json evj = json::array();
-  for (const auto& e : evs)
-    if (e.visible_to(v)) evj.push_back(e.body);
+// --json-frames: leave out game::write_legal and write_shared_view, as for a game without them.
+bool json_frames = false;
+
+// The parts of a state frame that every viewer of one broadcast shares, as the server's
+// room::make_state_parts builds them (server/src/rooms/room_game.cpp; no timers here, so no
+// deadline, and a made-up room code and seed).
+struct frame_parts {
+  std::vector<std::string> events;
+  std::vector<const event*> sources;
+  std::string public_events;
+  bool all_public = true;
+  std::string middle, tail, shared_view;
+};
+
+frame_parts make_parts(const game& g, const events& evs, std::uint64_t seq) {
+  frame_parts s;
+  s.events.reserve(evs.size());
+  for (const auto& e : evs) {
+    s.events.push_back(tinsel::protocol::dump(e.body));
+    s.sources.push_back(&e);
+    if (e.to != event::audience::everyone) s.all_public = false;
+  }
+  if (s.all_public) {
+    s.public_events = "[";
+    for (const auto& e : s.events) {
+      if (s.public_events.size() > 1) s.public_events += ',';
+      s.public_events += e;
+    }
+    s.public_events += ']';
+  }
   json prompt = nullptr;
-  if (auto pr = g.current_prompt()) prompt = {{"kind", pr->kind}, {"seats", pr->seats}, {"deadline", nullptr}};
+  if (auto pr = g.current_prompt()) prompt = {{"deadline", nullptr}, {"kind", pr->kind}, {"seats", pr->seats}};
   const bool over = g.is_over();
   json result = nullptr;
   if (over) {
     result = g.result();
     result["seed"] = "12345678901234567890";
   }
-  json j = {{"type", "state"},
-            {"room", "BENCH7"},
-            {"seq", seq},
-            {"seat", v.is_spectator() ? json(nullptr) : json(v.seat)},
-            {"view", g.view(v)},
-            {"legal", v.is_spectator() ? json::array() : g.legal(v.seat)},
-            {"prompt", prompt},
-            {"events", std::move(evj)},
-            {"over", over},
-            {"result", std::move(result)}};
-  return tinsel::protocol::dump(j);
+  s.middle = std::string(",\"over\":") + (over ? "true" : "false") + ",\"prompt\":" + tinsel::protocol::dump(prompt) +
+             ",\"result\":" + tinsel::protocol::dump(result) + ",\"room\":\"BENCH7\",\"seat\":";
+  s.tail = ",\"seq\":" + std::to_string(seq) + ",\"type\":\"state\",\"view\":";
+  if (json_frames || !g.write_shared_view(s.shared_view))
+    if (const auto shared = g.shared_view()) tinsel::protocol::dump_to(s.shared_view, *shared);
+  return s;
+}
+
+// One viewer's frame from the parts, as room::state_frame puts it together.
+std::string state_frame(const game& g, viewer v, const frame_parts& s) {
+  static std::size_t size_hint = 0;
+  std::string f;
+  f.reserve(size_hint + 256);
+  f += "{\"events\":";
+  if (s.all_public) {
+    f += s.public_events;
+  } else {
+    f += '[';
+    bool first = true;
+    for (std::size_t i = 0; i < s.events.size(); ++i) {
+      if (!s.sources[i]->visible_to(v)) continue;
+      if (!first) f += ',';
+      first = false;
+      f += s.events[i];
+    }
+    f += ']';
+  }
+  f += ",\"legal\":";
+  if (v.is_spectator()) f += "[]";
+  else if (json_frames || !g.write_legal(v.seat, f)) tinsel::protocol::dump_to(f, g.legal(v.seat));
+  f += s.middle;
+  if (v.is_spectator()) f += "null";
+  else f += std::to_string(v.seat);
+  f += s.tail;
+  if (s.shared_view.empty()) tinsel::protocol::dump_to(f, g.view(v));
+  else f += s.shared_view;
+  f += '}';
+  size_hint = f.size();
+  return f;
 }
 
 struct run_stats {
@@ -205,9 +263,9 @@ run_stats random_play(const game_info& info, double seconds, std::uint64_t seed,
         break;
       }
       case extra::frames: {
-        ++seq;
+        const auto parts = make_parts(g, evs, ++seq);
         for (int s = -1; s < players; ++s) {
-          const auto f = state_frame(g, s < 0 ? viewer::spectator() : viewer::player(s), evs, seq);
+          const auto f = state_frame(g, s < 0 ? viewer::spectator() : viewer::player(s), parts);
           bytes += f.size();
           ++frames;
         }
@@ -274,9 +332,9 @@ int frame_sizes(const std::vector<const game_info*>& games, double seconds, std:
         evs.clear();
         p.step(evs);
         const game& g = p.current();
-        ++seq;
+        const auto parts = make_parts(g, evs, ++seq);
         for (int s = -1; s < n; ++s) {
-          const auto f = state_frame(g, s < 0 ? viewer::spectator() : viewer::player(s), evs, seq);
+          const auto f = state_frame(g, s < 0 ? viewer::spectator() : viewer::player(s), parts);
           bytes += f.size();
           ++frames;
           if (f.size() <= largest) continue;
@@ -343,6 +401,7 @@ int bot_games(const std::vector<const game_info*>& games, int count, const json&
 void usage() {
   std::puts(
       "usage: tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]\n"
+      "                           [--json-frames]\n"
       "  --seconds S  length of each of the four measurements per game (default 2)\n"
       "  --repeat N   run each measurement N times and keep the best (default 1): on a shared machine\n"
       "               the best run is the one least slowed down by other processes\n"
@@ -350,6 +409,8 @@ void usage() {
       "  --json       print the figures as JSON instead of a table\n"
       "  --seed N     seed of the dice and of the command choices (default 1)\n"
       "  --only X     run only measurement a, b, c or d (for a profiler); the others print 0\n"
+      "  --json-frames  (c) serializes legal and the shared view from json even where the game\n"
+      "               writes them as text itself (game::write_legal, write_shared_view)\n"
       "  --frame-sizes  instead: the largest state frame per game and player count (S seconds each)\n"
       "  --bot-games N  instead: N bot games per game and player count: median rounds and commands\n"
       "  --options JSON with --bot-games: options on top of the defaults, e.g. '{\"maxRounds\":500}'");
@@ -402,6 +463,8 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--frame-sizes") {
       sizes = true;
+    } else if (a == "--json-frames") {
+      json_frames = true;
     } else if (a == "--json") {
       as_json = true;
     } else if (a == "--seed") {

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "common/fast_json.hpp"
+#include "common/json_text.hpp"
 #include "happy_holidays/hh_game.hpp"
 
 namespace tinsel::engine::happy_holidays {
@@ -150,6 +151,134 @@ json hh_game::build_view() const {
       counts_json(s_.tree), "turn", s_.turn);
 }
 
+
+// ---- the view as text (game::write_shared_view) --------------------------------------------
+// build_view() and result() member by member, written as protocol::dump writes them: the keys of
+// every object in ascending order, as in the json versions above.
+
+namespace {
+
+void write_counts(std::string& out, const counts& c) {
+  out += "{\"blue\":";
+  json_text::integer(out, c[2]);
+  out += ",\"green\":";
+  json_text::integer(out, c[1]);
+  out += ",\"red\":";
+  json_text::integer(out, c[0]);
+  out += ",\"yellow\":";
+  json_text::integer(out, c[3]);
+  out += '}';
+}
+
+template <class Each>
+void write_array(std::string& out, int n, Each&& each) {
+  out += '[';
+  for (int i = 0; i < n; ++i) {
+    if (i) out += ',';
+    each(i);
+  }
+  out += ']';
+}
+
+}  // namespace
+
+void hh_game::write_result(std::string& out) const {
+  const int n = s_.cfg.players;
+  int best = -1, top_scorers = 0;
+  for (int p = 0; p < n; ++p) best = std::max(best, score(p));
+  for (int p = 0; p < n; ++p)
+    if (score(p) == best) ++top_scorers;
+  const auto win = winners();
+  const char* decided_by = top_scorers == 1 ? "score" : win.size() == 1 ? "total_gifts" : "shared";
+  out += "{\"decided_by\":\"";
+  out += decided_by;
+  out += "\",\"reason\":";
+  json_text::string(out, s_.end_reason);
+  out += ",\"scores\":";
+  write_array(out, n, [&](int p) { json_text::integer(out, score(p)); });
+  out += ",\"stacks\":";
+  write_array(out, n, [&](int p) { write_counts(out, s_.stacks[static_cast<std::size_t>(p)]); });
+  out += ",\"tie_break\":\"";
+  out += s_.cfg.tie_total_gifts ? "totalGifts" : "shared";
+  out += "\",\"total_gifts\":";
+  write_array(out, n, [&](int p) { json_text::integer(out, total(p)); });
+  out += ",\"winners\":";
+  write_array(out, static_cast<int>(win.size()),
+              [&](int i) { json_text::integer(out, win[static_cast<std::size_t>(i)]); });
+  out += '}';
+}
+
+bool hh_game::write_shared_view(std::string& out) const {
+  const int n = s_.cfg.players;
+  out += "{\"active\":";
+  json_text::integer(out, s_.active);
+  out += ",\"game\":\"happy_holidays\",\"last_roll\":";
+  if (s_.last_face) {
+    out += "{\"face\":\"";
+    out += face_name(*s_.last_face);
+    out += "\",\"seat\":";
+    json_text::integer(out, s_.last_roll_seat);
+    out += '}';
+  } else {
+    out += "null";
+  }
+  out += ",\"max_rounds\":";
+  json_text::integer(out, max_rounds);
+  out += ",\"phase\":\"";
+  out += phase_name(s_.ph);
+  out += "\",\"players\":";
+  write_array(out, n, [&](int p) {
+    const auto i = static_cast<std::size_t>(p);
+    const int id = s_.sleigh_of[i];
+    out += "{\"reindeer\":";
+    json_text::boolean(out, s_.reindeer[i]);
+    out += ",\"score\":";
+    json_text::integer(out, score(p));
+    out += ",\"seat\":";
+    json_text::integer(out, p);
+    out += ",\"sleigh\":{\"gifts\":";
+    write_counts(out, s_.sleighs[static_cast<std::size_t>(id)]);
+    out += ",\"id\":";
+    json_text::integer(out, id);
+    out += "},\"stacks\":";
+    write_counts(out, s_.stacks[i]);
+    out += ",\"total_gifts\":";
+    json_text::integer(out, total(p));
+    out += '}';
+  });
+  out += ",\"prompt\":";
+  if (s_.ph == phase::over) {
+    out += "null";
+  } else {
+    out += '"';
+    out += prompt_kind_name();
+    out += '"';
+  }
+  out += ",\"rerolls\":";
+  json_text::integer(out, s_.rerolls);
+  out += ",\"result\":";
+  if (s_.ph == phase::over) write_result(out);
+  else out += "null";
+  out += ",\"rolled_colours\":[";
+  if (s_.ph == phase::sleigh_colour) {
+    const auto cs = face_colours(*s_.last_face);
+    out += '"';
+    out += colour_name(cs[0]);
+    out += "\",\"";
+    out += colour_name(cs[1]);
+    out += '"';
+  }
+  out += "],\"round\":";
+  json_text::integer(out, (s_.turn - 1) / n + 1);
+  out += ",\"start_seat\":";
+  json_text::integer(out, s_.start_seat);
+  out += ",\"tree\":";
+  write_counts(out, s_.tree);
+  out += ",\"turn\":";
+  json_text::integer(out, s_.turn);
+  out += '}';
+  return true;
+}
 json hh_game::full_state() const {
   json sleighs = fast_json::array_with_capacity(s_.sleighs.size());
   json stacks = fast_json::array_with_capacity(s_.stacks.size());

@@ -83,6 +83,9 @@ class hh_game final : public game {
   outcome<events> apply(int seat, const json& command, dice& d) override;
   json view(viewer v) const override;
   std::shared_ptr<const json> shared_view() const override;  // nothing is hidden in this game
+  // The same text as dump(legal(seat)) / dump(*shared_view()), written without a json document.
+  bool write_legal(int seat, std::string& out) const override;
+  bool write_shared_view(std::string& out) const override;
   std::optional<prompt> current_prompt() const override;
   events on_timeout(std::uint64_t serial, dice& d) override;
   bool is_over() const override { return s_.ph == phase::over; }
@@ -103,13 +106,15 @@ class hh_game final : public game {
   void end_turn(events& out);
   void finish(const char* reason, events& out);
   void open_prompt() { ++s_.serial; }
-  std::string prompt_kind() const;
+  std::string prompt_kind() const { return prompt_kind_name(); }
+  const char* prompt_kind_name() const;
 
   // Scoring (happy_holidays.cpp).
   int score(int seat) const;
   int total(int seat) const;
   std::vector<int> winners() const;
   json build_view() const;
+  void write_result(std::string& out) const;  // the text of result(), once over
 
   state s_;
   // Every viewer gets the same view (3.4) and the room asks for one per seat and the spectators

@@ -8,6 +8,7 @@
 #include <climits>
 
 #include "common/fast_json.hpp"
+#include "common/json_text.hpp"
 #include "happy_holidays/hh_game.hpp"
 
 namespace tinsel::engine::happy_holidays::detail {
@@ -88,7 +89,7 @@ int sum(const counts& c) { return c[0] + c[1] + c[2] + c[3]; }
 
 }  // namespace
 
-std::string hh_game::prompt_kind() const {
+const char* hh_game::prompt_kind_name() const {
   switch (s_.ph) {
     case phase::start_of_turn:
       if (s_.reindeer[static_cast<std::size_t>(s_.active)]) return "roll";
@@ -136,6 +137,67 @@ json hh_game::legal(int seat) const {
       break;
   }
   return out;
+}
+
+// legal(seat) as text, entry by entry in the same order, each object's keys in ascending order.
+bool hh_game::write_legal(int seat, std::string& out) const {
+  if (s_.ph == phase::over || seat != s_.active) {
+    out += "[]";
+    return true;
+  }
+  const int n = s_.cfg.players;
+  bool first = true;
+  const auto next = [&] {
+    out += first ? '[' : ',';
+    first = false;
+  };
+  const auto colour_entry = [&](int c, const char* kind_name) {
+    next();
+    out += "{\"colour\":\"";
+    out += colour_name(c);
+    out += "\",\"kind\":\"";
+    out += kind_name;
+    out += "\"}";
+  };
+  switch (s_.ph) {
+    case phase::start_of_turn:
+      if (!s_.reindeer[static_cast<std::size_t>(seat)]) {
+        for (int k = 1; k < n; ++k) {
+          const int p = (seat + k) % n;
+          if (!s_.reindeer[static_cast<std::size_t>(p)]) continue;
+          next();
+          out += "{\"from\":";
+          json_text::integer(out, p);
+          out += ",\"kind\":\"take_reindeer\"}";
+        }
+        if (!s_.cfg.assisted) {
+          next();
+          out += "{\"kind\":\"roll\"}";
+        }
+      } else {
+        next();
+        out += "{\"kind\":\"roll\"}";
+      }
+      break;
+    case phase::sleigh_colour:
+      for (int c : face_colours(*s_.last_face)) colour_entry(c, "sleigh_colour");
+      break;
+    case phase::choose_sleigh:
+      for (int p = 0; p < n; ++p) {
+        next();
+        out += "{\"kind\":\"choose_sleigh\",\"owner\":";
+        json_text::integer(out, p);
+        out += '}';
+      }
+      break;
+    case phase::wish_colour:
+      for (int c = 0; c < colour_count; ++c) colour_entry(c, "wish_colour");
+      break;
+    case phase::over:
+      break;
+  }
+  out += first ? "[]" : "]";
+  return true;
 }
 
 outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {

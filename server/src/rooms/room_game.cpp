@@ -179,7 +179,9 @@ room::state_parts room::make_state_parts(const engine::events& evs) const {
              ",\"result\":" + (over ? protocol::dump(last_result_) : "null") + ",\"room\":" + protocol::dump(json(code_)) +
              ",\"seat\":";
   s.tail = ",\"seq\":" + std::to_string(seq_) + ",\"type\":\"state\",\"view\":";
-  if (const auto shared = game_state_->shared_view()) protocol::dump_to(s.shared_view, *shared);
+  // The game's own text where it writes one (game::write_shared_view), else its json serialized.
+  if (!game_state_->write_shared_view(s.shared_view))
+    if (const auto shared = game_state_->shared_view()) protocol::dump_to(s.shared_view, *shared);
   return s;
 }
 
@@ -203,7 +205,7 @@ std::string room::state_frame(engine::viewer v, const state_parts& s, std::strin
   }
   f += ",\"legal\":";
   if (v.is_spectator()) f += "[]";
-  else protocol::dump_to(f, game_state_->legal(v.seat));
+  else if (!game_state_->write_legal(v.seat, f)) protocol::dump_to(f, game_state_->legal(v.seat));
   f += s.middle;
   if (v.is_spectator()) f += "null";
   else f += std::to_string(v.seat);

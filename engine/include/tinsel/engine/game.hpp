@@ -87,6 +87,22 @@ class game {
   // view, which the server serializes once per broadcast instead of once per seat. Null when the
   // views differ between viewers. May change with the state; the pointer stays valid while held.
   virtual std::shared_ptr<const json> shared_view() const { return nullptr; }
+  // Optional fast paths for the server's frames, which carry `legal` and the shared view as JSON
+  // text: a game may write that text straight into `out` without building a json document. When
+  // it does, it appends exactly what protocol::dump gives for legal(seat) (resp. *shared_view()):
+  // members in nlohmann's order (ascending keys), no spaces, the same number format and string
+  // escaping; and returns true. The defaults return false and append nothing: the caller then
+  // serializes legal(seat) / shared_view() itself. write_shared_view returns true only when
+  // shared_view() would not be null.
+  virtual bool write_legal(int seat, std::string& out) const {
+    (void)seat;
+    (void)out;
+    return false;
+  }
+  virtual bool write_shared_view(std::string& out) const {
+    (void)out;
+    return false;
+  }
   virtual std::optional<prompt> current_prompt() const = 0;
   // Applies the default for the open prompt if its serial matches; otherwise returns no events.
   virtual events on_timeout(std::uint64_t serial, dice& d) = 0;

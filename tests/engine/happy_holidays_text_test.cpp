@@ -1,0 +1,116 @@
+// Happy Holidays writes `legal` and its shared view as JSON text (game::write_legal,
+// game::write_shared_view) for the server's frames, which must not change by a byte: at every
+// state of many random games, for every seat, with options from 2 to 6 players, the text must be
+// exactly what protocol::dump writes for legal(seat) and for the shared view.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/json_text.hpp"
+#include "tinsel/engine/game.hpp"
+
+namespace {
+
+using namespace tinsel::engine;
+
+// As protocol::dump (protocol/src/messages.cpp), which the engine tests do not link.
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+struct variant {
+  json options;
+  int players;
+};
+
+const std::vector<variant>& variants() {
+  static const std::vector<variant> v = {
+      {json::object(), 4},
+      {{{"maxPlayers", 2}}, 2},
+      {{{"maxPlayers", 3}, {"reindeerMode", "assisted"}}, 3},
+      {{{"maxPlayers", 5}, {"endCheck", "immediate"}, {"tieBreak", "totalGifts"}}, 5},
+      {{{"maxPlayers", 6}, {"giftsPerColour", 5}, {"reindeerCount", 1}}, 6},
+      {{{"maxPlayers", 6}, {"giftsPerColour", 15}, {"rerollEmptyReward", true}, {"reindeerMode", "assisted"}}, 6},
+      {{{"maxPlayers", 4}, {"startPlayer", "host-picks"}, {"reindeerCount", 2}, {"tieBreak", "totalGifts"}}, 4},
+  };
+  return v;
+}
+
+// Compares the text with the json at the current state; `where` names the state in a failure.
+void check_state(const game& g, const std::string& where) {
+  INFO(where);
+  // Appended after what the buffer holds already, as the server's frame does.
+  const std::string prefix = "{\"legal\":";
+  for (int seat = -1; seat <= g.players(); ++seat) {
+    std::string text = prefix;
+    REQUIRE(g.write_legal(seat, text));
+    CHECK(text == prefix + dump(g.legal(seat)));
+  }
+  std::string text = prefix;
+  REQUIRE(g.write_shared_view(text));
+  const auto shared = g.shared_view();
+  REQUIRE(shared);
+  CHECK(text == prefix + dump(*shared));
+  CHECK(text == prefix + dump(g.view(viewer::spectator())));
+}
+
+}  // namespace
+
+TEST_CASE("Happy Holidays writes legal and the shared view as exactly the text of their json",
+          "[happy_holidays][text]") {
+  const game_info* info = builtin_games().find("happy_holidays");
+  REQUIRE(info);
+  constexpr int games_per_variant = 150;
+  long states = 0, over = 0;
+  for (std::size_t vi = 0; vi < variants().size(); ++vi) {
+    const auto& var = variants()[vi];
+    const auto options = info->normalize_options(var.options);
+    REQUIRE(options);
+    for (std::uint64_t seed = 1; seed <= games_per_variant; ++seed) {
+      seeded_dice d(seed * 7919 + vi);
+      seeded_dice pick(seed);
+      setup su{options.value(), var.players, std::nullopt};
+      if (options.value()["startPlayer"] == "host-picks") su.first_seat = static_cast<int>(seed % var.players);
+      auto created = info->create(su, d);
+      REQUIRE(created);
+      auto g = std::move(created.value());
+      const std::string name = "variant " + std::to_string(vi) + " seed " + std::to_string(seed);
+      for (int step = 0; step < 5000; ++step) {
+        check_state(*g, name + " step " + std::to_string(step));
+        ++states;
+        if (g->is_over()) {
+          ++over;
+          break;
+        }
+        const auto pr = g->current_prompt();
+        REQUIRE(pr);
+        // Now and then the timer's default instead of a player's command.
+        if (pick.roll(10) == 0) {
+          g->on_timeout(pr->serial, d);
+          continue;
+        }
+        const int seat = pr->seats.at(pick.roll(static_cast<std::uint32_t>(pr->seats.size())));
+        const json legal = g->legal(seat);
+        REQUIRE(!legal.empty());
+        const auto r = g->apply(seat, legal.at(pick.roll(static_cast<std::uint32_t>(legal.size()))), d);
+        REQUIRE(r);
+      }
+    }
+  }
+  CHECK(over == static_cast<long>(variants().size()) * games_per_variant);
+  CHECK(states > 10000);
+}
+
+TEST_CASE("json_text writes strings as nlohmann::json escapes them", "[text]") {
+  for (const std::string& s : {std::string(""), std::string("tree"), std::string("a\"b\\c"), std::string("line\nbreak\t"),
+                              std::string("\x01\x1f\x7f"), std::string("sch\xc3\xb6n"), std::string("bad \xff utf-8"),
+                              std::string("/slash")}) {
+    std::string text = "x";
+    json_text::string(text, s);
+    CHECK(text == "x" + dump(json(s)));
+  }
+  std::string n;
+  json_text::integer(n, -12);
+  n += ',';
+  json_text::integer(n, std::uint64_t{18446744073709551615u});
+  CHECK(n == "-12,18446744073709551615");
+}
