@@ -330,7 +330,7 @@ await run('browser: Happy Holidays says what each choice does', async ({ browser
     document.querySelector('.layout').style.display = 'none';
     const layout = document.createElement('div');
     layout.className = 'layout';
-    layout.innerHTML = `<main><section class="game"><div class="board-wrap">${html}</div></section></main>`;
+    layout.innerHTML = `<main><section class="game"><div class="board-wrap">${html}</div></section></main><aside class="card">…</aside>`;
     document.body.append(layout);
     const over = { ...ctx, state: { view, over: true, result: { scores: [2, 4, 1], winners: [1], stacks: view.players.map((p) => p.stacks), total_gifts: [2, 4, 1], decided_by: 'score', reason: 'tree' } } };
     const oneLeft = { ...view, tree: { ...none, yellow: 2 } };
