@@ -102,6 +102,22 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   await ben.page.getByTestId('turn').waitFor();
   await tom.page.getByText('You are watching.').waitFor();
   assert.equal(await tom.page.locator('.actions').count(), 0, 'a spectator is offered no actions');
+  // Before the first roll the die is a blank face (no studs that look like a 4), named as such.
+  const idleDie = oma.page.getByTestId('hh-die');
+  assert.equal(await idleDie.getAttribute('data-face'), '');
+  assert.equal(await idleDie.locator('.stud').count(), 0, 'the idle die has no pips');
+  assert.equal(await idleDie.getAttribute('aria-label'), 'The die: not rolled yet');
+  // The start player holds no reindeer: taking one is the recommended (primary) choice, rolling
+  // without one (the turn is missed) a plain button.
+  {
+    const starter = (await oma.page.locator('.turn-bar.mine').count()) ? oma.page : ben.page;
+    await starter.locator('.actions button.action').first().waitFor();
+    const forgot = starter.locator('.actions button.action', { hasText: /Roll without a reindeer|Ohne Rentier würfeln/ });
+    const take = starter.locator('.actions button.action', { hasText: /reindeer|Rentier von/ }).first();
+    assert.equal(await forgot.count(), 1, 'the miss-a-turn roll is offered');
+    assert.ok(!(await forgot.getAttribute('class')).includes('primary'), 'the miss-a-turn roll is not primary');
+    assert.ok((await take.getAttribute('class')).includes('primary'), 'taking a reindeer is primary');
+  }
 
   let steps = 0;
   let reloaded = false;
@@ -109,6 +125,7 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   let shot = false;
   const phasesChecked = new Set();
   let dieChecked = false;
+  let sleighButtonsChecked = false;
   let tomChecks = 0;
   const deadline = Date.now() + 200000;
   while (Date.now() < deadline) {
@@ -123,6 +140,16 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
     if (phase && !phasesChecked.has(phase) && (await mover.locator('.turn-bar.mine').count())) {
       phasesChecked.add(phase);
       await fitsPhones(mover, `the ${phase} screen`, `hh-${phase}-${mover === ben.page ? 'de' : 'en'}-390.png`);
+    }
+    if (phase === 'sleigh_colour' && !sleighButtonsChecked && (await mover.locator('.turn-bar.mine').count())) {
+      // Each colour button says how many gifts it stacks from the sleigh.
+      const labels = await mover.locator('.actions button.action').allTextContents();
+      if (labels.length === 2) {
+        for (const label of labels) {
+          assert.match(label, /^(Stack [a-z]+: (\d+ gifts? from your sleigh|none on your sleigh)|\S+ stapeln: (\d+ Geschenke? vom Schlitten|keins auf dem Schlitten))$/, label);
+        }
+        sleighButtonsChecked = true;
+      }
     }
     if (!dieChecked && (await oma.page.locator('[data-testid="hh-die"]:not([data-face=""])').count())) {
       // The die shows the face rolled, as a picture with its name; no question mark.
@@ -148,15 +175,17 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
     }
     if (!reloaded && steps === 20) {
       // A reload mid-game: the saved token brings Ben back to his seat, up to date, and the log
-      // back as it was (nobody moves meanwhile: this loop is the only one clicking).
+      // back as it was (nobody clicks meanwhile: this loop is the only one clicking).
       const logBefore = (await ben.page.getByTestId('log').locator('li').allTextContents()).slice(0, 8);
       await ben.page.reload();
       await ben.page.getByTestId('turn').waitFor();
       assert.equal(await ben.page.locator('#conn').textContent(), 'Verbunden');
       await ben.page.locator('.hh-player strong', { hasText: 'Ben (du)' }).waitFor(); // seated, not watching
       assert.ok((await ben.page.getByTestId('log').locator('li').count()) > 3, 'the log is filled again after the reload');
-      const logAfter = (await ben.page.getByTestId('log').locator('li').allTextContents()).slice(0, 8);
-      assert.deepEqual(logAfter, logBefore, 'the newest log lines are back after the reload');
+      // The last click's state may reach Ben only after he read his log: its lines then come first.
+      const logAfter = (await ben.page.getByTestId('log').locator('li').allTextContents()).slice(0, 16);
+      const at = [0, 1, 2, 3, 4].find((k) => logBefore.every((line, i) => logAfter[k + i] === line));
+      assert.ok(at !== undefined, `the newest log lines are back after the reload:\n${logBefore.join('\n')}\n---\n${logAfter.join('\n')}`);
       reloaded = true;
     }
     if (!dropped && steps === 30) {
@@ -170,6 +199,7 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   }
   assert.ok(reloaded && dropped, 'the game ended before the reload and network-drop steps');
   assert.ok(dieChecked, 'the die was checked after a roll');
+  assert.ok(sleighButtonsChecked, 'the sleigh-colour buttons were checked');
   for (const phase of ['start_of_turn', 'sleigh_colour']) assert.ok(phasesChecked.has(phase), `the ${phase} screen was checked on phones`);
   console.log(`phases checked on phones: ${[...phasesChecked].join(', ')}`);
   // Moves animate for Oma: the die rolled and gifts slid; for Tom (reduced motion) nothing did.
@@ -189,6 +219,10 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   const headline = await oma.page.locator('.results .headline').textContent();
   assert.match(headline, /won/);
   assert.equal(await oma.page.locator('.score-table tbody tr').count(), 2);
+  // The results say why the game ended, and what the total column counts.
+  assert.match(await oma.page.getByTestId('result-note').textContent(), /^The game ended (because|after) .*Points are the gifts in your two biggest stacks\./);
+  assert.match(await ben.page.getByTestId('result-note').textContent(), /^Das Spiel ist (aus, weil|nach) /);
+  assert.deepEqual(await oma.page.locator('.score-table th').allTextContents(), ['', 'Points', 'Stacks', 'Gifts in all']);
   // The host is offered another game; the guest is told the host can start one.
   await oma.page.getByRole('button', { name: 'Play again' }).waitFor();
   await ben.page.getByText('Der Gastgeber kann ein neues Spiel starten.').waitFor();
@@ -274,5 +308,62 @@ await run('browser: Happy Holidays knows where moved gifts come from', async ({ 
   assert.deepEqual(found.first, ['at-sl-0-green', 'at-sl-1-blue', 'at-sl-1-red', 'at-sl-1-red']);
   assert.ok(found.again, 'drawing the same state twice gives the same screen');
   assert.deepEqual(found.later, [], 'the next state slides nothing that did not move');
+  assertNoPageErrors(page);
+});
+
+// The words of the choices and the results, from the game's own states (no server needed).
+await run('browser: Happy Holidays says what each choice does', async ({ browser, baseUrl }) => {
+  const { page } = await newPlayer(browser, 'Oma');
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#name').waitFor();
+  const found = await page.evaluate(async () => {
+    const hh = (await import('/js/games/happy_holidays.js')).default;
+    const none = { red: 0, green: 0, blue: 0, yellow: 0 };
+    const player = (seat, reindeer, sleigh, stacks) => ({ seat, reindeer, score: 0, total_gifts: 0, sleigh: { id: seat, gifts: { ...none, ...sleigh } }, stacks: { ...none, ...stacks } });
+    const view = { game: 'happy_holidays', phase: 'wish_colour', active: 0, round: 7, max_rounds: 200, tree: { red: 0, green: 0, blue: 1, yellow: 2 },
+      players: [player(0, false, { red: 1, green: 3 }, { blue: 2 }), player(1, true, {}, { red: 3, yellow: 1 }), player(2, true, {}, { red: 1 })], last_roll: null };
+    const ctx = { view, state: { view, over: false, seq: 4 }, name: (s) => `P${s}`, who: (s) => `P${s}`, colour: () => '#b3261e' };
+    hh.onState({ room: 'U', seq: 4, view, events: [] });
+    const label = (e) => hh.actionLabel(e, ctx);
+    const html = hh.render(ctx);
+    // On the page, for a picture: colours gone from under the tree and empty stacks keep their colour.
+    document.querySelector('.layout').style.display = 'none';
+    const layout = document.createElement('div');
+    layout.className = 'layout';
+    layout.innerHTML = `<main><section class="game"><div class="board-wrap">${html}</div></section></main><aside class="card">…</aside>`;
+    document.body.append(layout);
+    const over = { ...ctx, state: { view, over: true, result: { scores: [2, 4, 1], winners: [1], stacks: view.players.map((p) => p.stacks), total_gifts: [2, 4, 1], decided_by: 'score', reason: 'tree' } } };
+    const oneLeft = { ...view, tree: { ...none, yellow: 2 } };
+    return {
+      rollPrimary: hh.primary({ kind: 'roll' }), takePrimary: hh.primary({ kind: 'take_reindeer', from: 1 }),
+      wishPrimary: hh.primary({ kind: 'wish_colour', colour: 'red' }),
+      red: label({ kind: 'sleigh_colour', colour: 'red' }), green: label({ kind: 'sleigh_colour', colour: 'green' }), blue: label({ kind: 'sleigh_colour', colour: 'blue' }),
+      wishRed: label({ kind: 'wish_colour', colour: 'red' }), wishYellow: label({ kind: 'wish_colour', colour: 'yellow' }), wishGreen: label({ kind: 'wish_colour', colour: 'green' }),
+      studs: (html.match(/class="stud"/g) || []).length, dieLabel: /aria-label="The die: not rolled yet"/.test(html),
+      emptyTinted: /class="tower none" style="--g:#d62828"/.test(html),
+      noteTreeNone: hh.resultNote(over),
+      noteTreeOne: hh.resultNote({ ...over, view: oneLeft, state: { ...over.state, view: oneLeft } }),
+      noteCap: hh.resultNote({ ...over, state: { ...over.state, result: { ...over.state.result, reason: 'round_cap' } } }),
+    };
+  });
+  await assertNoSideScroll(page, 'a board with colours gone from the tree');
+  await screenshot(page, 'hh-gone-en-1280.png');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'hh-gone-en-390.png');
+  assert.equal(found.rollPrimary, false, 'rolling without a reindeer is not primary');
+  assert.equal(found.takePrimary, true);
+  assert.equal(found.wishPrimary, false, 'no wish colour looks recommended');
+  assert.equal(found.red, 'Stack red: 1 gift from your sleigh');
+  assert.equal(found.green, 'Stack green: 3 gifts from your sleigh');
+  assert.equal(found.blue, 'Stack blue: none on your sleigh');
+  assert.equal(found.wishRed, 'Wish for red: you get 2 gifts (none left under the tree)');
+  assert.equal(found.wishYellow, 'Wish for yellow: you get 1 gift');
+  assert.equal(found.wishGreen, 'Wish for green: nobody has one to give (none left under the tree)');
+  assert.equal(found.studs, 0, 'the idle die has no pips');
+  assert.ok(found.dieLabel, 'the idle die is named "not rolled yet"');
+  assert.ok(found.emptyTinted, 'an empty stack slot carries its colour');
+  assert.match(found.noteTreeNone, /^The game ended because all the gifts under the tree are used up\. Points are/);
+  assert.match(found.noteTreeOne, /^The game ended because only yellow gifts are left under the tree/);
+  assert.match(found.noteCap, /^The game ended after 200 rounds/);
   assertNoPageErrors(page);
 });

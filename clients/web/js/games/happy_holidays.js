@@ -22,12 +22,19 @@ const texts = {
     'hh.a.take_reindeer': "Take {name}'s reindeer",
     'hh.a.roll': 'Roll the die',
     'hh.a.roll_forgot': 'Roll without a reindeer (you miss your turn)',
-    'hh.a.sleigh_colour': 'Stack the {colour} gifts',
+    'hh.a.sleigh_colour': { one: 'Stack {colour}: {n} gift from your sleigh', other: 'Stack {colour}: {n} gifts from your sleigh' },
+    'hh.a.sleigh_colour_none': 'Stack {colour}: none on your sleigh',
     'hh.a.choose_sleigh': "{name}'s sleigh",
     'hh.a.choose_sleigh_load': "{name}'s sleigh: {load}", 'hh.empty': 'empty',
     'hh.a.choose_own_sleigh': 'Your own sleigh: {load}', 'hh.a.choose_sleigh_swap': "{name}'s sleigh: {load} (you swap sleighs)",
     'hh.result_note': 'Points are the gifts in your two biggest stacks.', 'hh.result_tie': 'Equal points: the most gifts in all decided.',
-    'hh.a.wish_colour': 'Wish for {colour}',
+    'hh.total_col': 'Gifts in all',
+    'hh.end.tree_one': 'The game ended because only {colour} gifts are left under the tree: the other colours are used up.',
+    'hh.end.tree_none': 'The game ended because all the gifts under the tree are used up.',
+    'hh.end.round_cap': 'The game ended after {n} rounds, the most a game may last.',
+    'hh.a.wish_colour': { one: 'Wish for {colour}: you get {n} gift', other: 'Wish for {colour}: you get {n} gifts' },
+    'hh.a.wish_colour_none': 'Wish for {colour}: nobody has one to give',
+    'hh.a.wish_gone': '{label} (none left under the tree)',
     'hh.p.take_reindeer_or_roll': 'Take a reindeer first, then roll the die',
     'hh.p.take_reindeer': 'Take a reindeer from another player',
     'hh.p.roll': 'Roll the die',
@@ -56,7 +63,7 @@ const texts = {
     'hh.tip.load': "On {name}'s sleigh: {count}",
     'hh.tip.stack': "{name}'s stack: {count}",
     'hh.tip.die': 'The die shows: {face}',
-    'hh.die_not_rolled': 'The die: nobody has rolled yet',
+    'hh.die_not_rolled': 'The die: not rolled yet',
     'hh.counts': 'counts',
   },
   de: {
@@ -74,12 +81,19 @@ const texts = {
     'hh.a.take_reindeer': 'Rentier von {name} nehmen',
     'hh.a.roll': 'Würfeln',
     'hh.a.roll_forgot': 'Ohne Rentier würfeln (Zug verpasst)',
-    'hh.a.sleigh_colour': 'Geschenke in {colour} stapeln',
+    'hh.a.sleigh_colour': { one: '{colour} stapeln: {n} Geschenk vom Schlitten', other: '{colour} stapeln: {n} Geschenke vom Schlitten' },
+    'hh.a.sleigh_colour_none': '{colour} stapeln: keins auf dem Schlitten',
     'hh.a.choose_sleigh': 'Schlitten von {name}',
     'hh.a.choose_sleigh_load': 'Schlitten von {name}: {load}', 'hh.empty': 'leer',
     'hh.a.choose_own_sleigh': 'Dein eigener Schlitten: {load}', 'hh.a.choose_sleigh_swap': 'Schlitten von {name}: {load} (ihr tauscht die Schlitten)',
     'hh.result_note': 'Punkte sind die Geschenke in deinen zwei größten Stapeln.', 'hh.result_tie': 'Bei gleichen Punkten entschieden die meisten Geschenke insgesamt.',
-    'hh.a.wish_colour': '{colour} wünschen',
+    'hh.total_col': 'Geschenke insgesamt',
+    'hh.end.tree_one': 'Das Spiel ist aus, weil unterm Baum nur noch Geschenke in {colour} liegen: die anderen Farben sind aufgebraucht.',
+    'hh.end.tree_none': 'Das Spiel ist aus, weil alle Geschenke unterm Baum aufgebraucht sind.',
+    'hh.end.round_cap': 'Das Spiel ist nach {n} Runden aus: länger dauert ein Spiel nie.',
+    'hh.a.wish_colour': { one: '{colour} wünschen: du bekommst {n} Geschenk', other: '{colour} wünschen: du bekommst {n} Geschenke' },
+    'hh.a.wish_colour_none': '{colour} wünschen: niemand hat eins abzugeben',
+    'hh.a.wish_gone': '{label} (keins mehr unterm Baum)',
     'hh.p.take_reindeer_or_roll': 'Erst ein Rentier nehmen, dann würfeln',
     'hh.p.take_reindeer': 'Nimm ein Rentier von einem anderen Spieler',
     'hh.p.roll': 'Würfeln',
@@ -108,7 +122,7 @@ const texts = {
     'hh.tip.load': 'Auf dem Schlitten von {name}: {count}',
     'hh.tip.stack': 'Stapel von {name}: {count}',
     'hh.tip.die': 'Der Würfel zeigt: {face}',
-    'hh.die_not_rolled': 'Der Würfel: noch hat niemand gewürfelt',
+    'hh.die_not_rolled': 'Der Würfel: noch nicht gewürfelt',
     'hh.counts': 'zählt',
   },
 };
@@ -170,7 +184,7 @@ export function sleighSvg() {
 const stud = (x, y) => `<circle class="stud" cx="${x}" cy="${y}" r="9"/>`;
 
 // A face of the LEGO die: two colours (a 2×2 plate, half and half), the reindeer or the star;
-// a plain white die before the first roll.
+// a plain blank face before the first roll (no studs: four of them looked like a 4).
 export function dieSvg(face) {
   const faceShape = 'M14 4h58a10 10 0 0 1 10 10v58a10 10 0 0 1-10 10H14A10 10 0 0 1 4 72V14A10 10 0 0 1 14 4z';
   let inner;
@@ -184,7 +198,7 @@ export function dieSvg(face) {
   } else if (face === 'christmas_wish') {
     inner = '<path class="star" d="M43 12l9 18.5 20.5 3-14.8 14.4 3.5 20.3L43 58.6l-18.2 9.6 3.5-20.3L13.5 33.5l20.5-3z"/>';
   } else {
-    inner = `<g class="studs blank">${stud(24, 24)}${stud(24, 62)}${stud(62, 24)}${stud(62, 62)}</g>`;
+    inner = '';
   }
   return `<svg class="die-svg" viewBox="0 0 92 92" aria-hidden="true" focusable="false">
     <path class="die-side" d="M14 10h62a10 10 0 0 1 10 10v58a10 10 0 0 1-10 10H14A10 10 0 0 1 4 78V20A10 10 0 0 1 14 10z"/>
@@ -272,6 +286,16 @@ function giftRow(gifts, marked = false) {
   }).join('')}</span>`;
 }
 
+// Why the game ended (result.reason): the tree down to one colour or none, or the round cap.
+function endReason(r, v) {
+  const tree = v?.tree || {};
+  const left = colours.filter((c) => (tree[c] || 0) > 0);
+  const reason = r.reason || (v?.tree && left.length <= 1 ? 'tree' : null);
+  if (reason === 'round_cap') return t('hh.end.round_cap', { n: v?.max_rounds || 200 });
+  if (reason !== 'tree') return '';
+  return left.length === 1 ? t('hh.end.tree_one', { colour: colourName(left[0]) }) : t('hh.end.tree_none');
+}
+
 // Pieces explain themselves: a title for the mouse, data-tip for a long press on a touch screen
 // (help.js); each also has a name for screen readers (aria-label).
 const tip = (text) => `title="${esc(text)}" data-tip="${esc(text)}"`;
@@ -284,8 +308,13 @@ export default {
     return kind ? t(`hh.p.${kind}`) : '';
   },
 
+  // The recommended choice: taking a reindeer, or rolling with one. Rolling without a reindeer
+  // (strict mode: the turn is missed) is offered as a plain button.
   primary(entry) {
-    return entry.kind === 'roll' || entry.kind === 'take_reindeer';
+    if (entry.kind === 'take_reindeer') return true;
+    if (entry.kind !== 'roll') return false;
+    const v = moves.prev; // the state just taken in by onState, the one on screen
+    return !v || v.players?.[v.active]?.reindeer !== false;
   },
 
   // Moments announced to everyone (moments.js): a reindeer changing hands or forgotten, a sleigh
@@ -297,7 +326,11 @@ export default {
     switch (entry.kind) {
       case 'take_reindeer': return t('hh.a.take_reindeer', { name: ctx.name(entry.from) });
       case 'roll': return v.players[v.active]?.reindeer ? t('hh.a.roll') : t('hh.a.roll_forgot');
-      case 'sleigh_colour': return t('hh.a.sleigh_colour', { colour: colourName(entry.colour) });
+      case 'sleigh_colour': {
+        // Say how many gifts go onto the stacks: on a phone the sleigh may be out of sight.
+        const n = v.players[v.active]?.sleigh?.gifts?.[entry.colour] || 0;
+        return t(n ? 'hh.a.sleigh_colour' : 'hh.a.sleigh_colour_none', { n, colour: colourName(entry.colour) });
+      }
       case 'choose_sleigh': {
         // Say what is on the sleigh, so the choice needs no look at the board.
         const gifts = v.players[entry.owner]?.sleigh?.gifts || {};
@@ -306,7 +339,13 @@ export default {
         // Taking another player's sleigh swaps sleighs (rules F5): the button says so.
         return entry.owner === v.active ? t('hh.a.choose_own_sleigh', params) : t('hh.a.choose_sleigh_swap', params);
       }
-      case 'wish_colour': return t('hh.a.wish_colour', { colour: colourName(entry.colour) });
+      case 'wish_colour': {
+        // Every other player with a stack of that colour gives one (rules F6).
+        const n = v.players.filter((p) => p.seat !== v.active && (p.stacks?.[entry.colour] || 0) > 0).length;
+        const label = t(n ? 'hh.a.wish_colour' : 'hh.a.wish_colour_none', { n, colour: colourName(entry.colour) });
+        // A colour used up under the tree: said plainly (the server still allows it).
+        return (v.tree?.[entry.colour] ?? 1) > 0 ? label : t('hh.a.wish_gone', { label });
+      }
       default: return entry.kind;
     }
   },
@@ -340,7 +379,7 @@ export default {
     const pile = (c) => {
       const n = v.tree[c] ?? 0;
       const label = t('hh.tip.pile', { count: t('hh.count', { n, colour: colourName(c) }) });
-      return `<div class="pile ${n ? '' : 'gone'}" role="img" aria-label="${esc(label)}" ${tip(label)} data-testid="hh-tree-${c}">
+      return `<div class="pile ${n ? '' : 'gone'}" style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)} data-testid="hh-tree-${c}">
         <span class="pile-boxes">${anchor(`tree-${c}`)}${boxes(c, `tree-${c}`, n, 6)}</span>${countChip(n)}</div>`;
     };
     const face = v.last_roll?.face;
@@ -361,8 +400,8 @@ export default {
       const stacks = colours.map((c) => {
         const n = p.stacks[c] || 0;
         const label = t('hh.tip.stack', { name, count: t('hh.count', { n, colour: colourName(c) }) });
-        return `<div class="tower ${n ? '' : 'none'}" role="img" aria-label="${esc(label)}" ${tip(label)}>
-          <span class="tower-boxes" style="--g:${paint[c]}">${anchor(`st-${p.seat}-${c}`)}${boxes(c, `st-${p.seat}-${c}`, n, 10)}</span>${countChip(n)}</div>`;
+        return `<div class="tower ${n ? '' : 'none'}" style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)}>
+          <span class="tower-boxes">${anchor(`st-${p.seat}-${c}`)}${boxes(c, `st-${p.seat}-${c}`, n, 10)}</span>${countChip(n)}</div>`;
       }).join('');
       return `<div class="hh-player ${active ? 'active' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
         <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
@@ -395,7 +434,7 @@ export default {
   // Why the winner won, in one line under the table.
   resultNote(ctx) {
     const r = ctx.state.result || {};
-    return [t('hh.result_note'), r.decided_by === 'total_gifts' ? t('hh.result_tie') : ''].filter(Boolean).join(' ');
+    return [endReason(r, ctx.view), t('hh.result_note'), r.decided_by === 'total_gifts' ? t('hh.result_tie') : ''].filter(Boolean).join(' ');
   },
 
   resultHtml(ctx) {
@@ -403,7 +442,7 @@ export default {
     const rows = r.scores.map((score, seat) => `<tr class="${r.winners.includes(seat) ? 'winner' : ''}">
       <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))}</td><td><strong>${score}</strong></td>
       <td>${giftRow(r.stacks[seat], true)}</td><td>${r.total_gifts[seat]}</td></tr>`);
-    return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('hh.stacks'))}</th><th>${esc(t('game.total'))}</th></tr></thead>
+    return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('hh.stacks'))}</th><th>${esc(t('hh.total_col'))}</th></tr></thead>
       <tbody>${rows.join('')}</tbody></table>`;
   },
 };
