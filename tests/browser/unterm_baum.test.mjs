@@ -305,7 +305,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await waitMoment(active, active === oma.page ? /has taken a present from your table/ : /hat ein Geschenk von deinem Tisch genommen/);
   await active.getByTestId('log').getByText(active === oma.page ? /from your table to the tree/ : /von deinem Tisch unter den Baum/).waitFor();
   if (active === ben.page) {
-    await settled(ben.page);
+    await ben.page.locator(`[data-testid="${place2Id}"]`).scrollIntoViewIfNeeded();
     await screenshot(ben.page, 'unterm-baum-taken-phone-de.png');
   }
 
@@ -355,6 +355,13 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
 await run('browser: Unterm Baum has 160 different motif pictures, none like the card back, names that fit', async ({ browser, baseUrl }) => {
   const { page } = await newPerson(browser, 'Pictures', { locale: 'en-GB', viewport: { width: 360, height: 740 } });
   await page.goto(`${baseUrl}/`);
+  // Creating a room: both time limits (a turn, the wish list) are among the main settings.
+  await page.fill('#name', 'Pictures');
+  await page.getByRole('button', { name: /Unterm Baum/ }).click();
+  await page.locator('#opt-maxPlayers').waitFor({ timeout: 5000 });
+  for (const opt of ['mainTimeoutSec', 'assignSeconds']) assert.ok(await page.locator(`#opt-${opt}`).isVisible(), `${opt} is shown without "More settings"`);
+  await page.locator('#opt-assignSeconds').scrollIntoViewIfNeeded();
+  await screenshot(page, 'unterm-baum-options.png');
   // Every picture drawn to pixels (48 × 48), compared with every other one and with the back.
   const r = await page.evaluate(async () => {
     const { motifIds, motifSvg, backSvg } = await import('/js/games/ub_motifs.js');
