@@ -37,6 +37,12 @@ function newPerson(browser, name, options) {
   });
 }
 
+// Waits until the page has shown a moment banner matching `re` (moments.js keeps the last few).
+async function waitMoment(page, re) {
+  await page.waitForFunction((source) => JSON.parse(document.getElementById('moment')?.dataset.shown || '[]')
+    .some((text) => new RegExp(source).test(text)), re.source, { timeout: 10000 });
+}
+
 // Waits until no card moves or turns (for a screenshot of the cards at rest).
 function settled(page) {
   return page.waitForFunction(() => (document.querySelector('#screen .ub-board')?.getAnimations({ subtree: true }) || [])
@@ -198,17 +204,24 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
     assert.ok(dock.y + dock.height <= phoneSizes[0].height + 1 && dock.y + dock.height > phoneSizes[0].height - 40, 'the choices sit at the bottom of the screen');
     assert.ok(dock.height <= phoneSizes[0].height / 4, `the choices take at most a quarter of the screen (${dock.height})`);
   }
-  // Ben looks at the bottom of the page (the tree is out of sight): the reveal brings it back.
-  await ben.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  // Both look at the bottom of the page (the tree is out of sight): the reveal brings it back for
+  // the player who looks, and nobody else's page moves by itself.
+  const watcher = active === oma.page ? ben.page : oma.page;
+  for (const p of [oma.page, ben.page]) await p.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  const watcherAt = await watcher.evaluate(() => window.scrollY);
   const flipsBefore = await oma.page.evaluate(() => window.ubFlips);
   await active.locator('.ub-tree .ub-card.can').first().click();
   await active.getByTestId('reveal').waitFor();
   for (const p of [oma.page, ben.page]) await p.getByTestId('reveal').waitFor();
   const shown = await ben.page.getByTestId('reveal').locator('.motif .name').textContent();
   assert.ok(shown.length > 0);
-  await ben.page.locator('.ub-tree .ub-card.open.revealed').waitFor();
-  await revealedCardUncovered(ben.page);
-  await revealedCardUncovered(oma.page);
+  for (const p of [oma.page, ben.page]) await p.locator('.ub-tree .ub-card.open.revealed').waitFor();
+  await revealedCardUncovered(active);
+  // Two frames after the render (the board scrolls in the frame after it): the watcher's page stays.
+  await watcher.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  assert.equal(await watcher.evaluate(() => window.scrollY), watcherAt, "another player's reveal does not scroll the page");
+  await watcher.locator('.ub-card.revealed').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await revealedCardUncovered(watcher);
   // Ben scrolls so that the card lies right below the turn bar, where the banner sticks: the
   // banner steps aside below the card.
   await ben.page.evaluate(() => {
@@ -263,11 +276,38 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await place.click();
   await active.locator(`[data-testid="${placeId}"][data-flip="${key}"]`).waitFor();
   await oma.page.getByTestId('log').getByText(/rearranges the table/).waitFor();
+  // A second rearrangement in the same turn: the log says it once.
+  await active.locator(`.ub-field.mine [data-flip="${key}"]`).click();
+  const place2 = active.locator('.ub-field.mine .ub-card.can.free').first();
+  const place2Id = await place2.getAttribute('data-testid');
+  await place2.click();
+  await active.locator(`[data-testid="${place2Id}"][data-flip="${key}"]`).waitFor();
+  await oma.page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"].full`), place2Id);
+  assert.equal(await oma.page.getByTestId('log').getByText(/rearranges the table/).count(), 1, 'rearranging twice in a turn is one line');
+  // How points are made is on screen during the game, and the own table is called so everywhere.
+  assert.match(await ben.page.getByTestId('ub-points-hint').textContent(), /richtige Person und richtiger Platz 4, richtige Person 3, sonst 1/);
+  assert.match(await ben.page.locator('.ub-field.mine .ub-card').first().getAttribute('aria-label'), /^Dein Tisch, /);
+  assert.match(await oma.page.locator('.ub-field.mine .ub-card').first().getAttribute('aria-label'), /^Your table, /);
   assert.deepEqual(await ben.page.evaluate(() => [window.ubFlips, window.ubSlides]), [0, 0], 'no card animation under reduced motion');
   await assertFitsPhones(ben.page, 'after a move');
   await settled(active);
   await screenshot(active, active === oma.page ? 'unterm-baum-turn.png' : 'unterm-baum-turn-phone-de.png');
   await screenshot(ben.page, 'unterm-baum-phone-de.png');
+
+  // The other player takes that card from the table back under the tree: its owner is told, and
+  // the emptied place is marked for a moment.
+  await active.locator('.actions button.action').click();
+  await watcher.locator('.turn-bar.mine').waitFor({ timeout: 5000 });
+  await watcher.getByRole('button', { name: watcher === oma.page ? 'Move a card' : 'Karte verschieben' }).click();
+  await watcher.locator('.ub-field:not(.mine) .ub-card.can.full').click();
+  await watcher.locator('.ub-tree .ub-card.can.free').first().click();
+  await active.locator(`[data-testid="${place2Id}"].free.taken`).waitFor({ timeout: 5000 });
+  await waitMoment(active, active === oma.page ? /has taken a present from your table/ : /hat ein Geschenk von deinem Tisch genommen/);
+  await active.getByTestId('log').getByText(active === oma.page ? /from your table to the tree/ : /von deinem Tisch unter den Baum/).waitFor();
+  if (active === ben.page) {
+    await ben.page.locator(`[data-testid="${place2Id}"]`).scrollIntoViewIfNeeded();
+    await screenshot(ben.page, 'unterm-baum-taken-phone-de.png');
+  }
 
   // Play on (end each turn) to the round cap and the results.
   const deadline = Date.now() + 90000;
@@ -296,6 +336,8 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   assert.ok(barChecked, 'Ben had a turn');
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
   assert.equal(await oma.page.locator('.results .score-table tbody tr').count(), 2);
+  // Under the table: what each column is worth.
+  assert.match(await oma.page.getByTestId('ub-points-note').textContent(), /exact .* = 4 points, right person = 3 points, other = 1 point/);
   await settled(oma.page);
   await screenshot(oma.page, 'unterm-baum-results.png');
   await assertFitsPhones(ben.page, 'the results');
@@ -313,6 +355,13 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
 await run('browser: Unterm Baum has 160 different motif pictures, none like the card back, names that fit', async ({ browser, baseUrl }) => {
   const { page } = await newPerson(browser, 'Pictures', { locale: 'en-GB', viewport: { width: 360, height: 740 } });
   await page.goto(`${baseUrl}/`);
+  // Creating a room: both time limits (a turn, the wish list) are among the main settings.
+  await page.fill('#name', 'Pictures');
+  await page.getByRole('button', { name: /Unterm Baum/ }).click();
+  await page.locator('#opt-maxPlayers').waitFor({ timeout: 5000 });
+  for (const opt of ['mainTimeoutSec', 'assignSeconds']) assert.ok(await page.locator(`#opt-${opt}`).isVisible(), `${opt} is shown without "More settings"`);
+  await page.locator('#opt-assignSeconds').scrollIntoViewIfNeeded();
+  await screenshot(page, 'unterm-baum-options.png');
   // Every picture drawn to pixels (48 × 48), compared with every other one and with the back.
   const r = await page.evaluate(async () => {
     const { motifIds, motifSvg, backSvg } = await import('/js/games/ub_motifs.js');
@@ -407,8 +456,9 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   const oma = await newPerson(browser, 'Oma', { locale: 'en-GB', viewport: { width: 1280, height: 900 } });
   const ben = await newPerson(browser, 'Ben', { locale: 'de-DE', viewport: phoneSizes[1], hasTouch: true });
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Unterm Baum', { maxPlayers: 2, cardsToRemember: 20, memorizeSeconds: 2 });
-  await joinByInvite(ben.page, baseUrl, code, 'Ben');
-  await oma.page.getByText('Ben', { exact: true }).waitFor();
+  // Ben plays as "Tom", like a member of the Schmidt family he gets.
+  await joinByInvite(ben.page, baseUrl, code, 'Tom');
+  await oma.page.getByText('Tom', { exact: true }).waitFor();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
   await ben.page.getByTestId('ub-assign-grid').waitFor();
   for (const phone of phoneSizes) {
@@ -422,9 +472,21 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   const over = await ben.page.locator('#screen .motif .name').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
   assert.deepEqual(over, []);
   await screenshot(ben.page, 'unterm-baum-20-assign-phone-de.png');
+  // Oma folds her list first (she gets the Müllers), Ben then the Schmidts.
   await oma.page.getByRole('button', { name: 'Done: fold my wish list' }).click();
+  await oma.page.locator('.waiting[data-key="ub-waiting"]').waitFor();
   await ben.page.locator('[data-act="ub-assign"]').click();
   await ben.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
+  await oma.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
+  // The Schmidts have German names on a German screen, English ones on an English screen.
+  const members = (page) => page.locator('.ub-field:not(.mine) .ub-row .member, .ub-field.mine .ub-row .member').allTextContents();
+  const benSees = await members(ben.page);
+  for (const name of ['Oma Rosi', 'Opa Willi', 'Thomas']) assert.ok(benSees.includes(name), `Ben sees ${name}: ${benSees}`);
+  assert.ok(!benSees.some((n) => /Grandma|Grandpa|Rose|Bill/.test(n)), `no English names on a German screen: ${benSees}`);
+  const omaSees = await members(oma.page);
+  assert.ok(omaSees.includes('Grandma Rose'), `${omaSees}`);
+  // Oma's screen keeps the family's Tom apart from the player Tom.
+  assert.ok(omaSees.includes('Tom (family)') && !omaSees.includes('Tom'), `${omaSees}`);
   for (const phone of phoneSizes) {
     await ben.page.setViewportSize(phone);
     await assertNoSideScroll(ben.page, `20 gifts, a turn at ${phone.width} px`);

@@ -182,7 +182,7 @@ function onState(msg, info) {
   render();
 }
 
-function eventText(ev, game) {
+function eventText(ev, game, log, i) {
   if (ev.kind === 'caught_up') return t('game.caught_up');
   if (ev.kind === 'log_truncated') return t('game.log_truncated');
   if (ev.kind === 'game_started') return t('game.started', { names: list(ev.players.map((name) => displayName(name))) });
@@ -190,7 +190,7 @@ function eventText(ev, game) {
     const names = ev.seats.map((s) => seatName(s));
     return names.length ? t('game.timed_out', { names: list(names) }) : null;
   }
-  return game?.eventText?.(ev, context(game)) ?? null; // none before the board is loaded
+  return game?.eventText?.(ev, context(game), log, i) ?? null; // none before the board is loaded (log, i: for a line that depends on earlier ones)
 }
 
 // The log keeps events, not text: lines are written when shown, in the current language.
@@ -321,7 +321,7 @@ function renderSide() {
   if (inRoom && store.state) {
     log.hidden = false;
     const game = games[store.room.game];
-    const lines = store.log.map((ev) => eventText(ev, game)).filter(Boolean);
+    const lines = store.log.map((ev, i) => eventText(ev, game, store.log, i)).filter(Boolean);
     const items = lines.reverse().map((line) => `<li>${esc(line)}</li>`); // newest first; the list scrolls
     log.innerHTML = `<h3>${esc(t('game.log'))}</h3><ol class="log-list" data-testid="log">${items.join('')}</ol>`;
   } else {

@@ -139,7 +139,8 @@ export default [
         'unterm_baum.opt.mainTimeoutSec': 'Zeit für einen Zug (Sekunden)',
       },
     },
-    mainOptions: ['maxPlayers', 'cardsToRemember', 'startPlayer', 'mainTimeoutSec'],
+    // Both time limits side by side: "no limit" for a turn does not cover writing the wish list.
+    mainOptions: ['maxPlayers', 'cardsToRemember', 'startPlayer', 'mainTimeoutSec', 'assignSeconds'],
     // Writing and memorising the lists, then about 1.5 × K rounds (a field fills by at most one card a
     // turn) of about 40 seconds a turn; no more than the round cap.
     estimateMinutes: (o) => {

@@ -61,10 +61,19 @@ const texts = {
     'ub.where.under': 'lying under the tree, {i} from the left',
     'ub.last_round': 'Last round! After it every table is counted.',
     'ub.tip.tree_free': 'A free place under the tree',
-    'ub.tip.card': "{owner}'s table, {member}: a present, face down",
-    'ub.tip.free': "{owner}'s table, {member}: a free place",
+    'ub.tip.card': '{table}, {member}: a present, face down',
+    'ub.tip.free': '{table}, {member}: a free place',
     'ub.tip.tree_open': '{motif}, face up under the tree ({where})',
-    'ub.tip.card_open': "{owner}'s table, {member}: {motif}, face up",
+    'ub.tip.card_open': '{table}, {member}: {motif}, face up',
+    'ub.tip.taken': '{table}, {member}: a free place. {name} has just taken the present from here',
+    'ub.e.revealed_mine': '{name} looks at a card on your table',
+    'ub.from.mine': 'from your table', 'ub.to.mine': 'to your table',
+    'ub.m.taken': '✋ {name} has taken a present from your table',
+    'ub.m.one_left': '⚠️ One more present and {name}\'s table is full: the game ends!',
+    'ub.m.one_left_mine': '⚠️ One more present and your table is full: the game ends!',
+    'ub.points_hint': 'Points at the end, for each present on your table: right person and right place 4, right person 3, any other 1.',
+    'ub.points_note': 'Each present on the table counts: exact (right person, right place) = 4 points, right person = 3 points, other = 1 point.',
+    'ub.family_member': '{name} (family)',
     'ub.count': '{n} of {k} presents',
   },
   de: {
@@ -120,10 +129,19 @@ const texts = {
     'ub.where.under': 'unter dem Baum liegend, {i} von links',
     'ub.last_round': 'Letzte Runde! Danach wird jeder Tisch gezählt.',
     'ub.tip.tree_free': 'Ein freier Platz unterm Baum',
-    'ub.tip.card': 'Tisch von {owner}, {member}: ein verdecktes Geschenk',
-    'ub.tip.free': 'Tisch von {owner}, {member}: ein freier Platz',
+    'ub.tip.card': '{table}, {member}: ein verdecktes Geschenk',
+    'ub.tip.free': '{table}, {member}: ein freier Platz',
     'ub.tip.tree_open': '{motif}, aufgedeckt unterm Baum ({where})',
-    'ub.tip.card_open': 'Tisch von {owner}, {member}: {motif}, aufgedeckt',
+    'ub.tip.card_open': '{table}, {member}: {motif}, aufgedeckt',
+    'ub.tip.taken': '{table}, {member}: ein freier Platz. {name} hat das Geschenk gerade von hier genommen',
+    'ub.e.revealed_mine': '{name} sieht sich eine Karte auf deinem Tisch an',
+    'ub.from.mine': 'von deinem Tisch', 'ub.to.mine': 'auf deinen Tisch',
+    'ub.m.taken': '✋ {name} hat ein Geschenk von deinem Tisch genommen',
+    'ub.m.one_left': '⚠️ Noch 1 Geschenk, dann ist der Tisch von {name} voll: das Spiel ist aus!',
+    'ub.m.one_left_mine': '⚠️ Noch 1 Geschenk, dann ist dein Tisch voll: das Spiel ist aus!',
+    'ub.points_hint': 'Punkte am Schluss, für jedes Geschenk auf deinem Tisch: richtige Person und richtiger Platz 4, richtige Person 3, sonst 1.',
+    'ub.points_note': 'Jedes Geschenk auf dem Tisch zählt: genau (richtige Person, richtiger Platz) = 4 Punkte, richtige Person = 3 Punkte, sonst = 1 Punkt.',
+    'ub.family_member': '{name} (Familie)',
     'ub.count': '{n} von {k} Geschenken',
   },
 };
@@ -145,11 +163,21 @@ const families = {
 const familyName = (id) => families[id]?.name || id;
 
 // A family member as a German screen says it: the sheets' grandparents are called Oma and Opa
-// there, whatever the family's own word (the names themselves stay).
+// there, whatever the family's own word, and the Schmidts (a German name) are called as German
+// families are; the other families keep their names from abroad.
 const grandparents = /^(Grandma|Nonna|Mormor|Mamie|Babcia|Abuela) |^(Grandpa) /;
+const germanMembers = { 'Grandma Rose': 'Oma Rosi', 'Grandpa Bill': 'Opa Willi', Sarah: 'Susanne', Tom: 'Thomas', Lily: 'Lena' };
+// The names of the players at the table (set on every render): a family member called like one of
+// them says that it is the family member ("Tom (Familie)"), so nobody mistakes the row for the player.
+let seated = new Set();
+function noteSeated(ctx) {
+  seated = new Set((ctx.view?.players || []).map((p) => String(ctx.name(p.seat) || '').trim().toLowerCase()).filter(Boolean));
+}
 function memberName(name) {
-  if (lang() !== 'de' || !name) return name;
-  return name.replace(grandparents, (_, grandma) => (grandma ? 'Oma ' : 'Opa '));
+  if (!name) return name;
+  let said = name;
+  if (lang() === 'de') said = germanMembers[name] || name.replace(grandparents, (_, grandma) => (grandma ? 'Oma ' : 'Opa '));
+  return seated.has(said.trim().toLowerCase()) ? t('ub.family_member', { name: said }) : said;
 }
 
 export function motifName(motif) {
@@ -164,7 +192,7 @@ function motifHtml(motif) {
 }
 
 // This browser's own UI state: open reveals, the chosen mode, the selected card, the draft list.
-const ui = { reveals: new Map(), mode: null, selected: null, draft: null, draftFor: null, pick: null };
+const ui = { reveals: new Map(), taken: new Map(), nearlyFull: null, news: new WeakMap(), mode: null, selected: null, draft: null, draftFor: null, pick: null };
 
 const locKey = (loc) => ('tree' in loc ? `t${loc.tree}` : `s${loc.seat}:${loc.row}:${loc.slot}`);
 const area = (loc) => ('tree' in loc ? 'tree' : `seat${loc.seat}`);
@@ -197,9 +225,15 @@ function syncCards(v) {
   for (const key of live) if (!cards.at.has(key)) cards.at.set(key, `ubc${cards.next++}`);
 }
 
-// "from under the tree", "to Ben's table": the place with its preposition (German cases differ).
+// "from under the tree", "to Ben's table", "to your table": the place with its preposition
+// (German cases differ).
 function placeWord(dir, loc, ctx) {
-  return 'tree' in loc ? t(`ub.${dir}.tree`) : t(`ub.${dir}.field`, { name: ctx.name(loc.seat) });
+  if ('tree' in loc) return t(`ub.${dir}.tree`);
+  return loc.seat === ctx.seat ? t(`ub.${dir}.mine`) : t(`ub.${dir}.field`, { name: ctx.name(loc.seat) });
+}
+// "Your table" or "Ben's table", as the table's heading says it.
+function tableName(seat, ctx) {
+  return seat === ctx.seat ? t('ub.field_mine') : t('ub.field', { name: ctx.name(seat) });
 }
 
 function entries(ctx, kind) {
@@ -249,7 +283,10 @@ function cardHtml(loc, occupied, face, ctx) {
   const shown = face || (occupied && reveal && reveal.until > Date.now() ? reveal.motif : null);
   const can = !ctx.state.over && ctx.seat !== null && clickable(loc, occupied, ctx);
   const selected = ui.selected && same(ui.selected, loc);
-  const cls = ['ub-card', occupied ? 'full' : 'free', shown ? 'open' : '', can ? 'can' : '', selected ? 'selected' : '',
+  // A place a present was just taken from (the owner's own table): marked for a few seconds.
+  const gone = ui.taken.get(locKey(loc));
+  const taken = !occupied && gone && gone.until > Date.now() ? gone : null;
+  const cls = ['ub-card', occupied ? 'full' : 'free', shown ? 'open' : '', can ? 'can' : '', selected ? 'selected' : '', taken ? 'taken' : '',
     reveal && !face && shown ? 'revealed' : ''].filter(Boolean).join(' ');
   const inner = occupied
     ? `<span class="ub-flip"><span class="ub-face ub-down">${backSvg()}</span><span class="ub-face ub-up">${shown ? motifHtml(shown) : ''}</span></span>`
@@ -262,7 +299,11 @@ function cardHtml(loc, occupied, face, ctx) {
     const where = treeWhere(loc.tree, ctx.view.tree.length);
     label = !occupied ? t('ub.tip.tree_free') : t(shown ? 'ub.tip.tree_open' : 'ub.tip.tree_card', { motif, where });
   }
-  else label = t(!occupied ? 'ub.tip.free' : shown ? 'ub.tip.card_open' : 'ub.tip.card', { owner: ctx.name(loc.seat), member, motif });
+  else {
+    const table = tableName(loc.seat, ctx);
+    label = t(!occupied ? 'ub.tip.free' : shown ? 'ub.tip.card_open' : 'ub.tip.card', { table, member, motif });
+    if (taken) label = t('ub.tip.taken', { table, member, name: ctx.name(taken.by) });
+  }
   const attrs = can ? `data-act="ub-loc" data-loc='${esc(JSON.stringify(loc))}' role="button" tabindex="0"` : 'role="img"';
   // The key carries what lies above the board (ui.epoch): a card that moves slides, but when the
   // turn bar or the wish list above changes and shifts the whole board, nothing slides.
@@ -353,10 +394,11 @@ function fieldHtml(p, ctx) {
   const mine = p.seat === ctx.seat;
   const colour = ctx.colour(p.seat);
   const chip = chipColours(colour);
+  const almost = ctx.view.phase === 'play' && p.card_count === ctx.view.cards_to_remember - 1;
   return `<section class="ub-field ${active ? 'active' : ''} ${mine ? 'mine' : ''}" style="--c:${colour}" data-key="ub-field-${p.seat}" data-testid="ub-field-${p.seat}">
-    <h3><span class="ub-chip" style="background:${chip.bg};color:${chip.fg}">${esc(mine ? t('ub.field_mine') : t('ub.field', { name: ctx.name(p.seat) }))}</span>
+    <h3><span class="ub-chip" style="background:${chip.bg};color:${chip.fg}">${esc(tableName(p.seat, ctx))}</span>
     <span class="ub-fam">${esc(fam.slice(3))}</span>
-    <span class="ub-count">${esc(t('ub.count', { n: p.card_count, k: ctx.view.cards_to_remember }))}</span></h3>${rows.join('')}</section>`;
+    <span class="ub-count ${almost ? 'almost' : ''}">${esc(t('ub.count', { n: p.card_count, k: ctx.view.cards_to_remember }))}</span></h3>${rows.join('')}</section>`;
 }
 
 function wishGrid(wishes, rows, slots, members, editable) {
@@ -472,6 +514,8 @@ window.addEventListener('resize', () => {
 const pending = { wishlist: false, card: null };
 function afterRender() {
   wasNarrow = narrow();
+  const dockEl = document.querySelector('#screen .game-unterm_baum > .actions');
+  document.documentElement.style.setProperty('--ub-dock-h', `${dockEl ? Math.ceil(dockEl.getBoundingClientRect().height) : 0}px`);
   const bar = document.querySelector('#screen .turn-bar');
   const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().height) : 0;
   const behavior = reducedMotion() ? 'auto' : 'smooth';
@@ -529,6 +573,34 @@ window.addEventListener('scroll', () => {
   });
 }, { passive: true });
 
+// How long a place a present was taken from stays marked.
+const takenMs = 4000;
+
+// Tables one present short of full: a table that becomes so is news once (the moment of the move
+// that made it so), computed from the view. The first state seen (a join) only takes note.
+function noteNearlyFull(msg) {
+  const v = msg.view;
+  if (!v?.players || v.phase !== 'play') return;
+  const now = new Set(v.players.filter((p) => p.card_count === v.cards_to_remember - 1).map((p) => p.seat));
+  if (ui.nearlyFull) {
+    const fresh = [...now].filter((seat) => !ui.nearlyFull.has(seat));
+    const move = [...msg.events].reverse().find((e) => e.kind === 'moved');
+    if (fresh.length && move) ui.news.set(move, fresh);
+  }
+  ui.nearlyFull = now;
+}
+
+// Did the same player already rearrange the table earlier in this turn (the log line says it once)?
+function rearrangedBefore(ev, log, i) {
+  if (!log) return false;
+  for (let j = i - 1; j >= 0; j--) {
+    const e = log[j];
+    if (e.kind === 'turn_started' || e.kind === 'turn_ended') return false;
+    if (e.kind === 'rearranged' && e.seat === ev.seat) return true;
+  }
+  return false;
+}
+
 export default {
   id: 'unterm_baum',
 
@@ -537,19 +609,28 @@ export default {
   onState(msg, ctx) {
     rerender = ctx.render;
     if (msg.events.some((e) => e.kind === 'game_started')) {
-      Object.assign(ui, { mode: null, selected: null, draft: null, draftFor: null, pick: null });
+      Object.assign(ui, { mode: null, selected: null, draft: null, draftFor: null, pick: null, nearlyFull: new Set() });
       ui.reveals.clear();
+      ui.taken.clear();
       cards.at.clear();
     }
     for (const ev of msg.events) {
       // A replayed event (after a reconnect) is history: its card is not shown again.
       if (ev.kind === 'revealed' && ev.seq === undefined) {
         ui.reveals.set(locKey(ev.location), { motif: ev.motif, seat: ev.seat, until: Date.now() + ev.display_ms });
-        pending.card = locKey(ev.location);
+        // Only the player who looks has the page brought to the card: nobody else's page moves
+        // by itself (they see the card big in the banner).
+        if (ev.seat === ctx.seat && ctx.seat !== null) pending.card = locKey(ev.location);
         setTimeout(() => ctx.render(), ev.display_ms + 50);
       } else if (ev.kind === 'moved') {
         relocate(ui.reveals, [[ev.from, ev.to]]);
         relocate(cards.at, [[ev.from, ev.to]]);
+        ui.taken.delete(locKey(ev.to));
+        // Someone else took a present from this player's table: its place is marked for a moment.
+        if (ev.seq === undefined && ctx.seat !== null && ev.from.seat === ctx.seat && ev.seat !== ctx.seat) {
+          ui.taken.set(locKey(ev.from), { by: ev.seat, until: Date.now() + takenMs });
+          setTimeout(() => ctx.render(), takenMs + 50);
+        }
       } else if (ev.kind === 'rearranged') {
         const pairs = ev.moves.map((m) => [{ seat: ev.seat, ...m.from }, { seat: ev.seat, ...m.to }]);
         relocate(ui.reveals, pairs);
@@ -559,7 +640,9 @@ export default {
       }
     }
     syncCards(msg.view);
+    noteNearlyFull(msg);
     for (const [key, r] of ui.reveals) if (r.until <= Date.now()) ui.reveals.delete(key);
+    for (const [key, r] of ui.taken) if (r.until <= Date.now()) ui.taken.delete(key);
     if (ctx.view?.phase !== 'play') ui.selected = null;
   },
 
@@ -589,10 +672,24 @@ export default {
   },
 
   // Moments announced to everyone (moments.js). Not the start of memorising: the wish list says so
-  // in large letters, and a banner would lie over the list while it is to be learnt.
-  moments: { memorize_ended: '📜' },
+  // in large letters, and a banner would lie over the list while it is to be learnt. A move is news
+  // when it took a present from the viewer's table, or left a table one present short of full
+  // (the game ends when its owner fills it).
+  moments: {
+    memorize_ended: '📜',
+    moved(ev, ctx) {
+      const lines = [];
+      if (ctx.seat !== null && ev.from.seat === ctx.seat && ev.seat !== ctx.seat) lines.push(t('ub.m.taken', { name: ctx.name(ev.seat) }));
+      for (const seat of ui.news.get(ev) || []) {
+        lines.push(seat === ctx.seat ? t('ub.m.one_left_mine') : t('ub.m.one_left', { name: ctx.name(seat) }));
+      }
+      return lines.join(' ') || null;
+    },
+  },
 
-  eventText(ev, ctx) {
+  // `log` and `i` (app.js): the whole log and this event's place in it, so that a player who
+  // rearranges the table several times in a turn is said to do it once.
+  eventText(ev, ctx, log, i) {
     const name = ctx.name(ev.seat);
     switch (ev.kind) {
       case 'assigned': return t('ub.e.assigned', { name });
@@ -601,9 +698,10 @@ export default {
       case 'turn_started': return t('ub.e.turn_started', { name });
       // Never the motif: the log stays on screen, a revealed card must not.
       case 'revealed': return 'tree' in ev.location ? t('ub.e.revealed_tree', { name })
-        : t('ub.e.revealed_field', { name, owner: ctx.name(ev.location.seat) });
+        : ev.location.seat === ctx.seat ? t('ub.e.revealed_mine', { name })
+          : t('ub.e.revealed_field', { name, owner: ctx.name(ev.location.seat) });
       case 'moved': return t('ub.e.moved', { name, from: placeWord('from', ev.from, ctx), to: placeWord('to', ev.to, ctx) });
-      case 'rearranged': return t('ub.e.rearranged', { name });
+      case 'rearranged': return rearrangedBefore(ev, log, i) ? null : t('ub.e.rearranged', { name });
       case 'turn_ended': return t('ub.e.turn_ended', { name });
       case 'game_over': return t('ub.e.game_over');
       default: return null;
@@ -613,6 +711,7 @@ export default {
   // The tree and the tables, the player's own table first (on a phone right under the tree).
   render(ctx) {
     const v = ctx.view;
+    noteSeated(ctx);
     const mine = ctx.seat !== null && !ctx.state.over;
     const top = [];
     if (ctx.state.over) ui.reveals.clear();
@@ -622,8 +721,9 @@ export default {
     // over this strip (the reminder that the list is folded) and not over the board.
     if (v.phase === 'play') {
       const covered = [...ui.reveals.values()].some((r) => r.until > Date.now());
-      const note = ctx.seat !== null ? ` data-testid="ub-folded">${esc(t('ub.folded'))}` : '>';
-      top.unshift(`<p class="ub-strip muted ${covered ? 'covered' : ''}" data-key="ub-folded"${note}</p>`);
+      const folded = ctx.seat !== null ? `<span data-testid="ub-folded">${esc(t('ub.folded'))}</span>` : '';
+      const points = `<span class="ub-points" data-testid="ub-points-hint">${esc(t('ub.points_hint'))}</span>`;
+      top.unshift(`<div class="ub-strip muted ${covered ? 'covered' : ''}" data-key="ub-folded">${folded}${points}</div>`);
     }
     if (v.phase === 'play' && v.max_rounds && v.round >= v.max_rounds) {
       top.push(`<p class="ub-last-round" data-key="ub-last-round" role="status">⏳ ${esc(t('ub.last_round'))}</p>`);
@@ -711,6 +811,7 @@ export default {
   },
 
   resultHtml(ctx) {
+    noteSeated(ctx);
     const r = ctx.state.result;
     const rows = r.players.map((p) => `<tr class="${r.winners.includes(p.seat) ? 'winner' : ''}">
       <td><span class="dot" style="--c:${ctx.colour(p.seat)}"></span>${esc(ctx.name(p.seat))}</td><td><strong>${p.score}</strong></td>
@@ -718,6 +819,7 @@ export default {
     const lists = r.players.map((p) => `<details><summary>${esc(t('ub.wished'))}: ${esc(ctx.name(p.seat))}</summary>
       <div class="ub-wishes">${wishGrid(p.wishes, ctx.view.family_size, ctx.view.slots_per_row, ctx.view.players[p.seat]?.members, false)}</div></details>`);
     return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('ub.exact'))}</th>
-      <th>${esc(t('ub.member'))}</th><th>${esc(t('ub.other'))}</th></tr></thead><tbody>${rows.join('')}</tbody></table>${lists.join('')}`;
+      <th>${esc(t('ub.member'))}</th><th>${esc(t('ub.other'))}</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+      <p class="ub-points-note small" data-testid="ub-points-note">${esc(t('ub.points_note'))}</p>${lists.join('')}`;
   },
 };
