@@ -30,7 +30,7 @@ const texts = {
     'cp.stone_why.blue': 'With a blue stone you may later shout "Stop!" after any roll and swap places with any figure, even Santa or the polar bear.',
     'cp.stone_why.green': 'With a green stone you may later shout "Stop!" after any roll and move a floe with everything on it.',
     'cp.stone_why.any': 'With a stone you may later shout "Stop!" after any roll and swap places or move a floe.',
-    'cp.m.you_santa': '🎅 You are Santa now! Catch the penguins.',
+    'cp.m.you_santa': '🎅 You are Santa now! Catch the penguins.', 'cp.m.taken_from_you': '🎅 Santa takes {a_colour} present from you',
     'cp.m.santa_now': '🎅 {santa} is Santa now.',
     'cp.m.santa_now_you_penguin': '🎅 {santa} is Santa now. You are a penguin again: yours starts at the hut.',
     'cp.final_santa': '{name} is Santa at the end, and Santa cannot win.',
@@ -129,7 +129,7 @@ const texts = {
     'cp.stone_why.blue': 'Mit einem blauen Stein darfst du später nach jedem Wurf „Stopp!“ rufen und mit irgendeiner Figur den Platz tauschen, sogar mit Weihnachtsmann oder Eisbär.',
     'cp.stone_why.green': 'Mit einem grünen Stein darfst du später nach jedem Wurf „Stopp!“ rufen und eine Scholle samt allem darauf verschieben.',
     'cp.stone_why.any': 'Mit einem Stein darfst du später nach jedem Wurf „Stopp!“ rufen und den Platz tauschen oder eine Scholle verschieben.',
-    'cp.m.you_santa': '🎅 Du bist jetzt der Weihnachtsmann! Fang die Pinguine.',
+    'cp.m.you_santa': '🎅 Du bist jetzt der Weihnachtsmann! Fang die Pinguine.', 'cp.m.taken_from_you': '🎅 Der Weihnachtsmann nimmt dir ein Geschenk in {colour} ab',
     'cp.m.santa_now': '🎅 {santa} ist jetzt der Weihnachtsmann.',
     'cp.m.santa_now_you_penguin': '🎅 {santa} ist jetzt der Weihnachtsmann. Du bist wieder Pinguin: deiner fängt an der Hütte an.',
     'cp.final_santa': '{name} ist am Ende der Weihnachtsmann und kann deshalb nicht gewinnen.',
@@ -735,8 +735,15 @@ export default {
   // rest in the third person. Caught in someone else's turn, the new Santa hears it once more when
   // their own turn begins (moments.js drops older news then).
   moments: {
-    stop_claimed: '✋', stop_granted: '✋', stone_used: '🪨', present_stolen: '🎁', present_confiscated: '🎅',
-    present_dropped: '🐻‍❄️',
+    stop_claimed: '✋', stop_granted: '✋', stone_used: '🪨', present_stolen: '🎁', present_dropped: '🐻‍❄️',
+    present_confiscated: (ev, ctx, msg) => {
+      // Santa's own choice is no news to Santa.
+      if (ctx.seat !== null && msg.events.some((e) => (e.kind === 'santa_met' && e.santa_seat === ctx.seat)
+        || (e.kind === 'roles_swapped' && e.at_hut_seat === ctx.seat))) return null;
+      if (ctx.seat !== null && ev.from === ctx.seat) return t('cp.m.taken_from_you', { colour: colourName(ev.colour), a_colour: aColour(ev.colour) });
+      const line = ctx.game.eventText(ev, ctx);
+      return line ? `🎅 ${line}` : null;
+    },
     roles_swapped: (ev, ctx, msg) => {
       if (ctx.seat !== null && ctx.seat !== undefined && ev.santa_seat === ctx.seat) {
         ui.santaNews = !msg.prompt?.seats?.includes(ctx.seat);
