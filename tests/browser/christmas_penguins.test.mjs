@@ -296,6 +296,9 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
     if (!phase || checked.get(page).has(phase)) return;
     const size = await page.evaluate(() => `${window.innerWidth}x${window.innerHeight}`);
     await assertNoSideScroll(page, `${phase} at ${size}`);
+    // The sticky turn bar (with Santa's "You are Santa: …" prompts) takes at most a fifth of the screen.
+    const bar = await page.evaluate(() => ({ h: document.querySelector('#screen .turn-bar')?.getBoundingClientRect().height || 0, H: window.innerHeight }));
+    assert.ok(bar.h <= bar.H / 5, `${phase} at ${size}: the turn bar is ${bar.h} px high, more than a fifth of ${bar.H} px`);
     // The "Stop!" button fits the screen's width when it is offered.
     const stop = page.getByTestId('stop');
     if (await stop.count()) {
