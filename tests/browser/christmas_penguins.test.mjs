@@ -14,6 +14,9 @@ import { assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, jo
 const pick = (n) => Math.floor(Math.random() * n);
 // A "Stop!" in the log or a banner, in either language.
 const stopLine = /shouts "Stop!"|may play a stone now|ruft „Stopp!“|darf jetzt einen Stein spielen/;
+// The new Santa's own banner, in either language, and everyone else's.
+const youSanta = /^🎅 (You are Santa now! Catch the penguins\.|Du bist jetzt der Weihnachtsmann! Fang die Pinguine\.)$/;
+const youSantaLog = /^(You are Santa now! Catch the penguins\.|Du bist jetzt der Weihnachtsmann! Fang die Pinguine\.)$/;
 
 // A browser of its own; `reducedMotion: 'reduce'` plays the player who switched motion off,
 // `hasTouch` a phone's touch screen. Every
@@ -55,8 +58,8 @@ async function shownMoment(page, re) {
 async function step(page, state) {
   const stop = page.getByTestId('stop');
   if (!state.stopped && (await stop.count())) {
-    const meActive = await page.locator('.cp-player.me.active').count();
-    if (!meActive) {
+    const onTurn = await page.locator('.cp-player.me.on-turn').count();
+    if (!onTurn) {
       // The reaction window may close between seeing the button and clicking it.
       const clicked = await stop.click({ timeout: 1000 }).then(() => true, () => false);
       if (clicked) return 'stop';
@@ -93,7 +96,10 @@ async function step(page, state) {
         // is the penguin still in the hut, whose floe is marked instead).
         const hint = await page.getByTestId('cp-move-hint').textContent();
         assert.match(hint, /gold/, `the hint says which figure moves: ${hint}`);
-        assert.ok((await page.locator('.cp-board .piece.moving').count()) + (await page.locator('.cp-board .floe.from').count()) >= 1, 'the moving figure is marked');
+        const marked = (await page.locator('.cp-board .piece.moving').count()) + (await page.locator('.cp-board .floe.from').count());
+        // The screen may have moved on meanwhile (the state after the last click arrived): look again.
+        if (!marked && (await page.locator('.cp-layout').getAttribute('data-phase')) !== 'move') return null;
+        assert.ok(marked >= 1, 'the moving figure is marked');
         const lang = await page.evaluate(() => document.documentElement.lang);
         if (!state.shotMove?.has(lang)) {
           await floe.hover();
@@ -110,6 +116,10 @@ async function step(page, state) {
     }
     const take = page.getByRole('button', { name: /Take the stone|Stein nehmen/ });
     if (await take.count()) {
+      // Why one would take it, in one line.
+      const why = page.getByTestId('cp-stone-why');
+      assert.equal(await why.count(), 1, 'the screen says what a stone is for');
+      assert.match(await why.textContent(), /shout "Stop!"|„Stopp!“ rufen/);
       await take.click({ timeout: 1000 });
       return 'button';
     }
@@ -152,7 +162,31 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
     assert.ok(b.height <= vh, `the board (${b.height} px) fits the screen's height (${vh} px)`);
   }
 
-  const state = { stopped: false, moved: false, channel: false, reduced: new Set([ben.page]) };
+  // Setting up: the gold frame is on the card of the player the game waits for (placing a
+  // penguin), not on Santa's whose turn follows, on every screen; that player is told the goal, and
+  // each card names its presents and the water channels still to build.
+  let placer = null;
+  for (const until = Date.now() + 10000; !placer && Date.now() < until; await sleep(50)) {
+    for (const p of [oma.page, ben.page]) {
+      if ((await p.locator('.cp-layout[data-phase="place_penguin"]').count()) && (await p.locator('.turn-bar.mine').count())) placer = p;
+    }
+  }
+  assert.ok(placer, 'someone places a penguin first');
+  const other = placer === oma.page ? ben.page : oma.page;
+  await placer.locator('.cp-player.me.active').waitFor({ timeout: 5000 });
+  await other.locator('.cp-player.active:not(.me)').waitFor({ timeout: 5000 });
+  await clara.page.locator('.cp-player.active:not(.santa)').waitFor({ timeout: 5000 });
+  for (const p of [placer, other, clara.page]) {
+    assert.equal(await p.locator('.cp-player.active').count(), 1, `one card is framed on ${p.playerName}'s screen`);
+    assert.equal(await p.locator('.cp-player.santa.active').count(), 0, `Santa's card is not framed while a penguin is placed (${p.playerName})`);
+  }
+  assert.equal(await other.locator('.cp-player.me.active').count(), 0, 'the one who waits is not framed');
+  assert.match(await placer.getByTestId('cp-goal').textContent(), /^(Goal: steal presents from under the tree|Ziel: Geschenke unterm Baum stibitzen)/);
+  assert.match(await placer.locator('.cp-player.me .cp-channels').textContent(), /^(Water channels you can still build|Wasserrinnen, die du noch bauen kannst): \d+$/);
+  assert.match(await placer.locator('.cp-player.me .cp-presents').getAttribute('aria-label'), /^(Presents|Geschenke): \d+$/);
+  assert.match(await other.locator('.cp-player:not(.me) .cp-channels').first().textContent(), /^(Water channels .+ can still build|Wasserrinnen, die .+ noch bauen kann): \d+$/);
+
+  const state = { stopped: false, moved: false, channel: false, reduced: new Set([ben.page]), santaSeen: new Set(), stolenSeen: false };
   const deadline = Date.now() + 200000;
   while (Date.now() < deadline) {
     if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) {
@@ -194,8 +228,26 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
         state.moved = true;
       }
     }
+    // When a player becomes Santa (if this game gets there), their screen says so in the second
+    // person, and their own card too; a spectator reads it in the third person.
+    for (const page of [oma.page, ben.page]) {
+      if (state.santaSeen.has(page) || !(await page.getByTestId('log').getByText(youSantaLog).count())) continue;
+      state.santaSeen.add(page);
+      await shownMoment(page, youSanta);
+      await shownMoment(clara.page, /^🎅 .+ is Santa now\.$/);
+      if (await page.locator('.cp-player.me.santa').count()) assert.equal(await page.getByTestId('cp-you-santa').count(), 1, 'the new Santa\'s card says "You are Santa"');
+      await shot(page, `christmas-penguins-santa${page === ben.page ? '-de' : ''}.png`);
+    }
+    // A stolen present is a moment, in a short banner.
+    if (!state.stolenSeen && (await clara.page.getByTestId('log').getByText(/ steals an? \w+ present!$/).count())) {
+      state.stolenSeen = true;
+      await shownMoment(clara.page, /^🎁 .+ steals an? \w+ present!$/);
+      const shown = JSON.parse((await clara.page.getByTestId('moment').getAttribute('data-shown')) || '[]').filter((x) => x.startsWith('🎁'));
+      for (const text of shown) assert.ok(text.length <= 50, `the banner "${text}" is short`);
+    }
     if (!acted) await sleep(50);
   }
+  console.log(`new Santa told on: ${[...state.santaSeen].map((p) => p.playerName).join(', ') || 'nobody (no catch this time)'}; stolen present banner: ${state.stolenSeen}`);
   assert.ok(state.moved, 'a move was made by clicking a highlighted floe');
   assert.ok(state.channel, 'a water channel was built by clicking two floes');
   assert.ok(state.stopped, 'the player not on turn shouted "Stop!"');
@@ -244,6 +296,9 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
     if (!phase || checked.get(page).has(phase)) return;
     const size = await page.evaluate(() => `${window.innerWidth}x${window.innerHeight}`);
     await assertNoSideScroll(page, `${phase} at ${size}`);
+    // The sticky turn bar (with Santa's "You are Santa: …" prompts) takes at most a fifth of the screen.
+    const bar = await page.evaluate(() => ({ h: document.querySelector('#screen .turn-bar')?.getBoundingClientRect().height || 0, H: window.innerHeight }));
+    assert.ok(bar.h <= bar.H / 5, `${phase} at ${size}: the turn bar is ${bar.h} px high, more than a fifth of ${bar.H} px`);
     // The "Stop!" button fits the screen's width when it is offered.
     const stop = page.getByTestId('stop');
     if (await stop.count()) {

@@ -19,7 +19,22 @@ const texts = {
     'cp.side.0': 'on the right', 'cp.side.1': 'at the top right', 'cp.side.2': 'at the top left', 'cp.side.3': 'on the left',
     'cp.side.4': 'at the bottom left', 'cp.side.5': 'at the bottom right',
     'cp.die': 'Die', 'cp.round': 'Round {n} of {max}', 'cp.pool': 'Presents under the tree', 'cp.supply': "Santa's stones",
-    'cp.presents': 'Presents', 'cp.stones': 'stones', 'cp.channels_left': 'channels left: {n}',
+    'cp.presents': 'Presents', 'cp.stones': 'stones',
+    'cp.presents_n': 'Presents: {n}', 'cp.stones_label': 'Stones:',
+    'cp.channels_mine': { one: 'Water channels you can still build: {n}', other: 'Water channels you can still build: {n}' },
+    'cp.channels_other': { one: 'Water channels {name} can still build: {n}', other: 'Water channels {name} can still build: {n}' },
+    'cp.you_santa': 'You are Santa: catch the penguins!',
+    'cp.goal_penguin': 'Goal: steal presents from under the tree without being caught by Santa.',
+    'cp.goal_santa': 'You are Santa. Your goal: catch a penguin. Whoever you catch becomes Santa, and you are a penguin again.',
+    'cp.stone_why.red': 'With a red stone you may later shout "Stop!" after any roll and swap places with another penguin.',
+    'cp.stone_why.blue': 'With a blue stone you may later shout "Stop!" after any roll and swap places with any figure, even Santa or the polar bear.',
+    'cp.stone_why.green': 'With a green stone you may later shout "Stop!" after any roll and move a floe with everything on it.',
+    'cp.stone_why.any': 'With a stone you may later shout "Stop!" after any roll and swap places or move a floe.',
+    'cp.m.you_santa': '🎅 You are Santa now! Catch the penguins.', 'cp.m.taken_from_you': '🎅 Santa takes {a_colour} present from you',
+    'cp.m.santa_now': '🎅 {santa} is Santa now.',
+    'cp.m.santa_now_you_penguin': '🎅 {santa} is Santa now. You are a penguin again: yours starts at the hut.',
+    'cp.final_santa': '{name} is Santa at the end, and Santa cannot win.',
+    'cp.final_santa_you': 'You are Santa at the end, and Santa cannot win.',
     'cp.at_hut': 'waiting at the hut', 'cp.edge': 'plays Santa',
     'cp.stop': 'Stop!',
     'cp.stop_sent': 'Stop! sent…',
@@ -28,7 +43,8 @@ const texts = {
     'cp.stop_beaten': 'Too late: {message}',
     'cp.click_floe': 'Choose one of the floes with a gold edge.',
     'cp.p.move_penguin': { one: 'Move your penguin exactly {n} floe', other: 'Move your penguin exactly {n} floes' },
-    'cp.p.move_santa': { one: 'Move Santa exactly {n} floe', other: 'Move Santa exactly {n} floes' },
+    'cp.p.move_santa': { one: 'You are Santa: move exactly {n} floe', other: 'You are Santa: move exactly {n} floes' },
+    'cp.p.roll_santa': 'You are Santa: roll the die',
     'cp.h.move_penguin': 'Your penguin has the gold ring. Tap a floe with a gold edge and it goes there.',
     'cp.h.move_hut': 'Your penguin comes out of the hut. Tap a floe with a gold edge and it goes there.',
     'cp.h.move_santa': 'Santa has the gold ring. Tap a floe with a gold edge and he goes there.',
@@ -51,12 +67,12 @@ const texts = {
     'cp.a.cancel_stop': 'Do not play a stone', 'cp.a.use_red': 'Red stone: swap places with {who}',
     'cp.a.use_blue': 'Blue stone: swap places with {who}', 'cp.a.use_green': 'Green stone: move {floe} to open water {to}',
     'cp.a.flee': 'Flee to {to}, drop {colour}', 'cp.a.floe': 'To {floe}',
-    'cp.p.place_penguin': 'Place your penguin on a floe', 'cp.p.place_tree': 'Santa places the tree',
-    'cp.p.place_bear': 'Santa places the polar bear', 'cp.p.place_stone': 'Santa puts a stone back on the ice',
+    'cp.p.place_penguin': 'Place your penguin on a floe', 'cp.p.place_tree': 'You are Santa: place the tree',
+    'cp.p.place_bear': 'You are Santa: place the polar bear', 'cp.p.place_stone': 'You are Santa: put a stone back on the ice',
     'cp.p.roll': 'Roll the die (you may build channels first)', 'cp.p.reaction': 'Anyone with a stone may shout "Stop!" now',
     'cp.p.move': { one: 'Move your figure exactly {n} floe', other: 'Move your figure exactly {n} floes' }, 'cp.p.push_chain': 'Choose where the pushed penguin should go',
-    'cp.p.confiscate': 'Santa takes a present', 'cp.p.steal_colour': 'Steal a present from under the tree',
-    'cp.p.relocate_tree': 'Santa moves the tree', 'cp.p.pickup_stone': 'Take the stone or leave it',
+    'cp.p.confiscate': 'You caught a penguin: take one of its presents', 'cp.p.steal_colour': 'Steal a present from under the tree',
+    'cp.p.relocate_tree': 'You are Santa: move the tree', 'cp.p.pickup_stone': 'Take the stone or leave it',
     'cp.p.bear_move': 'Move the polar bear one floe', 'cp.p.flee': 'Flee from the polar bear',
     'cp.p.post_move': 'Build channels or end your turn', 'cp.p.stopped': '"Stop!": play a stone',
     'cp.e.turn_started': "{name}'s turn", 'cp.e.stone_placed': 'A {stone} stone now lies on {floe_on}',
@@ -66,9 +82,9 @@ const texts = {
     'cp.e.moved': '{name} moves to {to}', 'cp.e.no_move': '{name} cannot move',
     'cp.e.entered_hut_floe': '{name} comes out of the hut', 'cp.e.pushed': '{name} pushes penguins away',
     'cp.e.santa_met': 'Santa caught a penguin!', 'cp.e.present_confiscated': 'Santa takes {a_colour} present from {victim}',
-    'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.you_are_santa': 'You are Santa now: catch the penguins!',
+    'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.you_are_santa': 'You are Santa now! Catch the penguins.',
     'cp.end_rounds': 'The last round has been played.', 'cp.end_pool': 'The last present has been stolen.',
-    'cp.result_note': 'One point per present, and one more for the most presents of one colour or the most colours. Whoever is Santa at the end cannot win.', 'cp.e.present_stolen': '{name} steals {a_colour} present!',
+    'cp.result_note': 'One point per present, and one more for the most presents of one colour or the most colours.', 'cp.result_santa': 'Whoever is Santa at the end cannot win.', 'cp.e.present_stolen': '{name} steals {a_colour} present!',
     'cp.e.tree_relocated': 'The tree moves to {to}', 'cp.e.tree_stays': 'The tree stays',
     'cp.e.stone_taken': '{name} takes a {stone} stone', 'cp.e.stone_left': '{name} leaves the stone',
     'cp.e.loose_presents_collected': '{name} picks up loose presents', 'cp.e.bear_moved': 'The polar bear moves to {to}',
@@ -102,7 +118,22 @@ const texts = {
     'cp.side.0': 'rechts', 'cp.side.1': 'oben rechts', 'cp.side.2': 'oben links', 'cp.side.3': 'links',
     'cp.side.4': 'unten links', 'cp.side.5': 'unten rechts',
     'cp.die': 'Würfel', 'cp.round': 'Runde {n} von {max}', 'cp.pool': 'Geschenke unterm Baum', 'cp.supply': 'Steine des Weihnachtsmanns',
-    'cp.presents': 'Geschenke', 'cp.stones': 'Steine', 'cp.channels_left': 'Rinnen übrig: {n}',
+    'cp.presents': 'Geschenke', 'cp.stones': 'Steine',
+    'cp.presents_n': 'Geschenke: {n}', 'cp.stones_label': 'Steine:',
+    'cp.channels_mine': { one: 'Wasserrinnen, die du noch bauen kannst: {n}', other: 'Wasserrinnen, die du noch bauen kannst: {n}' },
+    'cp.channels_other': { one: 'Wasserrinnen, die {name} noch bauen kann: {n}', other: 'Wasserrinnen, die {name} noch bauen kann: {n}' },
+    'cp.you_santa': 'Du bist der Weihnachtsmann: fang die Pinguine!',
+    'cp.goal_penguin': 'Ziel: Geschenke unterm Baum stibitzen, ohne vom Weihnachtsmann erwischt zu werden.',
+    'cp.goal_santa': 'Du bist der Weihnachtsmann. Dein Ziel: einen Pinguin erwischen. Wen du erwischst, der wird Weihnachtsmann, und du bist wieder Pinguin.',
+    'cp.stone_why.red': 'Mit einem roten Stein darfst du später nach jedem Wurf „Stopp!“ rufen und mit einem anderen Pinguin den Platz tauschen.',
+    'cp.stone_why.blue': 'Mit einem blauen Stein darfst du später nach jedem Wurf „Stopp!“ rufen und mit irgendeiner Figur den Platz tauschen, sogar mit Weihnachtsmann oder Eisbär.',
+    'cp.stone_why.green': 'Mit einem grünen Stein darfst du später nach jedem Wurf „Stopp!“ rufen und eine Scholle samt allem darauf verschieben.',
+    'cp.stone_why.any': 'Mit einem Stein darfst du später nach jedem Wurf „Stopp!“ rufen und den Platz tauschen oder eine Scholle verschieben.',
+    'cp.m.you_santa': '🎅 Du bist jetzt der Weihnachtsmann! Fang die Pinguine.', 'cp.m.taken_from_you': '🎅 Der Weihnachtsmann nimmt dir ein Geschenk in {colour} ab',
+    'cp.m.santa_now': '🎅 {santa} ist jetzt der Weihnachtsmann.',
+    'cp.m.santa_now_you_penguin': '🎅 {santa} ist jetzt der Weihnachtsmann. Du bist wieder Pinguin: deiner fängt an der Hütte an.',
+    'cp.final_santa': '{name} ist am Ende der Weihnachtsmann und kann deshalb nicht gewinnen.',
+    'cp.final_santa_you': 'Du bist am Ende der Weihnachtsmann und kannst deshalb nicht gewinnen.',
     'cp.at_hut': 'wartet an der Hütte', 'cp.edge': 'neben dem Brett (spielt den Weihnachtsmann)',
     'cp.stop': 'Stopp!',
     'cp.stop_sent': '„Stopp!“ gesendet…',
@@ -111,7 +142,8 @@ const texts = {
     'cp.stop_beaten': 'Zu spät: {message}',
     'cp.click_floe': 'Wähl eine der Schollen mit goldenem Rand.',
     'cp.p.move_penguin': { one: 'Zieh deinen Pinguin genau {n} Scholle weit', other: 'Zieh deinen Pinguin genau {n} Schollen weit' },
-    'cp.p.move_santa': { one: 'Zieh den Weihnachtsmann genau {n} Scholle weit', other: 'Zieh den Weihnachtsmann genau {n} Schollen weit' },
+    'cp.p.move_santa': { one: 'Du bist der Weihnachtsmann: zieh genau {n} Scholle weit', other: 'Du bist der Weihnachtsmann: zieh genau {n} Schollen weit' },
+    'cp.p.roll_santa': 'Du bist der Weihnachtsmann: würfle!',
     'cp.h.move_penguin': 'Dein Pinguin hat den goldenen Ring. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
     'cp.h.move_hut': 'Dein Pinguin kommt aus der Hütte. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
     'cp.h.move_santa': 'Der Weihnachtsmann hat den goldenen Ring. Tipp eine Scholle mit goldenem Rand an, dann zieht er dorthin.',
@@ -134,12 +166,12 @@ const texts = {
     'cp.a.cancel_stop': 'Keinen Stein spielen', 'cp.a.use_red': 'Roter Stein: Platz tauschen mit {who}',
     'cp.a.use_blue': 'Blauer Stein: Platz tauschen mit {who}', 'cp.a.use_green': 'Grüner Stein: {floe} ins offene Wasser {to}',
     'cp.a.flee': 'Fliehen auf {to}, {colour} fallen lassen', 'cp.a.floe': 'Auf {floe}',
-    'cp.p.place_penguin': 'Setz deinen Pinguin auf eine Scholle', 'cp.p.place_tree': 'Der Weihnachtsmann stellt den Baum auf',
-    'cp.p.place_bear': 'Der Weihnachtsmann setzt den Eisbären', 'cp.p.place_stone': 'Der Weihnachtsmann legt einen Stein aufs Eis',
+    'cp.p.place_penguin': 'Setz deinen Pinguin auf eine Scholle', 'cp.p.place_tree': 'Du bist der Weihnachtsmann: stell den Baum auf',
+    'cp.p.place_bear': 'Du bist der Weihnachtsmann: setz den Eisbären', 'cp.p.place_stone': 'Du bist der Weihnachtsmann: leg einen Stein aufs Eis',
     'cp.p.roll': 'Würfeln (vorher darfst du Rinnen bauen)', 'cp.p.reaction': 'Wer einen Stein hat, darf jetzt „Stopp!“ rufen',
     'cp.p.move': { one: 'Zieh deine Figur genau {n} Scholle weit', other: 'Zieh deine Figur genau {n} Schollen weit' }, 'cp.p.push_chain': 'Wähl, wohin der geschobene Pinguin soll',
-    'cp.p.confiscate': 'Der Weihnachtsmann nimmt ein Geschenk', 'cp.p.steal_colour': 'Stibitz ein Geschenk unterm Baum',
-    'cp.p.relocate_tree': 'Der Weihnachtsmann stellt den Baum um', 'cp.p.pickup_stone': 'Stein nehmen oder liegen lassen',
+    'cp.p.confiscate': 'Du hast einen Pinguin erwischt: nimm ihm ein Geschenk ab', 'cp.p.steal_colour': 'Stibitz ein Geschenk unterm Baum',
+    'cp.p.relocate_tree': 'Du bist der Weihnachtsmann: stell den Baum um', 'cp.p.pickup_stone': 'Stein nehmen oder liegen lassen',
     'cp.p.bear_move': 'Zieh den Eisbären eine Scholle weit', 'cp.p.flee': 'Flieh vor dem Eisbären',
     'cp.p.post_move': 'Rinnen bauen oder den Zug beenden', 'cp.p.stopped': '„Stopp!“: spiel einen Stein',
     'cp.e.turn_started': '{name} ist dran', 'cp.e.stone_placed': 'Ein Stein in {stone} liegt jetzt auf {floe_on}',
@@ -149,9 +181,9 @@ const texts = {
     'cp.e.moved': '{name} zieht auf {to}', 'cp.e.no_move': '{name} kann nicht ziehen',
     'cp.e.entered_hut_floe': '{name} kommt aus der Hütte', 'cp.e.pushed': '{name} schiebt Pinguine weg',
     'cp.e.santa_met': 'Der Weihnachtsmann hat einen Pinguin erwischt!', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein Geschenk in {colour} ab',
-    'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.you_are_santa': 'Du bist jetzt der Weihnachtsmann: fang die Pinguine!',
+    'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.you_are_santa': 'Du bist jetzt der Weihnachtsmann! Fang die Pinguine.',
     'cp.end_rounds': 'Die letzte Runde ist gespielt.', 'cp.end_pool': 'Das letzte Geschenk ist stibitzt.',
-    'cp.result_note': 'Ein Punkt pro Geschenk, und einer mehr für die meisten Geschenke einer Farbe oder die meisten Farben. Wer am Ende der Weihnachtsmann ist, kann nicht gewinnen.', 'cp.e.present_stolen': '{name} stibitzt ein Geschenk in {colour}!',
+    'cp.result_note': 'Ein Punkt pro Geschenk, und einer mehr für die meisten Geschenke einer Farbe oder die meisten Farben.', 'cp.result_santa': 'Wer am Ende der Weihnachtsmann ist, kann nicht gewinnen.', 'cp.e.present_stolen': '{name} stibitzt ein Geschenk in {colour}!',
     'cp.e.tree_relocated': 'Der Baum zieht auf {to}', 'cp.e.tree_stays': 'Der Baum bleibt stehen',
     'cp.e.stone_taken': '{name} nimmt einen Stein in {stone}', 'cp.e.stone_left': '{name} lässt den Stein liegen',
     'cp.e.loose_presents_collected': '{name} sammelt lose Geschenke ein', 'cp.e.bear_moved': 'Der Eisbär zieht auf {to}',
@@ -225,7 +257,7 @@ function boardFloe(entry) {
 }
 
 // This browser's UI state: the board mode, the first clicked floe, a pending choice, the stop claim.
-const ui = { mode: null, first: null, choice: null, stop: null, stopSeq: null };
+const ui = { mode: null, first: null, choice: null, stop: null, stopSeq: null, santaNews: false };
 
 // The pieces, drawn here in one warm style (also used by the "How to play" sheet, rules/). Each
 // is drawn in a box of about -50..50 around its centre and scaled where it stands.
@@ -498,17 +530,34 @@ function presentsHtml(presents) {
   return presentColours.filter((c) => presents[c]).map((c) => chip('present', c, presents[c])).join('') || '–';
 }
 
+// Whom the game waits for now (the prompt's seats), in every phase, setup included: their cards
+// wear the gold frame. With no prompt (the end), the player whose turn it was.
+function waitedFor(ctx) {
+  const p = ctx.state?.prompt;
+  return !ctx.state?.over && p?.seats?.length ? p.seats : [ctx.view.active];
+}
+
 function playersHtml(ctx) {
   const v = ctx.view;
+  const waiting = waitedFor(ctx);
   return v.players.map((p) => {
     const where = p.role !== 'santa' && p.penguin === 'at_hut' ? t('cp.at_hut') : ''; // Santa's own penguin waits beside the board: nothing to show
     const stones = ['red', 'blue', 'green'].filter((s) => p.stones[s]).map((s) => chip('stone-chip', s, p.stones[s])).join('');
     const figure = p.role === 'santa' ? art.santa() : art.penguin(ctx.colour(p.seat));
-    return `<div class="cp-player ${p.seat === v.active ? 'active' : ''} ${p.seat === ctx.seat ? 'me' : ''}" data-testid="cp-player-${p.seat}">
+    const mine = p.seat === ctx.seat;
+    const total = Object.values(p.presents || {}).reduce((a, b) => a + b, 0);
+    const presentsLabel = t('cp.presents_n', { n: total });
+    const channels = mine ? t('cp.channels_mine', { n: p.channels_left }) : t('cp.channels_other', { n: p.channels_left, name: ctx.name(p.seat) });
+    // on-turn: whose turn it is (the frame follows the prompt, which may wait on others).
+    return `<div class="cp-player ${waiting.includes(p.seat) ? 'active' : ''} ${p.seat === v.active ? 'on-turn' : ''} ${mine ? 'me' : ''} ${p.role === 'santa' ? 'santa' : ''}" data-testid="cp-player-${p.seat}">
       <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
       <span class="role">${picture(figure)} ${esc(p.role === 'santa' ? t('cp.santa') : t('cp.penguin'))}</span>
       ${where ? `<span class="muted">${esc(where)}</span>` : ''}</div>
-      <div>${art.giftPicture('#d62828')} ${presentsHtml(p.presents)} ${stones ? `· ${stones}` : ''} <span class="muted">· ${esc(t('cp.channels_left', { n: p.channels_left }))}</span></div>
+      ${mine && p.role === 'santa' ? `<p class="cp-you-santa" data-testid="cp-you-santa">${esc(t('cp.you_santa'))}</p>` : ''}
+      <div class="cp-holds"><span class="cp-presents" role="group" aria-label="${esc(presentsLabel)}" title="${esc(presentsLabel)}" data-tip="${esc(presentsLabel)}">${art.giftPicture('#d62828')}
+        <span class="cp-label">${esc(t('cp.presents'))}:</span> ${presentsHtml(p.presents)}</span>
+        ${stones ? `<span class="cp-stones"><span class="cp-label">${esc(t('cp.stones_label'))}</span> ${stones}</span>` : ''}</div>
+      <div class="muted cp-channels" data-testid="cp-channels-${p.seat}">${esc(channels)}</div>
     </div>`;
   }).join('');
 }
@@ -579,7 +628,7 @@ export default {
   id: 'christmas_penguins',
 
   onState(msg, ctx) {
-    if (msg.events.some((e) => e.kind === 'game_started')) Object.assign(ui, { mode: null, first: null, choice: null, stop: null });
+    if (msg.events.some((e) => e.kind === 'game_started')) Object.assign(ui, { mode: null, first: null, choice: null, stop: null, santaNews: false });
     for (const ev of msg.events) {
       if (ev.seat !== ctx.seat) continue;
       if (ev.kind === 'stop_claimed' || ev.kind === 'stop_granted') ui.stop = { status: 'granted' };
@@ -595,10 +644,9 @@ export default {
 
   promptText(ctx) {
     const kind = ctx.state.prompt?.kind;
-    if (kind === 'move') {
-      const santa = ctx.view.players[ctx.view.active]?.role === 'santa';
-      return t(santa ? 'cp.p.move_santa' : 'cp.p.move_penguin', { n: ctx.view.roll ?? '' });
-    }
+    const santa = ctx.view.players[ctx.view.active]?.role === 'santa';
+    if (kind === 'move') return t(santa ? 'cp.p.move_santa' : 'cp.p.move_penguin', { n: ctx.view.roll ?? '' });
+    if (kind === 'roll' && santa) return t('cp.p.roll_santa');
     return kind ? t(`cp.p.${kind}`, { n: ctx.view.roll ?? '' }) : '';
   },
 
@@ -628,6 +676,16 @@ export default {
     }
     // Before the target is picked: what each stone does.
     if (ctx.view.phase === 'stopped' && ctx.view.stop?.claimant === ctx.seat) out.push(`<p class="hint" data-testid="stones-help">${esc(t('cp.stones_help'))}</p>`);
+    // The first screen of a game: what it is all about, for a penguin and for Santa.
+    const kinds = new Set(ctx.legal.map((e) => e.kind));
+    if (kinds.has('place_penguin')) out.push(`<p class="hint cp-goal" data-testid="cp-goal">${esc(t('cp.goal_penguin'))}</p>`);
+    else if (kinds.has('place_tree') || kinds.has('place_bear')) out.push(`<p class="hint cp-goal" data-testid="cp-goal">${esc(t('cp.goal_santa'))}</p>`);
+    // Take the stone or leave it: what a stone is for.
+    if (kinds.has('pickup_stone')) {
+      const floe = ctx.view.pending?.floe;
+      const colour = (ctx.view.stones_on_board || []).find(([f]) => f === floe)?.[1];
+      out.push(`<p class="hint" data-testid="cp-stone-why">${esc(t(`cp.stone_why.${['red', 'blue', 'green'].includes(colour) ? colour : 'any'}`))}</p>`);
+    }
     if (ui.choice) {
       out.push(`<p>${esc(t('cp.choose'))}</p><div class="buttons">${ui.choice.map((i) =>
         `<button class="action" data-act="legal" data-i="${i}">${esc(actionLabel(ctx.legal[i], ctx))}</button>`).join('')}</div>`);
@@ -673,9 +731,32 @@ export default {
 
   // Moments announced to everyone (moments.js): "Stop!", a stone played, presents changing hands,
   // a new Santa.
+  // A new Santa is told in the second person, the old one that their penguin starts again, the
+  // rest in the third person. Caught in someone else's turn, the new Santa hears it once more when
+  // their own turn begins (moments.js drops older news then).
   moments: {
-    stop_claimed: '✋', stop_granted: '✋', stone_used: '🪨', present_stolen: '🎁', present_confiscated: '🎅',
-    present_dropped: '🐻‍❄️', roles_swapped: '🎅',
+    stop_claimed: '✋', stop_granted: '✋', stone_used: '🪨', present_stolen: '🎁', present_dropped: '🐻‍❄️',
+    present_confiscated: (ev, ctx, msg) => {
+      // Santa's own choice is no news to Santa.
+      if (ctx.seat !== null && msg.events.some((e) => (e.kind === 'santa_met' && e.santa_seat === ctx.seat)
+        || (e.kind === 'roles_swapped' && e.at_hut_seat === ctx.seat))) return null;
+      if (ctx.seat !== null && ev.from === ctx.seat) return t('cp.m.taken_from_you', { colour: colourName(ev.colour), a_colour: aColour(ev.colour) });
+      const line = ctx.game.eventText(ev, ctx);
+      return line ? `🎅 ${line}` : null;
+    },
+    roles_swapped: (ev, ctx, msg) => {
+      if (ctx.seat !== null && ctx.seat !== undefined && ev.santa_seat === ctx.seat) {
+        ui.santaNews = !msg.prompt?.seats?.includes(ctx.seat);
+        return t('cp.m.you_santa');
+      }
+      const santa = ctx.name(ev.santa_seat);
+      return t(ev.at_hut_seat === ctx.seat && ctx.seat !== null ? 'cp.m.santa_now_you_penguin' : 'cp.m.santa_now', { santa });
+    },
+    turn_started: (ev, ctx, msg) => {
+      if (!ui.santaNews || ctx.seat === null || ev.seat !== ctx.seat) return null;
+      ui.santaNews = false;
+      return msg.view?.players?.[ctx.seat]?.role === 'santa' ? t('cp.m.you_santa') : null;
+    },
   },
 
   render(ctx) {
@@ -740,7 +821,9 @@ export default {
   // Why the winner won and why the game ended, in a line under the table.
   resultNote(ctx) {
     const r = ctx.state.result || {};
-    return `${t(r.reason === 'round_cap' ? 'cp.end_rounds' : 'cp.end_pool')} ${t('cp.result_note')}`;
+    const santa = typeof r.final_santa === 'number'
+      ? (r.final_santa === ctx.seat ? t('cp.final_santa_you') : t('cp.final_santa', { name: ctx.name(r.final_santa) })) : t('cp.result_santa');
+    return `${t(r.reason === 'round_cap' ? 'cp.end_rounds' : 'cp.end_pool')} ${t('cp.result_note')} ${santa}`;
   },
 
   resultHtml(ctx) {
