@@ -244,7 +244,7 @@ await run('browser: rules sheets, first-turn walkthrough, pieces that explain th
   await createRoom(oma.page, baseUrl, 'Oma Inge', 'Christmas Penguins', { maxPlayers: 2, startPlayer: 'host-picks' });
   await oma.page.getByRole('button', { name: 'Add a computer player' }).click();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
-  for (const prompt of ['Santa places the tree', 'Santa places the polar bear']) {
+  for (const prompt of ['You are Santa: place the tree', 'You are Santa: place the polar bear']) {
     await oma.page.locator('.turn-bar.mine .what', { hasText: prompt }).waitFor();
     if (prompt.includes('tree')) {
       await oma.page.getByTestId('coach').waitFor();
