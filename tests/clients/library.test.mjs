@@ -182,6 +182,34 @@ async function retryAfter(url) {
   c.close();
 }
 
+// A burst over the rate limit: the server refuses the excess with rate_limited (a raw socket sees
+// it), and the library sends those requests again after a pause, so every one of them succeeds.
+async function rateLimited() {
+  const s = await startServer(args.server, ['--rate-per-sec', '5', '--rate-burst', '5']);
+  try {
+    const url = `ws://127.0.0.1:${s.port}/ws`;
+    const raw = new WebSocket(url);
+    await new Promise((r) => raw.once('open', r));
+    const codes = [];
+    raw.on('message', (data) => { const m = JSON.parse(data); if (m.type === 'error') codes.push(m.code); });
+    raw.send(JSON.stringify({ type: 'hello', protocol: 1, name: 'Raw', id: 1 }));
+    for (let i = 0; i < 12; i++) raw.send(JSON.stringify({ type: 'chat', text: `raw ${i}`, id: 10 + i }));
+    await within(10000, (async () => { while (!codes.includes('rate_limited')) await new Promise((r) => setTimeout(r, 50)); })(), 'a rate_limited refusal');
+    raw.close();
+
+    const c = new TinselClient({ url, name: 'Chatty', WebSocket });
+    await c.connect();
+    await c.createRoom('happy_holidays');
+    const sent = await within(20000, Promise.all(Array.from({ length: 12 }, (_, i) => c.chat(`hello ${i}`))), 'a burst of chats');
+    assert.equal(sent.length, 12, 'every request of the burst succeeded');
+    c.close();
+    console.log('ok: a burst over the rate limit is sent again and succeeds');
+  } finally {
+    s.proc.child.kill('SIGTERM');
+    await within(10000, s.proc.exited, 'the rate-limited server to stop');
+  }
+}
+
 // SIGTERM: the server closes every connection with 1012 and comes back on the same data folder.
 async function restart(s, url) {
   const c = new TinselClient({ url, name: 'Rudi', WebSocket });
@@ -210,6 +238,7 @@ try {
   await within(30000, requestsAndErrors(url), 'requests and errors');
   await within(240000, resumeGapFree(s.port, url), 'the resumed game');
   await within(120000, restart(s, url), 'the restart');
+  await within(60000, rateLimited(), 'the rate limit');
   await within(30000, retryAfter(url), 'retry_after_ms'); // last: it leaves the address waiting
   server.child.kill('SIGTERM');
   await within(10000, server.exited, 'the server to stop');
