@@ -174,12 +174,17 @@ function onState(msg, info) {
   }
   // A finished game names its players as they were: seats move when players leave and come back.
   if (msg.result?.names) store.gameNames = msg.result.names;
+  const wasOver = Boolean(store.state?.over);
   store.state = msg;
   store.seat = msg.seat;
   game?.onState?.(msg, context(game));
   // Moments only for what happens now, not for a state that answers a join or catches up.
   if (!first && !info?.join && !msg.resync && msg.replayed_from === undefined) showMoments(msg, game, context(game));
+  const ended = msg.over && !wasOver;
   render();
+  // The end of a game: the results are at the top of the screen, so the page goes there (the
+  // morphed screen would otherwise keep wherever the last move left it).
+  if (ended) window.scrollTo({ top: 0 });
 }
 
 function eventText(ev, game, log, i) {

@@ -29,7 +29,7 @@ addTexts({
     'coach.actions': 'Your choices are here. Choose one of them to play.',
     'coach.timer': 'The time left for your turn. If it runs out, the game makes a sensible choice for you.',
     'coach.no_timer': 'There is no time limit: take your time.',
-    'coach.help': 'Forgot a rule? The 📖 button shows the rules at any time. Your time keeps running meanwhile.',
+    'coach.help': 'Forgot a rule? The 📖 button shows the rules at any time.',
     'coach.quick': 'The clock up here keeps running: if it runs out, the game chooses for you.',
   },
   de: {
@@ -45,7 +45,7 @@ addTexts({
     'coach.actions': 'Hier stehen deine Möglichkeiten. Wähl eine davon.',
     'coach.timer': 'So viel Zeit bleibt dir noch. Läuft sie ab, wählt das Spiel für dich etwas Vernünftiges.',
     'coach.no_timer': 'Es gibt kein Zeitlimit: lass dir Zeit.',
-    'coach.help': 'Regel vergessen? Der 📖-Knopf zeigt sie jederzeit. Deine Zeit läuft dabei weiter.',
+    'coach.help': 'Regel vergessen? Der 📖-Knopf zeigt sie jederzeit.',
     'coach.quick': 'Die Uhr hier oben läuft weiter: Läuft sie ab, wählt das Spiel für dich.',
   },
 });

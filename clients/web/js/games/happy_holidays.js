@@ -34,7 +34,6 @@ const texts = {
     'hh.end.round_cap': 'The game ended after {n} rounds, the most a game may last.',
     'hh.a.wish_colour': { one: 'Wish for {colour}: you get {n} gift', other: 'Wish for {colour}: you get {n} gifts' },
     'hh.a.wish_colour_none': 'Wish for {colour}: nobody has one to give',
-    'hh.a.wish_gone': '{label} (none left under the tree)',
     'hh.p.take_reindeer_or_roll': 'Take a reindeer first, then roll the die',
     'hh.p.take_reindeer': 'Take a reindeer from another player',
     'hh.p.roll': 'Roll the die',
@@ -93,7 +92,6 @@ const texts = {
     'hh.end.round_cap': 'Das Spiel ist nach {n} Runden aus: länger dauert ein Spiel nie.',
     'hh.a.wish_colour': { one: '{colour} wünschen: du bekommst {n} Geschenk', other: '{colour} wünschen: du bekommst {n} Geschenke' },
     'hh.a.wish_colour_none': '{colour} wünschen: niemand hat eins abzugeben',
-    'hh.a.wish_gone': '{label} (keins mehr unterm Baum)',
     'hh.p.take_reindeer_or_roll': 'Erst ein Rentier nehmen, dann würfeln',
     'hh.p.take_reindeer': 'Nimm ein Rentier von einem anderen Spieler',
     'hh.p.roll': 'Würfeln',
@@ -342,9 +340,8 @@ export default {
       case 'wish_colour': {
         // Every other player with a stack of that colour gives one (rules F6).
         const n = v.players.filter((p) => p.seat !== v.active && (p.stacks?.[entry.colour] || 0) > 0).length;
-        const label = t(n ? 'hh.a.wish_colour' : 'hh.a.wish_colour_none', { n, colour: colourName(entry.colour) });
-        // A colour used up under the tree: said plainly (the server still allows it).
-        return (v.tree?.[entry.colour] ?? 1) > 0 ? label : t('hh.a.wish_gone', { label });
+        // What the wish brings is what the button says; the tree plays no part in a wish.
+        return t(n ? 'hh.a.wish_colour' : 'hh.a.wish_colour_none', { n, colour: colourName(entry.colour) });
       }
       default: return entry.kind;
     }

@@ -72,6 +72,7 @@ const texts = {
     'ub.m.one_left': '⚠️ One more present and {name}\'s table is full: the game ends!',
     'ub.m.one_left_mine': '⚠️ One more present and your table is full: the game ends!',
     'ub.points_hint': 'Points at the end, for each present on your table: right person and right place 4, right person 3, any other 1.',
+    'ub.points_hint_watch': 'Points at the end, for each present on a player\'s table: right person and right place 4, right person 3, any other 1.',
     'ub.points_note': 'Each present on the table counts: exact (right person, right place) = 4 points, right person = 3 points, other = 1 point.',
     'ub.family_member': '{name} (family)',
     'ub.count': '{n} of {k} presents',
@@ -140,6 +141,7 @@ const texts = {
     'ub.m.one_left': '⚠️ Noch 1 Geschenk, dann ist der Tisch von {name} voll: das Spiel ist aus!',
     'ub.m.one_left_mine': '⚠️ Noch 1 Geschenk, dann ist dein Tisch voll: das Spiel ist aus!',
     'ub.points_hint': 'Punkte am Schluss, für jedes Geschenk auf deinem Tisch: richtige Person und richtiger Platz 4, richtige Person 3, sonst 1.',
+    'ub.points_hint_watch': 'Punkte am Schluss, für jedes Geschenk auf dem Tisch eines Spielers: richtige Person und richtiger Platz 4, richtige Person 3, sonst 1.',
     'ub.points_note': 'Jedes Geschenk auf dem Tisch zählt: genau (richtige Person, richtiger Platz) = 4 Punkte, richtige Person = 3 Punkte, sonst = 1 Punkt.',
     'ub.family_member': '{name} (Familie)',
     'ub.count': '{n} von {k} Geschenken',
@@ -722,7 +724,7 @@ export default {
     if (v.phase === 'play') {
       const covered = [...ui.reveals.values()].some((r) => r.until > Date.now());
       const folded = ctx.seat !== null ? `<span data-testid="ub-folded">${esc(t('ub.folded'))}</span>` : '';
-      const points = `<span class="ub-points" data-testid="ub-points-hint">${esc(t('ub.points_hint'))}</span>`;
+      const points = `<span class="ub-points" data-testid="ub-points-hint">${esc(t(ctx.seat === null ? 'ub.points_hint_watch' : 'ub.points_hint'))}</span>`;
       top.unshift(`<div class="ub-strip muted ${covered ? 'covered' : ''}" data-key="ub-folded">${folded}${points}</div>`);
     }
     if (v.phase === 'play' && v.max_rounds && v.round >= v.max_rounds) {
