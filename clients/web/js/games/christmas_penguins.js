@@ -274,8 +274,9 @@ export const art = {
     <path d="M-6 -11 L6 -11 L0 -3 Z" fill="#f59e0b"></path>
     <path d="M-19 -4 Q0 6 19 -4 L19 3 Q0 13 -19 3 Z" fill="${c}" stroke="#fff" stroke-width="2"></path>
     <ellipse cx="-9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse><ellipse cx="9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse>`,
-  santa: () => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
-    <circle r="44" fill="#fff" stroke="#b3261e" stroke-width="6"></circle>
+  // The ring is the colour of the player who is Santa (red when no one is, as in the panels).
+  santa: (ring = '#b3261e') => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
+    <circle r="44" fill="#fff" stroke="${ring}" stroke-width="6"></circle>
     <path d="M-27 38 Q-29 2 0 0 Q29 2 27 38 Z" fill="#c62828"></path>
     <rect x="-27" y="22" width="54" height="7" fill="${dark}"></rect><rect x="-5" y="20.5" width="10" height="10" rx="1.5" fill="#f2c14e"></rect>
     <circle cx="0" cy="-12" r="15" fill="#f6cfae"></circle>
@@ -466,7 +467,8 @@ function boardSvg(ctx) {
         drawing = art.penguin(ctx.colour(fig.seat));
       } else {
         tip = fig.kind === 'santa' ? t('cp.tip.santa', { name: santaName }) : t('cp.tip.bear');
-        drawing = art[fig.kind]();
+        const santaSeat = v.players.find((p) => p.role === 'santa')?.seat;
+        drawing = fig.kind === 'santa' && santaSeat !== undefined ? art.santa(ctx.colour(santaSeat)) : art[fig.kind]();
       }
       if (moving) tip = `${tip} · ${t('cp.moves_now')}`;
       parts.push(piece(tip, [x, y], 0.46 * k, ring + drawing, { key: figureKey(fig), cls: moving ? 'moving' : '' }));
@@ -543,7 +545,7 @@ function playersHtml(ctx) {
   return v.players.map((p) => {
     const where = p.role !== 'santa' && p.penguin === 'at_hut' ? t('cp.at_hut') : ''; // Santa's own penguin waits beside the board: nothing to show
     const stones = ['red', 'blue', 'green'].filter((s) => p.stones[s]).map((s) => chip('stone-chip', s, p.stones[s])).join('');
-    const figure = p.role === 'santa' ? art.santa() : art.penguin(ctx.colour(p.seat));
+    const figure = p.role === 'santa' ? art.santa(ctx.colour(p.seat)) : art.penguin(ctx.colour(p.seat));
     const mine = p.seat === ctx.seat;
     const total = Object.values(p.presents || {}).reduce((a, b) => a + b, 0);
     const presentsLabel = t('cp.presents_n', { n: total });
