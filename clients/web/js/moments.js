@@ -11,6 +11,7 @@ import { t } from './i18n.js';
 
 const queue = [];
 let timer = null;
+let awaited = false; // whether the last state waited on this viewer
 
 function momentText(ev, msg, game, ctx) {
   const v = msg.view || {};
@@ -46,14 +47,18 @@ function next() {
 
 // Shows the moments of a live state (not of one that catches up after a reload or reconnect).
 // When the viewer's own turn begins, what happened before it is old news: only this state's
-// moments are shown. The end of the game has the results screen instead.
+// moments (and what follows during the turn) are shown. The end of the game has the results screen instead.
 export function showMoments(msg, game, ctx) {
   if (msg.over) return clearMoments();
-  if (ctx.seat !== null && msg.prompt?.seats?.includes(ctx.seat)) {
+  // Only when the turn begins, not on every state of it: news that arrives while the player acts
+  // (a quick player answers before a queued banner had its turn) is still shown.
+  const mine = ctx.seat !== null && Boolean(msg.prompt?.seats?.includes(ctx.seat));
+  if (mine && !awaited) {
     queue.length = 0;
     clearTimeout(timer);
     timer = null;
   }
+  awaited = mine;
   for (const ev of msg.events) {
     const text = momentText(ev, msg, game, ctx);
     if (text) queue.push(text);
@@ -65,6 +70,7 @@ export function showMoments(msg, game, ctx) {
 
 // A new room or game: nothing from before is announced any more.
 export function clearMoments() {
+  awaited = false;
   queue.length = 0;
   clearTimeout(timer);
   timer = null;
