@@ -1,6 +1,7 @@
 // The server-side bot: it always finds a command when its seat must act, and in Happy Holidays it
 // plays clearly better than choosing at random (it prefers commands that score or take).
 #include <catch2/catch.hpp>
+#include <functional>
 
 #include "tinsel/engine/bot.hpp"
 #include "tinsel/engine/game.hpp"
@@ -10,7 +11,8 @@ using namespace tinsel::engine;
 namespace {
 // Plays one game; seats in `bots` use the bot, the others pick uniformly among concrete legal
 // commands. Returns the result, or null if the step bound was hit.
-json play(const game_info& info, const json& options, int players, std::uint64_t seed, const std::vector<bool>& bots) {
+json play(const game_info& info, const json& options, int players, std::uint64_t seed, const std::vector<bool>& bots,
+          const std::function<void(const game&, int, const json&)>& on_bot = nullptr) {
   seeded_dice d(seed);
   seeded_dice chooser(seed * 7919 + 1);
   auto created = info.create(setup{info.normalize_options(options).value(), players, std::nullopt}, d);
@@ -29,6 +31,7 @@ json play(const game_info& info, const json& options, int players, std::uint64_t
       cmd = choose_bot_command(g, seat, seed + static_cast<std::uint64_t>(step));
       INFO("seed " << seed << " seat " << seat << " prompt " << pr->kind);
       REQUIRE_FALSE(cmd.is_null());
+      if (on_bot) on_bot(g, seat, cmd);
     } else {
       json concrete = json::array();
       for (const auto& e : g.legal(seat))
@@ -69,4 +72,27 @@ TEST_CASE("in Happy Holidays the bot beats random players far more often than ch
   // A random player wins about a third of 3-player games (ties shared); the bot should win most.
   INFO("bot won " << bot_wins << " of " << games);
   CHECK(bot_wins > games / 2);
+}
+
+// A family's computer player in Unterm Baum takes its presents from the tree, never from a person's
+// table (a newcomer trial found a bot that took every present a person put down). It still fills
+// its own table: every move it makes brings a card from the tree to its own field.
+TEST_CASE("in Unterm Baum the bot takes presents from the tree, not from other tables", "[bot][unterm_baum]") {
+  const auto* info = builtin_games().find("unterm_baum");
+  REQUIRE(info);
+  int moves = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const int players = 2 + static_cast<int>(seed % 3);
+    std::vector<bool> bots(static_cast<std::size_t>(players), false);
+    bots[0] = true;
+    auto result = play(*info, {{"maxPlayers", players}}, players, seed, bots, [&](const game&, int seat, const json& cmd) {
+      if (cmd.value("kind", "") != "move") return;
+      ++moves;
+      INFO("seed " << seed << " bot move " << cmd.dump());
+      CHECK(cmd["from"].contains("tree"));
+      CHECK(cmd["to"].value("seat", -1) == seat);
+    });
+    CHECK(result.is_object());
+  }
+  CHECK(moves > 20);  // the bot did move, in every game more or less
 }
