@@ -103,6 +103,12 @@ TEST_CASE("invite links: the summary and the preview follow the room, names esca
   CHECK(home.headers.find("ETag: \"") != std::string::npos);
   CHECK(home.headers.find("Cache-Control: no-cache") != std::string::npos);
 
+  // A computer player is named as on every screen, in the summary and the preview alike.
+  REQUIRE(oma.request({{"type", "add_bot"}})["type"] == "ok");
+  summary = json::parse(get(srv.port, "/rooms/" + code).body);
+  CHECK(summary["players"][2] == json({{"name", "Holly"}, {"bot", true}, {"host", false}}));
+  CHECK(get(srv.port, "/r/" + code).has(R"(content="At the table: Oma &lt;Inge&gt; &amp; &quot;Opa&quot;, Ben and Holly.)"));
+
   // The game starts: no seat is free, the preview says one may watch.
   REQUIRE(oma.request({{"type", "start_game"}})["type"] == "ok");
   oma.expect_type("state");

@@ -170,7 +170,6 @@ const texts = {
     'opt.in_ms': 'in thousandths of a second',
     'you': 'you',
     'seat': 'Seat {n}',
-    // Friendly names for the computer players (the server calls them "Bot 1", "Bot 2", …).
     // Accessible names of the frame's controls.
     'a11y.home': 'Tinsel: back to the start page',
     'a11y.lang': 'Deutsch: show the page in German',

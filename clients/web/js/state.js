@@ -54,9 +54,10 @@ export function gameTitle(id, fallback = '') {
   return t(key) !== key ? t(key) : fallback || id || '';
 }
 
-// The server names its computer players "Bot 1", "Bot 2" (player ids bot_1, bot_2): the page shows
-// a friendly name instead, the same on every screen and in both languages (a family on the phone
-// together talks about the same "Rudi"); the seat list says it is a computer player.
+// The server names its computer players from this list (server/src/rooms/room.cpp, bot_name), the
+// same on every screen and in both languages (a family on the phone together talks about the same
+// "Rudi"); rooms journaled by older servers still say "Bot 1", "Bot 2" (player ids bot_1, bot_2),
+// and the page renames those by the same list. The seat list says it is a computer player.
 const botNames = ['Holly', 'Rudi', 'Noel', 'Stella', 'Niko', 'Ella'];
 const botNumber = (name, player) => {
   const id = /^bot_(\d+)$/.exec(player || '');

@@ -1,6 +1,7 @@
 #include "rooms/room.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
@@ -177,6 +178,16 @@ void room::transfer_host(std::shared_ptr<participant> p, std::string player, jso
   }, p, request_id);
 }
 
+namespace {
+// A computer player's name: friendly, the same in every language, and the web client's list
+// (clients/web/js/state.js, botNames, which also renames the "Bot N" that rooms
+// journaled by older servers still carry).
+std::string bot_name(int n) {
+  static constexpr std::array<const char*, 6> names{"Holly", "Rudi", "Noel", "Stella", "Niko", "Ella"};
+  return names[static_cast<std::size_t>(n - 1) % names.size()];
+}
+}  // namespace
+
 void room::add_bot(std::shared_ptr<participant> p, json request_id) {
   dispatch([p, id = request_id](room& r) {
     if (!r.check_host(p, id, "add a bot")) return;
@@ -189,7 +200,7 @@ void room::add_bot(std::shared_ptr<participant> p, json request_id) {
     ++r.bots_added_;
     *free = seat{};
     free->player_id = "bot_" + std::to_string(r.bots_added_);
-    free->name = "Bot " + std::to_string(r.bots_added_);
+    free->name = bot_name(r.bots_added_);
     free->bot = true;
     r.reply_ok(p, id, {{"seat", free - r.seats_.begin()}, {"player", free->player_id}});
     r.broadcast_room();
