@@ -226,6 +226,14 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   for (const m of motifs) assert.ok(!body.includes(m), `"${m}" is still on screen after memorize`);
   await ben.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
   await assertFitsPhones(ben.page, 'a turn');
+  await assertFitsPhones(oma.page, 'a turn in English');
+  await oma.page.setViewportSize(phoneSizes[1]);
+  await screenshot(oma.page, 'unterm-baum-360-en.png');
+  await oma.page.setViewportSize({ width: 1280, height: 900 });
+  // The tree hangs its cards anew for the phone and back (they slide): the count starts here.
+  await oma.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await settled(oma.page);
+  await oma.page.evaluate(() => { window.ubSlides = 0; window.ubSlideLog = []; });
   await assertContrast(ben.page, 'a turn');
   await assertContrast(oma.page, 'a turn');
   await ben.page.setViewportSize(phoneSizes[1]);
