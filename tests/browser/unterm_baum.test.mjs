@@ -11,8 +11,14 @@
 // uncle watching on his phone.
 import assert from 'node:assert/strict';
 import {
-  assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, run, screenshot, sleep,
+  assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, run, screenshot, screenshotDir, sleep,
 } from './lib.mjs';
+
+// A picture of one part of the page (the wish list being written lies below the first screen).
+async function screenshotOf(locator, file) {
+  await locator.screenshot({ path: `${screenshotDir}/${file}` });
+  console.log(`screenshot ${screenshotDir}/${file}`);
+}
 
 // lib.mjs's newPlayer with a counter of the card flips that actually animate (a CSS transition on
 // a card's turning part) and of the cards that slide.
@@ -142,10 +148,52 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await screenshot(ben.page, 'unterm-baum-assign-phone-de.png');
   const cards = () => grid.locator('.ub-card').evaluateAll((els) => els.map((e) => e.textContent).join('|'));
   const suggested = await cards();
+  // The hint follows the list: all presents placed (fold it, or choose one to move), one chosen
+  // (now a place for it).
+  const hint = (page) => page.getByTestId('ub-assign-hint');
+  assert.equal(await hint(oma.page).getAttribute('data-state'), 'ready');
+  assert.match(await hint(oma.page).textContent(), /^All 8 presents are on your list\. Happy with it\? Press “Done: fold my wish list”\./);
   await grid.locator('.ub-card.open').first().click();
+  await oma.page.locator('[data-testid="ub-assign-hint"][data-state="pick"]').waitFor();
+  assert.match(await hint(oma.page).textContent(), /^Now choose a free place for this present/);
+  await screenshotOf(oma.page.locator('.ub-assign'), 'unterm-baum-assign-pick.png');
+  await assertFitsPhones(oma.page, 'the wish list in English, a present chosen');
   await grid.locator('.ub-card.free').first().click();
+  await oma.page.locator('[data-testid="ub-assign-hint"][data-state="ready"]').waitFor();
   const edited = await cards();
   assert.notEqual(edited, suggested, 'clicking a gift and a free place moves it');
+  // Ben presses "Use the suggestion" on the suggestion: a line says that nothing changed.
+  const benGrid = ben.page.getByTestId('ub-assign-grid');
+  const benCards = () => benGrid.locator('.ub-card').evaluateAll((els) => els.map((e) => e.textContent).join('|'));
+  const benSuggested = await benCards();
+  assert.match(await hint(ben.page).textContent(), /^Alle 8 Geschenke sind auf deiner Liste\. Zufrieden\? Dann auf „Fertig: Wunschliste zuklappen“ drücken\./);
+  await ben.page.getByRole('button', { name: 'Den Vorschlag nehmen' }).click();
+  await ben.page.locator('[data-testid="ub-assign-note"][data-note="same"]').waitFor();
+  assert.equal(await ben.page.getByTestId('ub-assign-note').textContent(), 'ℹ️ Das ist schon der Vorschlag: nichts hat sich geändert.');
+  assert.equal(await benCards(), benSuggested);
+  // Ben empties the last row (both its presents to the first row): the hint names who has no
+  // present yet, the list cannot be folded, and the line about the suggestion is gone.
+  const lastRow = benGrid.locator('.ub-row').last();
+  const lastMember = await lastRow.locator('.member').textContent();
+  while (await lastRow.locator('.ub-card.open').count()) {
+    const before = await lastRow.locator('.ub-card.open').count();
+    await lastRow.locator('.ub-card.open').first().click();
+    await benGrid.locator('.ub-row').first().locator('.ub-card.free').first().click();
+    await ben.page.waitForFunction((n) => document.querySelectorAll('[data-testid="ub-assign-grid"] .ub-row:last-child .ub-card.open').length < n, before);
+  }
+  await ben.page.locator('[data-testid="ub-assign-hint"][data-state="empty"]').waitFor();
+  assert.equal(await hint(ben.page).textContent(), `${lastMember} hat noch kein Geschenk: erst ein Geschenk wählen, dann einen freien Platz in der Reihe von ${lastMember}.`);
+  assert.ok(await ben.page.locator('[data-act="ub-assign"]').isDisabled(), 'a list with an empty row cannot be folded');
+  assert.equal(await ben.page.getByTestId('ub-assign-note').count(), 0);
+  await assertFitsPhones(ben.page, 'a wish list with an empty row');
+  await screenshotOf(ben.page.locator('.ub-assign'), 'unterm-baum-assign-empty-phone-de.png');
+  // "Use the suggestion" puts every present back, and says so.
+  await ben.page.getByRole('button', { name: 'Den Vorschlag nehmen' }).click();
+  await ben.page.locator('[data-testid="ub-assign-note"][data-note="back"]').waitFor();
+  assert.equal(await benCards(), benSuggested, 'the suggestion is back');
+  assert.equal(await hint(ben.page).getAttribute('data-state'), 'ready');
+  await assertFitsPhones(ben.page, 'the suggestion taken again');
+  await screenshotOf(ben.page.locator('.ub-assign'), 'unterm-baum-assign-back-phone-de.png');
   // A reload while writing keeps the list as edited.
   await oma.page.reload();
   await grid.waitFor();
@@ -178,6 +226,14 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   for (const m of motifs) assert.ok(!body.includes(m), `"${m}" is still on screen after memorize`);
   await ben.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
   await assertFitsPhones(ben.page, 'a turn');
+  await assertFitsPhones(oma.page, 'a turn in English');
+  await oma.page.setViewportSize(phoneSizes[1]);
+  await screenshot(oma.page, 'unterm-baum-360-en.png');
+  await oma.page.setViewportSize({ width: 1280, height: 900 });
+  // The tree hangs its cards anew for the phone and back (they slide): the count starts here.
+  await oma.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await settled(oma.page);
+  await oma.page.evaluate(() => { window.ubSlides = 0; window.ubSlideLog = []; });
   await assertContrast(ben.page, 'a turn');
   await assertContrast(oma.page, 'a turn');
   await ben.page.setViewportSize(phoneSizes[1]);
@@ -285,7 +341,9 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await oma.page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"].full`), place2Id);
   assert.equal(await oma.page.getByTestId('log').getByText(/rearranges the table/).count(), 1, 'rearranging twice in a turn is one line');
   // How points are made is on screen during the game, and the own table is called so everywhere.
-  assert.match(await ben.page.getByTestId('ub-points-hint').textContent(), /richtige Person und richtiger Platz 4, richtige Person 3, sonst 1/);
+  assert.equal(await ben.page.getByTestId('ub-points-hint').textContent(),
+    'Jedes Geschenk auf deinem Tisch zählt: 1 Punkt, 3 bei der richtigen Person, 4 wenn auch der Platz stimmt. Ist ein Tisch voll (8 Geschenke), ist das Spiel aus.');
+  assert.match(await oma.page.getByTestId('ub-points-hint').textContent(), /^Every present on your table scores: 1 point.*When one table is full \(8 presents\), the game ends\.$/);
   assert.match(await ben.page.locator('.ub-field.mine .ub-card').first().getAttribute('aria-label'), /^Dein Tisch, /);
   assert.match(await oma.page.locator('.ub-field.mine .ub-card').first().getAttribute('aria-label'), /^Your table, /);
   assert.deepEqual(await ben.page.evaluate(() => [window.ubFlips, window.ubSlides]), [0, 0], 'no card animation under reduced motion');
@@ -455,7 +513,7 @@ await run('browser: Unterm Baum has 160 different motif pictures, none like the 
 await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async ({ browser, baseUrl }) => {
   const oma = await newPerson(browser, 'Oma', { locale: 'en-GB', viewport: { width: 1280, height: 900 } });
   const ben = await newPerson(browser, 'Ben', { locale: 'de-DE', viewport: phoneSizes[1], hasTouch: true });
-  const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Unterm Baum', { maxPlayers: 2, cardsToRemember: 20, memorizeSeconds: 2 });
+  const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Unterm Baum', { maxPlayers: 2, cardsToRemember: 20, memorizeSeconds: 2, revealSeconds: 60 });
   // Ben plays as "Tom", like a member of the Schmidt family he gets.
   await joinByInvite(ben.page, baseUrl, code, 'Tom');
   await oma.page.getByText('Tom', { exact: true }).waitFor();
@@ -478,15 +536,35 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   await ben.page.locator('[data-act="ub-assign"]').click();
   await ben.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
   await oma.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
-  // The Schmidts have German names on a German screen, English ones on an English screen.
-  const members = (page) => page.locator('.ub-field:not(.mine) .ub-row .member, .ub-field.mine .ub-row .member').allTextContents();
+  // A family member has the same name on every screen: only the word for a grandparent (and for
+  // the family, after a name that a player has too) is the screen's own.
+  const members = (page) => page.locator('[data-testid="ub-field-0"] .ub-row .member, [data-testid="ub-field-1"] .ub-row .member')
+    .evaluateAll((els) => els.sort((a, b) => a.closest('.ub-field').dataset.testid.localeCompare(b.closest('.ub-field').dataset.testid))
+      .map((e) => e.textContent));
   const benSees = await members(ben.page);
-  for (const name of ['Oma Rosi', 'Opa Willi', 'Thomas']) assert.ok(benSees.includes(name), `Ben sees ${name}: ${benSees}`);
-  assert.ok(!benSees.some((n) => /Grandma|Grandpa|Rose|Bill/.test(n)), `no English names on a German screen: ${benSees}`);
   const omaSees = await members(oma.page);
-  assert.ok(omaSees.includes('Grandma Rose'), `${omaSees}`);
-  // Oma's screen keeps the family's Tom apart from the player Tom.
-  assert.ok(omaSees.includes('Tom (family)') && !omaSees.includes('Tom'), `${omaSees}`);
+  for (const name of ['Oma Rose', 'Opa Bill', 'Sarah', 'Tom (Familie)', 'Oma Erna', 'Opa Karl', 'Jonas']) assert.ok(benSees.includes(name), `Ben sees ${name}: ${benSees}`);
+  for (const name of ['Grandma Rose', 'Grandpa Bill', 'Sarah', 'Tom (family)', 'Grandma Erna', 'Grandpa Karl', 'Jonas']) assert.ok(omaSees.includes(name), `Oma sees ${name}: ${omaSees}`);
+  const given = (names) => names.map((n) => n.replace(/^(Oma|Opa|Grandma|Grandpa) /, '').replace(/ \((Familie|family)\)$/, ''));
+  assert.deepEqual(given(benSees), given(omaSees), 'the same family members on a German and an English screen');
+  assert.ok(!benSees.some((n) => /Grandma|Grandpa/.test(n)), `no English words on a German screen: ${benSees}`);
+  // Both screens keep the family's Tom apart from the player Tom.
+  assert.ok(!omaSees.includes('Tom') && !benSees.includes('Tom'), `${omaSees} / ${benSees}`);
+
+  // A card looked at (shown for a whole minute) goes when the turn passes: the next player's turn
+  // never starts under it, on either screen.
+  const looker = await whoseTurn([oma.page, ben.page]);
+  const next = looker === oma.page ? ben.page : oma.page;
+  await looker.locator('.ub-tree .ub-card.can').first().click();
+  for (const p of [oma.page, ben.page]) await p.getByTestId('reveal').waitFor();
+  for (const p of [oma.page, ben.page]) await p.locator('.ub-card.open.revealed').waitFor();
+  await looker.locator('.actions button.action').click();
+  await next.locator('.turn-bar.mine').waitFor({ timeout: 5000 });
+  await looker.locator('.ub-field:not(.mine).active').waitFor({ timeout: 5000 });
+  for (const p of [oma.page, ben.page]) {
+    assert.equal(await p.getByTestId('reveal').count(), 0, 'the reveal box is gone when the next turn starts');
+    assert.equal(await p.locator('.ub-card.open').count(), 0, 'no card stays face up into the next turn');
+  }
   for (const phone of phoneSizes) {
     await ben.page.setViewportSize(phone);
     await assertNoSideScroll(ben.page, `20 gifts, a turn at ${phone.width} px`);

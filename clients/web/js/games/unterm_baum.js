@@ -16,17 +16,21 @@ const texts = {
     'ub.folded': 'Your wish list is folded shut. Do you still remember it?',
     'ub.memorize': 'Memorise your wish list! It disappears in',
     'ub.row': 'Row {n}',
-    'ub.assign_help': 'Put each gift in the row of the family member who wishes for it: choose a gift, then a free place. Every row needs at least one gift.',
+    'ub.assign_help': 'Who in your family wishes for which present? Each present lies in the row of the person who wishes for it. Every row needs at least one present.',
+    'ub.assign_ready': 'All {n} presents are on your list. Happy with it? Press “{done}”. Or choose a present first to move it.',
+    'ub.assign_pick': 'Now choose a free place for this present, or another present to swap the two. Choose it again to leave it where it is.',
+    'ub.assign_empty': '{member} has no present yet: choose a present, then a free place in the row of {member}.',
+    'ub.assign_same': 'This already is the suggestion: nothing has changed.',
+    'ub.assign_back': 'Done: every present is back in its suggested place.',
     'ub.assign_family': 'Your family',
     'ub.assign_submit': 'Done: fold my wish list',
     'ub.assign_reset': 'Use the suggestion',
-    'ub.assign_rows': 'Every row needs at least one gift.',
     'ub.assign_waiting': 'Your wish list is done. Waiting for the others…',
     'ub.mode.reveal': 'Look at a card',
     'ub.mode.move': 'Move a card',
     'ub.mode.rearrange': 'Rearrange my table',
     'ub.hint.reveal': 'Choose a face-down card to look at it. Everyone sees it for a few seconds.',
-    'ub.hint.move_from': 'Choose the card you want to move.',
+    'ub.hint.move_from': 'Choose the card you want to move. Every present on your table brings points.',
     'ub.hint.move_to': 'Now choose a free place: from the tree onto any table (yours too), from a table back under the tree or onto another table.',
     'ub.hint.rearrange_from': 'Choose a card on your table.',
     'ub.hint.rearrange_to': 'Now choose where it should go on your table (a card there swaps places).',
@@ -34,7 +38,7 @@ const texts = {
     'ub.a.assign': 'Use the suggested wish list',
     'ub.p.assign': 'Write your wish list',
     'ub.p.memorize': 'Everyone memorises their wish list',
-    'ub.p.turn': 'Look, move, rearrange',
+    'ub.p.turn': 'Collect presents for your table!',
     'ub.reveal_banner': '{name} looks at a card:',
     'ub.reveal_banner_mine': 'You look at a card:',
     'ub.e.assigned': '{name} has written the wish list',
@@ -71,11 +75,13 @@ const texts = {
     'ub.m.taken': '✋ {name} has taken a present from your table',
     'ub.m.one_left': '⚠️ One more present and {name}\'s table is full: the game ends!',
     'ub.m.one_left_mine': '⚠️ One more present and your table is full: the game ends!',
-    'ub.points_hint': 'Points at the end, for each present on your table: right person and right place 4, right person 3, any other 1.',
-    'ub.points_hint_watch': 'Points at the end, for each present on a player\'s table: right person and right place 4, right person 3, any other 1.',
+    'ub.points_hint': 'Every present on your table scores: 1 point, 3 at the right person, 4 if also in the right place. When one table is full ({k} presents), the game ends.',
+    'ub.points_hint_watch': 'Every present on a player\'s table scores: 1 point, 3 at the right person, 4 if also in the right place. When one table is full ({k} presents), the game ends.',
     'ub.points_note': 'Each present on the table counts: exact (right person, right place) = 4 points, right person = 3 points, other = 1 point.',
     'ub.family_member': '{name} (family)',
+    'ub.grandma': 'Grandma {name}', 'ub.grandpa': 'Grandpa {name}',
     'ub.count': '{n} of {k} presents',
+    'ub.count_tip': 'When a table holds {k} presents, it is full and the game ends.',
   },
   de: {
     'ub.tree': 'Unterm Baum',
@@ -85,17 +91,21 @@ const texts = {
     'ub.folded': 'Deine Wunschliste ist zugeklappt. Weißt du sie noch?',
     'ub.memorize': 'Präg dir deine Wunschliste ein! Sie verschwindet in',
     'ub.row': 'Reihe {n}',
-    'ub.assign_help': 'Leg jedes Geschenk in die Reihe des Familienmitglieds, das es sich wünscht: erst ein Geschenk wählen, dann einen freien Platz. Jede Reihe braucht mindestens ein Geschenk.',
+    'ub.assign_help': 'Wer in deiner Familie wünscht sich welches Geschenk? Jedes Geschenk liegt in der Reihe der Person, die es sich wünscht. Jede Reihe braucht mindestens ein Geschenk.',
+    'ub.assign_ready': 'Alle {n} Geschenke sind auf deiner Liste. Zufrieden? Dann auf „{done}“ drücken. Oder erst ein Geschenk wählen, um es umzulegen.',
+    'ub.assign_pick': 'Jetzt einen freien Platz für dieses Geschenk wählen, oder ein anderes Geschenk, um die beiden zu tauschen. Nochmal wählen: es bleibt, wo es ist.',
+    'ub.assign_empty': '{member} hat noch kein Geschenk: erst ein Geschenk wählen, dann einen freien Platz in der Reihe von {member}.',
+    'ub.assign_same': 'Das ist schon der Vorschlag: nichts hat sich geändert.',
+    'ub.assign_back': 'Erledigt: jedes Geschenk liegt wieder an seinem vorgeschlagenen Platz.',
     'ub.assign_family': 'Deine Familie',
     'ub.assign_submit': 'Fertig: Wunschliste zuklappen',
     'ub.assign_reset': 'Den Vorschlag nehmen',
-    'ub.assign_rows': 'Jede Reihe braucht mindestens ein Geschenk.',
     'ub.assign_waiting': 'Deine Wunschliste ist fertig. Warte auf die anderen…',
     'ub.mode.reveal': 'Karte ansehen',
     'ub.mode.move': 'Karte verschieben',
     'ub.mode.rearrange': 'Meinen Tisch umräumen',
     'ub.hint.reveal': 'Wähl eine verdeckte Karte, um sie anzusehen. Alle sehen sie ein paar Sekunden lang.',
-    'ub.hint.move_from': 'Wähl die Karte, die du verschieben willst.',
+    'ub.hint.move_from': 'Wähl die Karte, die du verschieben willst. Jedes Geschenk auf deinem Tisch bringt Punkte.',
     'ub.hint.move_to': 'Jetzt einen freien Platz wählen: vom Baum auf einen Tisch (auch deinen), von einem Tisch unter den Baum oder auf einen anderen Tisch.',
     'ub.hint.rearrange_from': 'Wähl eine Karte auf deinem Tisch.',
     'ub.hint.rearrange_to': 'Jetzt wählen, wohin sie auf deinem Tisch soll (eine Karte dort tauscht den Platz).',
@@ -103,7 +113,7 @@ const texts = {
     'ub.a.assign': 'Die vorgeschlagene Wunschliste nehmen',
     'ub.p.assign': 'Schreib deine Wunschliste',
     'ub.p.memorize': 'Alle prägen sich ihre Wunschliste ein',
-    'ub.p.turn': 'Ansehen, verschieben, umräumen',
+    'ub.p.turn': 'Sammle Geschenke für deinen Tisch!',
     'ub.reveal_banner': '{name} sieht sich eine Karte an:',
     'ub.reveal_banner_mine': 'Du siehst dir eine Karte an:',
     'ub.e.assigned': '{name} hat die Wunschliste geschrieben',
@@ -140,11 +150,13 @@ const texts = {
     'ub.m.taken': '✋ {name} hat ein Geschenk von deinem Tisch genommen',
     'ub.m.one_left': '⚠️ Noch 1 Geschenk, dann ist der Tisch von {name} voll: das Spiel ist aus!',
     'ub.m.one_left_mine': '⚠️ Noch 1 Geschenk, dann ist dein Tisch voll: das Spiel ist aus!',
-    'ub.points_hint': 'Punkte am Schluss, für jedes Geschenk auf deinem Tisch: richtige Person und richtiger Platz 4, richtige Person 3, sonst 1.',
-    'ub.points_hint_watch': 'Punkte am Schluss, für jedes Geschenk auf dem Tisch eines Spielers: richtige Person und richtiger Platz 4, richtige Person 3, sonst 1.',
+    'ub.points_hint': 'Jedes Geschenk auf deinem Tisch zählt: 1 Punkt, 3 bei der richtigen Person, 4 wenn auch der Platz stimmt. Ist ein Tisch voll ({k} Geschenke), ist das Spiel aus.',
+    'ub.points_hint_watch': 'Jedes Geschenk auf dem Tisch eines Spielers zählt: 1 Punkt, 3 bei der richtigen Person, 4 wenn auch der Platz stimmt. Ist ein Tisch voll ({k} Geschenke), ist das Spiel aus.',
     'ub.points_note': 'Jedes Geschenk auf dem Tisch zählt: genau (richtige Person, richtiger Platz) = 4 Punkte, richtige Person = 3 Punkte, sonst = 1 Punkt.',
     'ub.family_member': '{name} (Familie)',
+    'ub.grandma': 'Oma {name}', 'ub.grandpa': 'Opa {name}',
     'ub.count': '{n} von {k} Geschenken',
+    'ub.count_tip': 'Liegen {k} Geschenke auf einem Tisch, ist er voll und das Spiel ist aus.',
   },
 };
 // The board's words (the picker's and the lobby's are in catalogue.js, loaded on every page).
@@ -164,11 +176,18 @@ const families = {
 };
 const familyName = (id) => families[id]?.name || id;
 
-// A family member as a German screen says it: the sheets' grandparents are called Oma and Opa
-// there, whatever the family's own word, and the Schmidts (a German name) are called as German
-// families are; the other families keep their names from abroad.
-const grandparents = /^(Grandma|Nonna|Mormor|Mamie|Babcia|Abuela) |^(Grandpa) /;
-const germanMembers = { 'Grandma Rose': 'Oma Rosi', 'Grandpa Bill': 'Opa Willi', Sarah: 'Susanne', Tom: 'Thomas', Lily: 'Lena' };
+// A family member has one name on every screen, whatever its language (two relatives speaking about
+// "Grandma Rose" and "Oma Rose" mean the same person): the given name stays as the sheet has it,
+// only a grandparent's word is the screen's own (Oma/Grandma, Opa/Grandpa, whatever the family's
+// word on the sheet), and parents are Mama and Papa, which both languages say alike.
+const grandparent = /^(?:(Oma|Grandma|Nonna|Mormor|Mamie|Babcia|Abuela)|(Opa|Grandpa)) (.+)$/;
+const parents = { Vati: 'Papa', Mutti: 'Mama' };
+function sayMember(name) {
+  const g = grandparent.exec(name);
+  if (g) return t(g[1] ? 'ub.grandma' : 'ub.grandpa', { name: g[3] });
+  const [word, ...rest] = name.split(' ');
+  return parents[word] && rest.length ? `${parents[word]} ${rest.join(' ')}` : name;
+}
 // The names of the players at the table (set on every render): a family member called like one of
 // them says that it is the family member ("Tom (Familie)"), so nobody mistakes the row for the player.
 let seated = new Set();
@@ -177,8 +196,7 @@ function noteSeated(ctx) {
 }
 function memberName(name) {
   if (!name) return name;
-  let said = name;
-  if (lang() === 'de') said = germanMembers[name] || name.replace(grandparents, (_, grandma) => (grandma ? 'Oma ' : 'Opa '));
+  const said = sayMember(name);
   return seated.has(said.trim().toLowerCase()) ? t('ub.family_member', { name: said }) : said;
 }
 
@@ -194,7 +212,7 @@ function motifHtml(motif) {
 }
 
 // This browser's own UI state: open reveals, the chosen mode, the selected card, the draft list.
-const ui = { reveals: new Map(), taken: new Map(), nearlyFull: null, news: new WeakMap(), mode: null, selected: null, draft: null, draftFor: null, pick: null };
+const ui = { reveals: new Map(), taken: new Map(), nearlyFull: null, news: new WeakMap(), mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null };
 
 const locKey = (loc) => ('tree' in loc ? `t${loc.tree}` : `s${loc.seat}:${loc.row}:${loc.slot}`);
 const area = (loc) => ('tree' in loc ? 'tree' : `seat${loc.seat}`);
@@ -400,7 +418,7 @@ function fieldHtml(p, ctx) {
   return `<section class="ub-field ${active ? 'active' : ''} ${mine ? 'mine' : ''}" style="--c:${colour}" data-key="ub-field-${p.seat}" data-testid="ub-field-${p.seat}">
     <h3><span class="ub-chip" style="background:${chip.bg};color:${chip.fg}">${esc(tableName(p.seat, ctx))}</span>
     <span class="ub-fam">${esc(fam.slice(3))}</span>
-    <span class="ub-count ${almost ? 'almost' : ''}">${esc(t('ub.count', { n: p.card_count, k: ctx.view.cards_to_remember }))}</span></h3>${rows.join('')}</section>`;
+    <span class="ub-count ${almost ? 'almost' : ''}" title="${esc(t('ub.count_tip', { k: ctx.view.cards_to_remember }))}" data-tip="${esc(t('ub.count_tip', { k: ctx.view.cards_to_remember }))}">${esc(t('ub.count', { n: p.card_count, k: ctx.view.cards_to_remember }))}</span></h3>${rows.join('')}</section>`;
 }
 
 function wishGrid(wishes, rows, slots, members, editable) {
@@ -439,13 +457,23 @@ function assignHtml(ctx) {
   }
   const used = new Set(ui.draft.wishes.map((w) => w.row));
   const allRows = used.size === domain.rows;
+  // What to do now, as the list stands: move the chosen present, fill an empty row, or fold the list.
+  const members = families[ui.draft.family]?.members;
+  const empty = Array.from({ length: domain.rows }, (_, r) => r).find((r) => !used.has(r));
+  const state = ui.pick ? 'pick' : allRows ? 'ready' : 'empty';
+  const hint = state === 'pick' ? t('ub.assign_pick')
+    : state === 'ready' ? t('ub.assign_ready', { n: ui.draft.wishes.length, done: t('ub.assign_submit') })
+      : t('ub.assign_empty', { member: memberName(members?.[empty]) || t('ub.row', { n: empty + 1 }) });
+  // What "Use the suggestion" just did: nothing (the list already was the suggestion) or put the
+  // presents back (they slide there, and this line says so).
+  const note = ui.note ? `<p class="ub-assign-note" data-key="ub-note-${ui.noteN}" data-testid="ub-assign-note" data-note="${ui.note}">${ui.note === 'same' ? 'ℹ️' : '↩️'} ${esc(t(ui.note === 'same' ? 'ub.assign_same' : 'ub.assign_back'))}</p>` : '';
   const fams = domain.families.map((f) => `<option value="${esc(f)}" ${f === ui.draft.family ? 'selected' : ''}>${esc(familyName(f))}</option>`);
   return `<section class="ub-assign card" data-key="ub-assign">
     <h3>📝 ${esc(t('ub.wish_list'))}</h3>
     <p>${esc(t('ub.assign_help'))}</p>
     <label class="field"><span>${esc(t('ub.assign_family'))}</span><select id="ub-family" data-fresh>${fams.join('')}</select></label>
-    <div class="ub-wishes" data-testid="ub-assign-grid">${wishGrid(ui.draft.wishes, domain.rows, domain.slots, families[ui.draft.family]?.members, true)}</div>
-    ${allRows ? '' : `<p class="error">${esc(t('ub.assign_rows'))}</p>`}
+    <div class="ub-wishes" data-testid="ub-assign-grid">${wishGrid(ui.draft.wishes, domain.rows, domain.slots, members, true)}</div>
+    <div role="status">${note}<p class="ub-assign-hint ${state === 'empty' ? 'error' : ''}" data-testid="ub-assign-hint" data-state="${state}">${esc(hint)}</p></div>
     <div class="row"><button class="big primary" data-act="ub-assign" ${allRows ? '' : 'disabled'}>${esc(t('ub.assign_submit'))}</button>
       <button data-act="ub-assign-reset">${esc(t('ub.assign_reset'))}</button></div>
     <p class="notice small">${esc(t('honesty'))}</p>
@@ -499,6 +527,7 @@ document.addEventListener('change', (ev) => {
   if (ev.target.id === 'ub-family' && ui.draft) {
     ui.draft.family = ev.target.value;
     ui.draft.chosen = true;
+    ui.note = null;
     saveDraft();
     rerender?.();
   }
@@ -611,7 +640,7 @@ export default {
   onState(msg, ctx) {
     rerender = ctx.render;
     if (msg.events.some((e) => e.kind === 'game_started')) {
-      Object.assign(ui, { mode: null, selected: null, draft: null, draftFor: null, pick: null, nearlyFull: new Set() });
+      Object.assign(ui, { mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null, nearlyFull: new Set() });
       ui.reveals.clear();
       ui.taken.clear();
       cards.at.clear();
@@ -637,6 +666,10 @@ export default {
         const pairs = ev.moves.map((m) => [{ seat: ev.seat, ...m.from }, { seat: ev.seat, ...m.to }]);
         relocate(ui.reveals, pairs);
         relocate(cards.at, pairs);
+      } else if (ev.kind === 'turn_started') {
+        // A new player's turn never starts under an old card: a card looked at in the turn before
+        // goes when that turn is over, even if its few seconds are not.
+        for (const [key, r] of ui.reveals) if (r.seat !== ev.seat) ui.reveals.delete(key);
       } else if (ev.kind === 'memorize_started' && ev.seq === undefined) {
         pending.wishlist = true;
       }
@@ -724,7 +757,7 @@ export default {
     if (v.phase === 'play') {
       const covered = [...ui.reveals.values()].some((r) => r.until > Date.now());
       const folded = ctx.seat !== null ? `<span data-testid="ub-folded">${esc(t('ub.folded'))}</span>` : '';
-      const points = `<span class="ub-points" data-testid="ub-points-hint">${esc(t(ctx.seat === null ? 'ub.points_hint_watch' : 'ub.points_hint'))}</span>`;
+      const points = `<span class="ub-points" data-testid="ub-points-hint">${esc(t(ctx.seat === null ? 'ub.points_hint_watch' : 'ub.points_hint', { k: v.cards_to_remember }))}</span>`;
       top.unshift(`<div class="ub-strip muted ${covered ? 'covered' : ''}" data-key="ub-folded">${folded}${points}</div>`);
     }
     if (v.phase === 'play' && v.max_rounds && v.round >= v.max_rounds) {
@@ -779,6 +812,7 @@ export default {
     } else if (act === 'ub-wish') {
       const cell = { row: Number(el.dataset.row), slot: Number(el.dataset.slot) };
       const at = (c) => ui.draft.wishes.find((w) => w.row === c.row && w.slot === c.slot);
+      ui.note = null;
       if (!ui.pick) {
         if (at(cell)) ui.pick = cell;
       } else if (ui.pick.row === cell.row && ui.pick.slot === cell.slot) {
@@ -800,8 +834,14 @@ export default {
       // Once submitted, the list lives only in the player's memory: nothing of it stays stored.
       await ctx.act(cmd).then(() => sessionStorage.removeItem(draftKey), () => {});
     } else if (act === 'ub-assign-reset') {
+      const suggestion = entries(ctx, 'assign').find((e) => !e.domain);
+      const was = ui.draft;
+      const spot = (ws) => JSON.stringify([...ws].map((w) => [w.motif, w.row, w.slot]).sort());
+      const unchanged = !!(suggestion && was && was.family === suggestion.family && spot(was.wishes) === spot(suggestion.wishes));
       ui.draftFor = null;
       sessionStorage.removeItem(draftKey);
+      ui.note = unchanged ? 'same' : 'back';
+      ui.noteN = (ui.noteN || 0) + 1; // a new line each time (it drops in again)
       ctx.render();
     }
   },

@@ -34,7 +34,7 @@ export default {
     ],
     special: [
       ['Memory counts', 'Watch closely: which card was looked at, and where did it go?'],
-      ['How to score', 'At the end every present on your table scores: 4 points for the right family member at the right place, 3 for the right family member at another place, 1 for any other present. So fetch the presents from your own wish list, and put them in the right rows.'],
+      ['How to score', 'At the end every present on your table scores: 4 points for the right family member at the right place, 3 for the right family member at another place, 1 for any other present. So fetch the presents from your own wish list, and put them in the right rows. But any present is worth a point, and the game ends as soon as one table is full: a quick full table can win.'],
       ['The last card', 'You may not put the card that would fill another player\'s table. Only its owner may do that.'],
       ['Play fair', 'No notes and no screenshots of your wish list, please.'],
     ],
@@ -64,7 +64,7 @@ export default {
     ],
     special: [
       ['Gut aufpassen', 'Welche Karte wurde angesehen, und wohin ist sie gewandert?'],
-      ['So gibt es Punkte', 'Am Schluss zählt jedes Geschenk auf deinem Tisch: 4 Punkte für das richtige Familienmitglied am richtigen Platz, 3 für das richtige Familienmitglied an einem anderen Platz, 1 für jedes andere Geschenk. Hol dir also die Geschenke von deiner Wunschliste und leg sie in die richtigen Reihen.'],
+      ['So gibt es Punkte', 'Am Schluss zählt jedes Geschenk auf deinem Tisch: 4 Punkte für das richtige Familienmitglied am richtigen Platz, 3 für das richtige Familienmitglied an einem anderen Platz, 1 für jedes andere Geschenk. Hol dir also die Geschenke von deiner Wunschliste und leg sie in die richtigen Reihen. Aber jedes Geschenk bringt einen Punkt, und das Spiel ist aus, sobald ein Tisch voll ist: wer schnell einen vollen Tisch hat, kann gewinnen.'],
       ['Die letzte Karte', 'Die Karte, die den Tisch eines anderen voll machen würde, darfst du nicht hinlegen. Das darf nur er selbst.'],
       ['Ehrlich spielen', 'Bitte keine Notizen und keine Bildschirmfotos der Wunschliste.'],
     ],
