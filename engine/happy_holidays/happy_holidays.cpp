@@ -63,7 +63,9 @@ int hh_game::total(int seat) const {
 
 // The bot's view of a position: its own score above all, then gifts that may still count (banked
 // ones, then ones waiting on its sleigh), minus the strongest rival's score, so that taking from a
-// leader (a sleigh swap, a wish) looks as good as it is.
+// leader (a sleigh swap, a wish) looks as good as it is. Holding a reindeer is worth a gift: without
+// it a turn is missed, and a bot that weighed only the roll after taking one (one step deep, on one
+// simulated die) now and then chose to sit out instead (a newcomer trial saw it and found it odd).
 double hh_game::heuristic(int seat) const {
   const auto me = static_cast<std::size_t>(seat);
   int rival = 0;
@@ -71,7 +73,8 @@ double hh_game::heuristic(int seat) const {
     if (p != seat) rival = std::max(rival, score(p));
   const auto& sleigh = s_.sleighs[static_cast<std::size_t>(s_.sleigh_of[me])];
   const int on_sleigh = sleigh[0] + sleigh[1] + sleigh[2] + sleigh[3];
-  return 10.0 * score(seat) + total(seat) + 0.5 * on_sleigh - 4.0 * rival;
+  const double reindeer = s_.reindeer[me] ? 1.0 : 0.0;
+  return 10.0 * score(seat) + total(seat) + 0.5 * on_sleigh + reindeer - 4.0 * rival;
 }
 
 std::vector<int> hh_game::winners() const {

@@ -96,3 +96,26 @@ TEST_CASE("in Unterm Baum the bot takes presents from the tree, not from other t
   }
   CHECK(moves > 20);  // the bot did move, in every game more or less
 }
+
+// Without a reindeer a Happy Holidays player may take one or roll anyway and miss the turn (the
+// "forgot" move, rulebook A8). The bot takes one whenever it can: a newcomer trial saw it sit out.
+TEST_CASE("in Happy Holidays the bot takes a reindeer rather than miss its turn", "[bot][happy_holidays]") {
+  const auto* info = builtin_games().find("happy_holidays");
+  REQUIRE(info);
+  int choices = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const int players = 3 + static_cast<int>(seed % 3);
+    std::vector<bool> bots(static_cast<std::size_t>(players), false);
+    bots[0] = bots[1] = true;
+    auto result = play(*info, {{"maxPlayers", players}}, players, seed, bots, [&](const game& g, int seat, const json& cmd) {
+      bool can_take = false;
+      for (const auto& e : g.legal(seat)) can_take = can_take || e.value("kind", "") == "take_reindeer";
+      if (!can_take) return;
+      ++choices;
+      INFO("seed " << seed << " seat " << seat << " chose " << cmd.dump());
+      CHECK(cmd.value("kind", "") == "take_reindeer");
+    });
+    CHECK(result.is_object());
+  }
+  CHECK(choices > 20);  // the situation came up often enough to mean something
+}
