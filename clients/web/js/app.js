@@ -584,12 +584,31 @@ document.addEventListener('click', (ev) => {
 });
 
 // Board places are not buttons (SVG, grids), so Enter and Space activate them like a click.
-// The picker's estimate follows the settings as they change.
+// The picker's estimate follows the settings as they change. One switch for a family: "Time for a
+// turn" set to no limit takes the game's other time limits along (followTurnLimit in
+// catalogue.js), unless the host set one of them by hand under "More settings"; set back to a
+// limit, they return to what they were.
 document.addEventListener('change', (ev) => {
   const fieldset = ev.target.closest?.('fieldset.options');
   const estimate = fieldset?.querySelector('.estimate');
   if (!estimate) return;
   const game = fieldset.dataset.game;
+  const followers = games[game]?.followTurnLimit || [];
+  const name = ev.target.dataset?.opt;
+  if (followers.includes(name)) ev.target.dataset.byHand = '';
+  if (name === 'mainTimeoutSec') {
+    for (const f of followers) {
+      const el = fieldset.querySelector(`select[data-opt="${f}"]`);
+      if (!el || el.dataset.byHand !== undefined) continue;
+      if (ev.target.value === '"off"') {
+        if (el.dataset.before === undefined) el.dataset.before = el.value;
+        el.value = '"off"';
+      } else if (el.dataset.before !== undefined) {
+        el.value = el.dataset.before;
+        delete el.dataset.before;
+      }
+    }
+  }
   const info = store.welcome?.games?.find((x) => x.id === game);
   estimate.textContent = estimateText(game, { ...(info?.default_options || {}), ...readOptions(fieldset) });
 });
