@@ -279,7 +279,11 @@ function gameHtml(room, g) {
   else if (prompt && prompt.seats.length === 1) turnLine = t('game.turn_of', { name: seatName(prompt.seats[0]) });
   else if (prompt && prompt.seats.length > 1) turnLine = t('game.waiting_for', { names: list(prompt.seats.map(seatName)) });
   else turnLine = prompt ? g.promptText(ctx) || '' : ''; // a prompt that waits on nobody (memorising) says what happens
-  const what = mine ? g.promptText(ctx) || '' : '';
+  let what = mine ? g.promptText(ctx) || '' : '';
+  // A game may word the bar itself where whose turn it is and whom the prompt waits on differ
+  // (Christmas Penguins' "Stop!" window after a roll waits on the stone holders): { turn, what }.
+  const own = state.over ? null : g.turnBar?.(ctx, { mine });
+  if (own) ({ turn: turnLine, what } = own);
   // A tab in the background still tells its player when it is their turn.
   document.title = mine ? `▶ ${t('game.your_turn')} · Tinsel` : `${gameTitle(room.game, room.title)} · Tinsel`;
   const timer = prompt && !state.over
