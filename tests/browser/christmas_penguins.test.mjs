@@ -432,6 +432,15 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
       assert.equal(await value('subPromptTimeoutSec'), '"off"', 'the choices follow "no limit"');
       assert.equal(await value('stopSeconds'), '30', 'a limit set by hand stays');
       assert.equal(await value('reactionWindowMs'), window, 'the window to shout "Stop!" stays');
+      // A redraw of the page (here: the language switched there and back) keeps what was picked.
+      await oma.page.locator('#lang').click();
+      await oma.page.getByText('Weitere Einstellungen').waitFor();
+      await oma.page.locator('#lang').click();
+      await oma.page.getByText('More settings').waitFor();
+      assert.deepEqual([await value('mainTimeoutSec'), await value('subPromptTimeoutSec'), await value('stopSeconds')], ['"off"', '"off"', '30'],
+        'the settings survive a redraw');
+      await oma.page.locator('#opt-mainTimeoutSec').selectOption('120');
+      assert.equal(await value('subPromptTimeoutSec'), before.subPromptTimeoutSec, 'back to a limit after the redraw');
     }
   }
 

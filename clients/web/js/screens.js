@@ -53,7 +53,7 @@ function homeHtml() {
       <strong>${esc(gameTitle(g.id))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>
       ${helpButton(g.id, 'home', 'small')}</div>`;
   });
-  const options = picked ? optionsForm(picked, null) : '';
+  const options = picked ? optionsForm(picked, draft('create-form', picked)) : '';
   const err = store.error ? `<p class="error">${esc(errorText(store.error))}</p>` : '';
   return `${back}
   <section class="card">
@@ -76,6 +76,9 @@ function homeHtml() {
     </form>${err}
   </section>`;
 }
+
+// The settings the host is picking in `form`, as left (app.js keeps them across redraws).
+const draft = (form, game) => (store.optionDraft?.form === form && store.optionDraft.game === game ? store.optionDraft.values : null);
 
 // The options form of a game: the main options first, the rest folded under "More settings".
 function optionsForm(gameId, current) {
@@ -231,7 +234,7 @@ function lobbyHtml(room, g) {
     const enough = seated >= room.min_players;
     const free = room.seats.some((s) => s.status === 'empty');
     controls = `<div class="host-controls">
-      ${store.editingOptions ? `<form id="options-form" data-act-submit="save-options">${optionsForm(room.game, room.options)}
+      ${store.editingOptions ? `<form id="options-form" data-act-submit="save-options">${optionsForm(room.game, draft('options-form', room.game) || room.options)}
         <button class="big" type="submit">${esc(t('lobby.save_options'))}</button></form>` : ''}
       ${firstSeatSelect(room)}
       <div class="row">
