@@ -786,8 +786,10 @@ function stealWorth(ctx, colour) {
   const n = a.points - b.points;
   const parts = [(me.presents?.[colour] || 0) === 0 ? t('cp.worth.new', { n: after.distinct })
     : t('cp.worth.more', { n: (me.presents[colour] || 0) + 1, colour: colourName(colour) })];
-  if (a.colours && !b.colours) parts.push(t('cp.worth.bonus_colours'));
-  else if (a.one && !b.one) parts.push(t('cp.worth.bonus_one'));
+  // A bonus is named only where it adds a point (with one bonus at most, a player who already
+  // has it for the other reason gains nothing by the second).
+  const gained = [a.colours && !b.colours ? 'cp.worth.bonus_colours' : null, a.one && !b.one ? 'cp.worth.bonus_one' : null].filter(Boolean);
+  parts.push(...gained.slice(0, Math.max(0, n - 1)).map((k) => t(k)));
   return [t('cp.worth.points', { n }), ...parts].join(' · ');
 }
 
