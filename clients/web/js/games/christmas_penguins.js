@@ -125,8 +125,8 @@ const texts = {
     'cp.worth.points': { one: '+{n} point', other: '+{n} points' },
     'cp.worth.new': { one: 'your first colour', other: 'a new colour ({n} colours now)' },
     'cp.worth.more': { one: 'now {n} {colour}', other: 'now {n} {colour}' },
-    'cp.worth.bonus_colours': 'the most colours: bonus point', 'cp.worth.bonus_one': 'the most of one colour: bonus point',
-    'cp.worth.rule': 'Each present is 1 point. 1 bonus point for the most colours or the most of one colour.',
+    'cp.worth.bonus_colours': 'the most colours: bonus point', 'cp.worth.bonus_one': 'the most presents of one colour: bonus point',
+    'cp.worth.rule': 'Each present is 1 point. 1 bonus point for the most colours or the most presents of one colour.',
   },
   de: {
     'cp.red': 'Rot', 'cp.blue': 'Blau', 'cp.green': 'Grün', 'cp.yellow': 'Gelb', 'cp.purple': 'Lila', 'cp.orange': 'Orange',
@@ -243,8 +243,8 @@ const texts = {
     'cp.worth.points': { one: '+{n} Punkt', other: '+{n} Punkte' },
     'cp.worth.new': { one: 'deine erste Farbe', other: 'eine neue Farbe (jetzt {n} Farben)' },
     'cp.worth.more': { one: 'jetzt {n} in {colour}', other: 'jetzt {n} in {colour}' },
-    'cp.worth.bonus_colours': 'die meisten Farben: Bonuspunkt', 'cp.worth.bonus_one': 'die meisten einer Farbe: Bonuspunkt',
-    'cp.worth.rule': 'Jedes Geschenk zählt 1 Punkt. 1 Bonuspunkt für die meisten Farben oder die meisten einer Farbe.',
+    'cp.worth.bonus_colours': 'die meisten Farben: Bonuspunkt', 'cp.worth.bonus_one': 'die meisten Geschenke einer Farbe: Bonuspunkt',
+    'cp.worth.rule': 'Jedes Geschenk zählt 1 Punkt. 1 Bonuspunkt für die meisten Farben oder die meisten Geschenke einer Farbe.',
   },
 };
 // The board's words (the picker's and the lobby's are in catalogue.js, loaded on every page).
