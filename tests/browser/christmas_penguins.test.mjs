@@ -8,6 +8,13 @@
 // figure that moves slides from floe to floe (and nothing slides under reduced motion), the figure
 // that moves now and its destinations are told apart from the rest, and on both phone sizes no
 // phase of the game scrolls sideways.
+//
+// The words (second newcomer trial): in the "Stop!" window after a roll the turn bar names the
+// roller and the roll the die shows (not the stone holder the prompt waits on); "Stop!" comes with
+// what it does, agreeing with the die; log lines keep their words as the board changes and after a
+// reload, and the log replays to the board on screen; each present to steal says its worth; the
+// picker's "Time for a turn" set to no limit takes the other limits along (both games), and a game
+// without a time limit shows no countdown but in the "Stop!" window.
 import assert from 'node:assert/strict';
 import { assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, run, screenshot, sleep } from './lib.mjs';
 

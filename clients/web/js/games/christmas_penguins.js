@@ -290,8 +290,9 @@ function figureOn(f, v, ctx, seat) {
 // the game from its start on every join), so the board is rebuilt from data that does not change:
 // the ice's first layout (the hexagon of the view's radius, floe ids by row, then column), then
 // each event that moves the tree, a figure or a floe. A reload therefore shows the same words as
-// before. A log cut at its start (`log_truncated`, past 2000 events) cannot be replayed: each of
-// its lines is then described against the board on screen when it is first shown, and kept so.
+// before. A log cut at its start (`log_truncated`, past 2000 events) or with a gap (`caught_up`
+// after a reconnect) cannot be replayed: each of its lines (from the gap on) is then described
+// against the board on screen when it is first shown, and kept so.
 const boards = new WeakMap(); // event -> the board just before it
 const pos = { edge: 'edge', hut: 'at_hut' };
 function firstBoard(v) {
@@ -352,7 +353,9 @@ function boardBefore(log, i, v) {
     boards.set(log[0], b);
   }
   for (; j < i; j++) {
-    b = b.now ? nowBoard(v) : afterEvent(b, log[j]);
+    // After a reconnect that skipped events (`caught_up`) the replay cannot be trusted any more:
+    // from there on, as the board is when a line is first shown.
+    b = b.now || log[j].kind === 'caught_up' ? nowBoard(v) : afterEvent(b, log[j]);
     boards.set(log[j + 1], b);
   }
   return b;
