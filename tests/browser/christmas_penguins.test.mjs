@@ -8,6 +8,13 @@
 // figure that moves slides from floe to floe (and nothing slides under reduced motion), the figure
 // that moves now and its destinations are told apart from the rest, and on both phone sizes no
 // phase of the game scrolls sideways.
+//
+// The words (second newcomer trial): in the "Stop!" window after a roll the turn bar names the
+// roller and the roll the die shows (not the stone holder the prompt waits on); "Stop!" comes with
+// what it does, agreeing with the die; log lines keep their words as the board changes and after a
+// reload, and the log replays to the board on screen; each present to steal says its worth; the
+// picker's "Time for a turn" set to no limit takes the other limits along (both games), and a game
+// without a time limit shows no countdown but in the "Stop!" window.
 import assert from 'node:assert/strict';
 import { assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, run, screenshot, sleep } from './lib.mjs';
 
@@ -51,6 +58,71 @@ async function shownMoment(page, re) {
     if (shown.some((s) => re.test(s))) return;
     if (Date.now() > deadline) throw new Error(`no moment ${re} on ${page.playerName}'s screen: ${JSON.stringify(shown)}`);
     await sleep(100);
+  }
+}
+
+// What the page shows at one moment (read at once, so that a push cannot fall between two reads):
+// the phase, the turn bar, the die, the "Stop!" offer and its words, whose turn it is.
+function snapshot(page) {
+  return page.evaluate(() => {
+    const text = (sel) => document.querySelector(sel)?.textContent.trim() ?? null;
+    const onTurn = document.querySelector('.cp-player.on-turn');
+    return {
+      phase: document.querySelector('.cp-layout')?.dataset.phase ?? null,
+      over: Boolean(document.querySelector('[data-testid="results"]')),
+      turn: text('#screen .turn-bar .turn'),
+      what: text('#screen .turn-bar .what'),
+      countdown: Boolean(document.querySelector('#screen .turn-bar .countdown')),
+      die: document.querySelector('[data-testid="cp-die"]')?.getAttribute('aria-label') ?? null,
+      stop: Boolean(document.querySelector('[data-testid="stop"]')),
+      stopWhy: text('[data-testid="stop-why"]'),
+      onTurnMe: Boolean(onTurn?.classList.contains('me')),
+      onTurnName: onTurn?.querySelector('.who strong')?.textContent.replace(/ \((you|du)\)$/, '') ?? null,
+    };
+  });
+}
+const rolledIn = (s) => s?.match(/rolled an? (\d)|eine (\d) gewürfelt/)?.slice(1).find(Boolean) ?? null;
+const dieIn = (s) => s?.match(/^(?:Die|Würfel): (\d)$/)?.[1] ?? null;
+
+// The turn bar names whose turn it is, also in the "Stop!" window after a roll (which waits on the
+// stone holders): the roller, with the roll the die shows. "Stop!" is offered with its meaning,
+// and what it says agrees with the die: the roll it shows, or that nobody has rolled yet.
+// Returns the snapshot.
+async function checkTurn(page, seen) {
+  const s = await snapshot(page);
+  if (!s.phase || s.over) return s;
+  const where = `${page.playerName} in ${s.phase}: bar "${s.turn}" / "${s.what}", die "${s.die}", stop "${s.stopWhy}"`;
+  if (s.phase === 'reaction') {
+    if (s.onTurnMe) assert.match(s.turn, /^(Your turn!|Du bist dran!)$/, where);
+    else assert.ok(s.turn.includes(s.onTurnName), `the bar names the roller: ${where}`);
+    assert.ok(dieIn(s.die), `the die shows the roll in the "Stop!" window: ${where}`);
+    assert.equal(rolledIn(s.what), dieIn(s.die), `the bar names the roll the die shows: ${where}`);
+    assert.match(s.what, /"Stop!"|„Stopp!“/, where);
+    seen?.add('reaction');
+  }
+  if (s.stop) {
+    assert.ok(s.stopWhy, `"Stop!" comes with what it does: ${where}`);
+    const said = rolledIn(s.stopWhy);
+    if (said) assert.equal(said, dieIn(s.die), `"Stop!" names the roll the die shows: ${where}`);
+    if (!dieIn(s.die)) {
+      assert.match(s.die, /not rolled yet|noch nicht gewürfelt/i, where);
+      if (s.phase === 'roll') assert.match(s.stopWhy, /not rolled yet|Before you roll|noch nicht gewürfelt|Bevor du würfelst/i, where);
+    }
+    seen?.add(dieIn(s.die) ? 'stop after a roll' : 'stop before a roll');
+  }
+  return s;
+}
+
+// The log's lines (newest first), and a check that the lines shown before are still there with
+// the same words: a line keeps what it said when it happened, however the board changes since.
+async function logLines(page) {
+  return page.evaluate(() => [...document.querySelectorAll('[data-testid="log"] li')].map((li) => li.textContent));
+}
+function assertLogKept(before, after, where) {
+  assert.ok(after.length >= before.length, `${where}: the log lost lines (${before.length} -> ${after.length})`);
+  const tail = after.slice(after.length - before.length);
+  for (let i = 0; i < before.length; i++) {
+    assert.equal(tail[i], before[i], `${where}: a log line changed its words`);
   }
 }
 
@@ -123,6 +195,19 @@ async function step(page, state) {
       await take.click({ timeout: 1000 });
       return 'button';
     }
+    // Which present to steal: each choice says what it is worth now.
+    const steals = page.locator('.cp-steal');
+    if (await steals.count()) {
+      for (const w of await page.locator('.cp-steal .cp-worth').allTextContents()) {
+        assert.match(w, /^\+\d (point|points|Punkt|Punkte) · /, `a present to steal says its worth: ${w}`);
+      }
+      const lang = await page.evaluate(() => document.documentElement.lang);
+      if (!state.stealShot?.has(lang)) {
+        (state.stealShot ||= new Set()).add(lang);
+        await shot(page, `christmas-penguins-steal${state.tag || ''}${lang === 'de' ? '-de' : ''}.png`);
+      }
+      state.stealSeen = true;
+    }
     const buttons = page.locator('.actions button.action');
     const k = await buttons.count();
     if (!k) return null;
@@ -186,15 +271,45 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
   assert.match(await placer.locator('.cp-player.me .cp-presents').getAttribute('aria-label'), /^(Presents|Geschenke): \d+$/);
   assert.match(await other.locator('.cp-player:not(.me) .cp-channels').first().textContent(), /^(Water channels .+ can still build|Wasserrinnen, die .+ noch bauen kann): \d+$/);
 
-  const state = { stopped: false, moved: false, channel: false, reduced: new Set([ben.page]), santaSeen: new Set(), stolenSeen: false };
+  const state = { stopped: false, moved: false, channel: false, reduced: new Set([ben.page]), santaSeen: new Set(), stolenSeen: false,
+    barSeen: new Set(), log: null, reloaded: false };
   const deadline = Date.now() + 200000;
   while (Date.now() < deadline) {
     if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) {
-      if (state.moved && state.stopped && state.channel) break;
+      if (state.moved && state.stopped && state.channel && state.reloaded) break;
       // The dice gave nobody a stone at the right moment: the host starts another game.
       await oma.page.getByRole('button', { name: 'Play again' }).click();
       await oma.page.getByTestId('results').waitFor({ state: 'detached' });
+      state.log = null;
       continue;
+    }
+    // Whose turn it is and what "Stop!" means, on every screen; the log keeps its words.
+    let watched;
+    for (const p of [oma.page, ben.page, clara.page]) {
+      const s = await checkTurn(p, state.barSeen);
+      if (p === clara.page) watched = s;
+      // The "Stop!" window as the one who did not roll sees it (and a watcher).
+      const tag = p === ben.page ? 'shot-reaction-de' : p === clara.page ? 'shot-reaction-watching' : 'shot-reaction';
+      if (s.phase === 'reaction' && !s.onTurnMe && (s.stop || p === clara.page) && !state.barSeen.has(tag)) {
+        state.barSeen.add(tag);
+        await shot(p, `christmas-penguins-${tag.slice(5)}.png`);
+      }
+    }
+    const lines = await logLines(clara.page);
+    if (state.log) assertLogKept(state.log, lines, "Clara's log");
+    state.log = lines;
+    // A reload sends the log from the start of the game: the same words as before. Done at the
+    // start of a turn, with no banner still to be checked on Clara's screen (a reload drops them).
+    const recent = lines.slice(0, 15).join('\n');
+    if (!state.reloaded && watched?.phase === 'roll' && lines.length >= 25 && !/steals|is Santa now|"Stop!"/.test(recent)) {
+      await clara.page.reload();
+      await clara.page.locator('.cp-board').waitFor();
+      await clara.page.waitForFunction((n) => document.querySelectorAll('[data-testid="log"] li').length >= n, state.log.length);
+      const again = await logLines(clara.page);
+      assertLogKept(state.log, again, "Clara's log after a reload");
+      console.log(`after a reload Clara's log has the same ${state.log.length} lines (${again.length} now)`);
+      state.log = again;
+      state.reloaded = true;
     }
     let acted = false;
     for (const page of [oma.page, ben.page]) {
@@ -251,9 +366,28 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
   assert.ok(state.moved, 'a move was made by clicking a highlighted floe');
   assert.ok(state.channel, 'a water channel was built by clicking two floes');
   assert.ok(state.stopped, 'the player not on turn shouted "Stop!"');
+  assert.ok(state.reloaded, "Clara's page was reloaded and kept its log's words");
+  console.log(`turn bar and "Stop!" checked in: ${[...state.barSeen].join(', ')}; a present to steal: ${Boolean(state.stealSeen)}`);
+  assert.ok(state.barSeen.has('reaction'), 'the "Stop!" window after a roll was seen');
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
   await shot(oma.page, 'christmas-penguins-results.png');
+  // The log replays to the board on screen (the words of its lines are told from that replay):
+  // the ice, the tree, Santa, the bear and every penguin where the game left them.
+  for (const p of [oma.page, clara.page]) {
+    const replay = await p.evaluate(async () => {
+      const { store } = await import('/js/state.js');
+      const { boardAfterLog } = await import('/js/games/christmas_penguins.js');
+      const v = store.state.view;
+      const b = boardAfterLog(store.log, v);
+      const onBoard = (x) => (typeof x === 'number' ? x : null);
+      return {
+        replayed: b.now ? 'not replayed' : JSON.stringify([b.cells, b.tree, b.santa, b.bear, v.players.map((q) => onBoard(b.penguins[q.seat]))]),
+        screen: JSON.stringify([v.cells, v.tree, v.santa, v.bear, v.players.map((q) => onBoard(q.penguin))]),
+      };
+    });
+    assert.equal(replay.replayed, replay.screen, `${p.playerName}: the log replays to the board on screen`);
+  }
   // The counts on the coloured chips (presents, stones) read at WCAG AA: 4.5:1 at least.
   const chips = await oma.page.locator('.present, .stone-chip').evaluateAll((els) => els.map((el) => {
     const rgb = (c) => c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
@@ -280,8 +414,46 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
   // floes, as for six players).
   const oma = await player(browser, 'Oma', { viewport: phoneSizes[0], hasTouch: true });
   const ben = await player(browser, 'Ben', { viewport: phoneSizes[1], locale: 'de-DE', hasTouch: true });
+
+  // One switch for the family's time limits: "Time for a turn" set to no limit takes the other
+  // limits along (the choices in a turn, playing a stone after "Stop!"), but not one the host set
+  // by hand under "More settings", nor the short window to shout "Stop!" after a roll (a rule of
+  // the game). Set back to a limit, they return. Happy Holidays does the same.
+  await oma.page.goto(`${baseUrl}/`);
+  await oma.page.fill('#name', 'Oma Inge');
+  const value = (opt) => oma.page.locator(`#opt-${opt}`).inputValue();
+  for (const [title, followers] of [['Happy Holidays', ['subPromptTimeoutSec']], ['Christmas Penguins', ['subPromptTimeoutSec', 'stopSeconds']]]) {
+    await oma.page.getByRole('button', { name: new RegExp(title) }).click();
+    await oma.page.locator('#opt-mainTimeoutSec').waitFor();
+    const before = Object.fromEntries(await Promise.all(followers.map(async (f) => [f, await value(f)])));
+    assert.ok(Object.values(before).every((x) => x !== '"off"'), `${title}: the limits start on`);
+    await oma.page.locator('#opt-mainTimeoutSec').selectOption('"off"');
+    for (const f of followers) assert.equal(await value(f), '"off"', `${title}: ${f} follows "no limit"`);
+    await oma.page.locator('#opt-mainTimeoutSec').selectOption('60');
+    for (const f of followers) assert.equal(await value(f), before[f], `${title}: ${f} is back to its limit`);
+    if (title === 'Christmas Penguins') {
+      const window = await value('reactionWindowMs');
+      await oma.page.locator('.options summary').click();
+      await oma.page.locator('#opt-stopSeconds').selectOption('30');
+      await oma.page.locator('#opt-mainTimeoutSec').selectOption('"off"');
+      assert.equal(await value('subPromptTimeoutSec'), '"off"', 'the choices follow "no limit"');
+      assert.equal(await value('stopSeconds'), '30', 'a limit set by hand stays');
+      assert.equal(await value('reactionWindowMs'), window, 'the window to shout "Stop!" stays');
+      // A redraw of the page (here: the language switched there and back) keeps what was picked.
+      await oma.page.locator('#lang').click();
+      await oma.page.getByText('Weitere Einstellungen').waitFor();
+      await oma.page.locator('#lang').click();
+      await oma.page.getByText('More settings').waitFor();
+      assert.deepEqual([await value('mainTimeoutSec'), await value('subPromptTimeoutSec'), await value('stopSeconds')], ['"off"', '"off"', '30'],
+        'the settings survive a redraw');
+      await oma.page.locator('#opt-mainTimeoutSec').selectOption('120');
+      assert.equal(await value('subPromptTimeoutSec'), before.subPromptTimeoutSec, 'back to a limit after the redraw');
+    }
+  }
+
+  // No time limit, so no countdown but in the short window to shout "Stop!" after a roll.
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Christmas Penguins',
-    { maxPlayers: 2, maxRounds: 6, stones: '4/4/4', reactionWindowMs: 3000, boardRadius: 4 });
+    { mainTimeoutSec: 'off', maxPlayers: 2, maxRounds: 6, stones: '4/4/4', reactionWindowMs: 3000, boardRadius: 4 });
   await joinByInvite(ben.page, baseUrl, code, 'Ben');
   await oma.page.getByText('Ben', { exact: true }).waitFor();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
@@ -290,7 +462,13 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
   const checked = new Map(pages.map((p) => [p, new Set()]));
   const shotTaken = new Set();
   // Every phase a page shows is checked once (the phase is on the board's layout).
+  const countdowns = new Set();
   const check = async (page) => {
+    const s = await checkTurn(page);
+    if (s.countdown && !s.over) {
+      assert.equal(s.phase, 'reaction', `${page.playerName}: a countdown without a time limit in ${s.phase} ("${s.turn}")`);
+      countdowns.add(s.phase);
+    }
     const results = await page.getByTestId('results').count();
     const phase = results ? 'over' : await page.locator('.cp-layout').getAttribute('data-phase', { timeout: 1000 }).catch(() => null);
     if (!phase || checked.get(page).has(phase)) return;
@@ -305,7 +483,8 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
       const b = await stop.boundingBox().catch(() => null);
       if (b) assert.ok(b.x >= 0 && b.x + b.width <= Number(size.split('x')[0]), `the Stop! button fits at ${size}`);
     }
-    if (['reaction', 'move', 'stopped', 'bear_move', 'over'].includes(phase) && !shotTaken.has(`${phase}-${size}`) && (phase !== 'move' || await page.locator('.turn-bar.mine').count())) {
+    if (['reaction', 'move', 'stopped', 'bear_move', 'over'].includes(phase) && !shotTaken.has(`${phase}-${size}`) && (phase !== 'move' || await page.locator('.turn-bar.mine').count())
+      && (phase !== 'reaction' || (s.stop && !s.onTurnMe))) {
       shotTaken.add(`${phase}-${size}`);
       await shot(page, `christmas-penguins-phone-${size}-${phase}.png`);
     }
@@ -338,6 +517,7 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
     }
     if (!acted) await sleep(50);
   }
+  console.log(`countdowns seen without a time limit: ${[...countdowns].join(', ') || 'none'}`);
   for (const page of pages) {
     const seen = [...checked.get(page)];
     console.log(`${page.playerName}: checked ${seen.join(', ')}`);

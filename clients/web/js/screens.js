@@ -53,7 +53,7 @@ function homeHtml() {
       <strong>${esc(gameTitle(g.id))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>
       ${helpButton(g.id, 'home', 'small')}</div>`;
   });
-  const options = picked ? optionsForm(picked, null) : '';
+  const options = picked ? optionsForm(picked, draft('create-form', picked)) : '';
   const err = store.error ? `<p class="error">${esc(errorText(store.error))}</p>` : '';
   return `${back}
   <section class="card">
@@ -76,6 +76,9 @@ function homeHtml() {
     </form>${err}
   </section>`;
 }
+
+// The settings the host is picking in `form`, as left (app.js keeps them across redraws).
+const draft = (form, game) => (store.optionDraft?.form === form && store.optionDraft.game === game ? store.optionDraft.values : null);
 
 // The options form of a game: the main options first, the rest folded under "More settings".
 function optionsForm(gameId, current) {
@@ -231,7 +234,7 @@ function lobbyHtml(room, g) {
     const enough = seated >= room.min_players;
     const free = room.seats.some((s) => s.status === 'empty');
     controls = `<div class="host-controls">
-      ${store.editingOptions ? `<form id="options-form" data-act-submit="save-options">${optionsForm(room.game, room.options)}
+      ${store.editingOptions ? `<form id="options-form" data-act-submit="save-options">${optionsForm(room.game, draft('options-form', room.game) || room.options)}
         <button class="big" type="submit">${esc(t('lobby.save_options'))}</button></form>` : ''}
       ${firstSeatSelect(room)}
       <div class="row">
@@ -279,7 +282,11 @@ function gameHtml(room, g) {
   else if (prompt && prompt.seats.length === 1) turnLine = t('game.turn_of', { name: seatName(prompt.seats[0]) });
   else if (prompt && prompt.seats.length > 1) turnLine = t('game.waiting_for', { names: list(prompt.seats.map(seatName)) });
   else turnLine = prompt ? g.promptText(ctx) || '' : ''; // a prompt that waits on nobody (memorising) says what happens
-  const what = mine ? g.promptText(ctx) || '' : '';
+  let what = mine ? g.promptText(ctx) || '' : '';
+  // A game may word the bar itself where whose turn it is and whom the prompt waits on differ
+  // (Christmas Penguins' "Stop!" window after a roll waits on the stone holders): { turn, what }.
+  const own = state.over ? null : g.turnBar?.(ctx, { mine });
+  if (own) ({ turn: turnLine, what } = own);
   // A tab in the background still tells its player when it is their turn.
   document.title = mine ? `▶ ${t('game.your_turn')} · Tinsel` : `${gameTitle(room.game, room.title)} · Tinsel`;
   const timer = prompt && !state.over

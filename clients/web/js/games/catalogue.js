@@ -59,6 +59,8 @@ export default [
       },
     },
     mainOptions: ['maxPlayers', 'startPlayer', 'mainTimeoutSec'],
+    // "Time for a turn" set to no limit takes these along in the picker (app.js), unless set by hand.
+    followTurnLimit: ['subPromptTimeoutSec'],
     // Commands in a game of bots with 8 gifts per colour (median of 20 games per table size:
     // `tinsel-engine-bench --bot-games 20 --game happy_holidays`), about 10 seconds each for a family.
     estimateMinutes: (o) => ({ 2: 78, 3: 69, 4: 64, 5: 61, 6: 53 }[o.maxPlayers] ?? 64) * (o.giftsPerColour / 8) * 10 / 60,
@@ -283,6 +285,10 @@ export default [
       },
     },
     mainOptions: ['maxPlayers', 'startPlayer', 'maxRounds', 'mainTimeoutSec'],
+    // "Time for a turn" set to no limit takes these along (app.js): the choices within a turn and
+    // playing a stone after "Stop!". Not the short window to shout "Stop!" after a roll, which is
+    // part of the game (it closes by itself so that a roll never waits on every stone holder).
+    followTurnLimit: ['subPromptTimeoutSec', 'stopSeconds'],
     // About half a minute per turn (roll, the "Stop!" window, the move); games usually end at the
     // round cap (docs/rules/christmas-penguins.md, "An evening's game").
     estimateMinutes: (o) => (o.maxRounds * o.maxPlayers) / 2,

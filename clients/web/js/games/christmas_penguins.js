@@ -105,6 +105,28 @@ const texts = {
     'cp.tip.tree': 'The tree: a penguin that gets here steals a present', 'cp.tip.hut': "Santa's hut: a penguin starts again from here",
     'cp.tip.stone': '{colour} stone: step on it to take it, play it with "Stop!"', 'cp.tip.loose': 'Presents lying here: stop on this floe to pick them up',
     'cp.tip.channel': "{name}'s water channel: nobody can cross here",
+    // The turn bar while the game waits on someone other than the player whose turn it is.
+    'cp.tb.rolled_you': 'You rolled a {n}: now anyone with a stone may shout "Stop!"',
+    'cp.tb.rolled_may': '{name} rolled a {n}: you may shout "Stop!" now',
+    'cp.tb.rolled': '{name} rolled a {n}: anyone with a stone may shout "Stop!" now',
+    'cp.tb.stopped': '{name} shouted "Stop!" and plays a stone', 'cp.tb.stopped_you': 'Your "Stop!": play a stone now',
+    'cp.tb.confiscate': '{name} (Santa) takes a present from the caught penguin',
+    'cp.tb.relocate_tree': '{name} (Santa) moves the tree', 'cp.tb.flee': '{name} flees from the polar bear',
+    // What "Stop!" is for, next to the button: it agrees with the die.
+    'cp.sw.rolled': '{name} rolled a {n}. Shout "Stop!" to play a stone before {name} moves.',
+    'cp.sw.rolled_you': 'You rolled a {n}. You may shout "Stop!" and play a stone before you move.',
+    'cp.sw.not_rolled': '{name} has not rolled yet. Shout "Stop!" to play a stone now.',
+    'cp.sw.not_rolled_you': 'Before you roll, you may shout "Stop!" and play a stone.',
+    'cp.sw.now': 'Shout "Stop!" to play a stone now.',
+    'cp.sw.red': 'Your red stone: swap places with another penguin.', 'cp.sw.blue': 'Your blue stone: swap places with any figure.',
+    'cp.sw.green': 'Your green stone: move a floe.',
+    'cp.die_none': 'Not rolled yet', 'cp.die_none_of': '{name} has not rolled yet',
+    // What a present under the tree is worth to the one who steals it now.
+    'cp.worth.points': { one: '+{n} point', other: '+{n} points' },
+    'cp.worth.new': { one: 'your first colour', other: 'a new colour ({n} colours now)' },
+    'cp.worth.more': { one: 'now {n} {colour}', other: 'now {n} {colour}' },
+    'cp.worth.bonus_colours': 'the most colours: bonus point', 'cp.worth.bonus_one': 'the most presents of one colour: bonus point',
+    'cp.worth.rule': 'Each present is 1 point. 1 bonus point for the most colours or the most presents of one colour.',
   },
   de: {
     'cp.red': 'Rot', 'cp.blue': 'Blau', 'cp.green': 'Grün', 'cp.yellow': 'Gelb', 'cp.purple': 'Lila', 'cp.orange': 'Orange',
@@ -204,6 +226,25 @@ const texts = {
     'cp.tip.tree': 'Der Baum: ein Pinguin, der hierher kommt, stibitzt ein Geschenk', 'cp.tip.hut': 'Hütte des Weihnachtsmanns: hier fängt ein Pinguin neu an',
     'cp.tip.stone': 'Stein in {colour}: draufziehen, um ihn zu nehmen, mit „Stopp!“ spielen', 'cp.tip.loose': 'Hier liegen Geschenke: auf dieser Scholle stehen bleiben, um sie aufzusammeln',
     'cp.tip.channel': 'Wasserrinne von {name}: hier kommt keiner hinüber',
+    'cp.tb.rolled_you': 'Du hast eine {n} gewürfelt: jetzt darf jeder mit einem Stein „Stopp!“ rufen',
+    'cp.tb.rolled_may': '{name} hat eine {n} gewürfelt: du darfst jetzt „Stopp!“ rufen',
+    'cp.tb.rolled': '{name} hat eine {n} gewürfelt: wer einen Stein hat, darf jetzt „Stopp!“ rufen',
+    'cp.tb.stopped': '{name} hat „Stopp!“ gerufen und spielt einen Stein', 'cp.tb.stopped_you': 'Dein „Stopp!“: spiel jetzt einen Stein',
+    'cp.tb.confiscate': '{name} (Weihnachtsmann) nimmt dem erwischten Pinguin ein Geschenk ab',
+    'cp.tb.relocate_tree': '{name} (Weihnachtsmann) stellt den Baum um', 'cp.tb.flee': '{name} flieht vor dem Eisbären',
+    'cp.sw.rolled': '{name} hat eine {n} gewürfelt. Ruf „Stopp!“, um einen Stein zu spielen, bevor {name} zieht.',
+    'cp.sw.rolled_you': 'Du hast eine {n} gewürfelt. Du darfst „Stopp!“ rufen und einen Stein spielen, bevor du ziehst.',
+    'cp.sw.not_rolled': '{name} hat noch nicht gewürfelt. Ruf „Stopp!“, um jetzt einen Stein zu spielen.',
+    'cp.sw.not_rolled_you': 'Bevor du würfelst, darfst du „Stopp!“ rufen und einen Stein spielen.',
+    'cp.sw.now': 'Ruf „Stopp!“, um jetzt einen Stein zu spielen.',
+    'cp.sw.red': 'Dein roter Stein: mit einem anderen Pinguin den Platz tauschen.', 'cp.sw.blue': 'Dein blauer Stein: mit irgendeiner Figur den Platz tauschen.',
+    'cp.sw.green': 'Dein grüner Stein: eine Scholle verschieben.',
+    'cp.die_none': 'Noch nicht gewürfelt', 'cp.die_none_of': '{name} hat noch nicht gewürfelt',
+    'cp.worth.points': { one: '+{n} Punkt', other: '+{n} Punkte' },
+    'cp.worth.new': { one: 'deine erste Farbe', other: 'eine neue Farbe (jetzt {n} Farben)' },
+    'cp.worth.more': { one: 'jetzt {n} in {colour}', other: 'jetzt {n} in {colour}' },
+    'cp.worth.bonus_colours': 'die meisten Farben: Bonuspunkt', 'cp.worth.bonus_one': 'die meisten Geschenke einer Farbe: Bonuspunkt',
+    'cp.worth.rule': 'Jedes Geschenk zählt 1 Punkt. 1 Bonuspunkt für die meisten Farben oder die meisten Geschenke einer Farbe.',
   },
 };
 // The board's words (the picker's and the lobby's are in catalogue.js, loaded on every page).
@@ -240,6 +281,97 @@ function figureOn(f, v, ctx, seat) {
   if (penguin) return t('cp.who.penguin', { name: ctx.name(penguin.seat) });
   if (v.santa === f) return t('cp.who.santa');
   if (v.bear === f) return t('cp.who.bear');
+  return '?';
+}
+
+// A log line keeps the words it had when it happened: its floes are described against the board
+// as it was just before the event, replayed from the log itself, never against the board on screen
+// now (where the tree has moved on since). The log starts with `game_started` (the server sends
+// the game from its start on every join), so the board is rebuilt from data that does not change:
+// the ice's first layout (the hexagon of the view's radius, floe ids by row, then column), then
+// each event that moves the tree, a figure or a floe. A reload therefore shows the same words as
+// before. A log cut at its start (`log_truncated`, past 2000 events) or with a gap (`caught_up`
+// after a reconnect) cannot be replayed: each of its lines (from the gap on) is then described
+// against the board on screen when it is first shown, and kept so.
+const boards = new WeakMap(); // event -> the board just before it
+const pos = { edge: 'edge', hut: 'at_hut' };
+function firstBoard(v) {
+  const R = v.radius;
+  const cells = [];
+  for (let r = -R; r <= R; r++) for (let q = Math.max(-R, -r - R); q <= Math.min(R, -r + R); q++) cells.push([q, r]);
+  if (cells.length !== v.cells.length) return null; // not the ice this page knows: described as now
+  return { cells, tree: null, hut: v.hut, radius: R, santa: v.hut, bear: null, penguins: {} };
+}
+function nowBoard(v) {
+  const penguins = {};
+  for (const p of v.players) penguins[p.seat] = p.penguin;
+  return { cells: v.cells.map((c) => [...c]), tree: v.tree, hut: v.hut, radius: v.radius, santa: v.santa, bear: v.bear, penguins, now: true };
+}
+// The board after event `ev` (a new object where anything changed).
+function afterEvent(b, ev) {
+  const n = { ...b };
+  const pen = (seat, to) => { n.penguins = { ...n.penguins, [seat]: to }; };
+  switch (ev.kind) {
+    case 'tree_placed': n.tree = ev.floe; break;
+    case 'tree_relocated': n.tree = ev.to; break;
+    case 'bear_placed': n.bear = ev.floe; break;
+    case 'bear_moved': n.bear = ev.to; break;
+    case 'penguin_placed': case 'entered_hut_floe': pen(ev.seat, ev.floe); break;
+    case 'moved': if (ev.figure === 'santa') n.santa = ev.to; else pen(ev.seat, ev.to); break;
+    case 'fled': pen(ev.seat, ev.to); break;
+    case 'pushed': (ev.penguins || []).forEach((seat, i) => pen(seat, ev.chain[i])); break;
+    case 'roles_swapped': n.santa = ev.santa_floe; pen(ev.santa_seat, pos.edge); pen(ev.at_hut_seat, pos.hut); break;
+    case 'stone_used':
+      if (ev.stone === 'green' && Array.isArray(ev.to)) {
+        n.cells = b.cells.slice();
+        n.cells[ev.floe] = ev.to;
+      } else if (typeof ev.to === 'number') {
+        // Red or blue: the own penguin and the figure that stood on `to` swap places.
+        const other = Object.keys(b.penguins).find((s) => b.penguins[s] === ev.to && Number(s) !== ev.seat);
+        if (other !== undefined) pen(other, ev.from);
+        else if (b.santa === ev.to) n.santa = ev.from;
+        else if (b.bear === ev.to) n.bear = ev.from;
+        pen(ev.seat, ev.to);
+      }
+      break;
+    default: return b;
+  }
+  return n;
+}
+function boardBefore(log, i, v) {
+  const ev = log[i];
+  if (boards.has(ev)) return boards.get(ev);
+  if (log[0]?.kind !== 'game_started') {
+    boards.set(ev, nowBoard(v)); // cut at its start: as the board is now, kept from now on
+    return boards.get(ev);
+  }
+  let j = i;
+  while (j > 0 && !boards.has(log[j])) j--;
+  let b = boards.get(log[j]);
+  if (!b) {
+    b = firstBoard(v) || nowBoard(v);
+    boards.set(log[0], b);
+  }
+  for (; j < i; j++) {
+    // After a reconnect that skipped events (`caught_up`) the replay cannot be trusted any more:
+    // from there on, as the board is when a line is first shown.
+    b = b.now || log[j].kind === 'caught_up' ? nowBoard(v) : afterEvent(b, log[j]);
+    boards.set(log[j + 1], b);
+  }
+  return b;
+}
+// The board after the whole log (the browser test checks that it is the board on screen).
+export function boardAfterLog(log, v) {
+  if (!log.length) return null;
+  const b = boardBefore(log, log.length - 1, v);
+  return b.now ? b : afterEvent(b, log[log.length - 1]);
+}
+// Who stood on floe f on board b (for a swap: the figure on the target before it).
+function figureWas(f, b, ctx, seat) {
+  const penguin = Object.keys(b.penguins).find((s) => b.penguins[s] === f && Number(s) !== seat);
+  if (penguin !== undefined) return t('cp.who.penguin', { name: ctx.name(Number(penguin)) });
+  if (b.santa === f) return t('cp.who.santa');
+  if (b.bear === f) return t('cp.who.bear');
   return '?';
 }
 
@@ -589,9 +721,13 @@ function actionLabel(entry, ctx) {
 // new element, so its CSS animation runs once; none under reduced motion).
 const pips = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
   5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
-function dieHtml(v) {
+function dieHtml(v, ctx) {
   const n = v.roll;
-  if (!pips[n]) return '<div class="die empty" data-testid="cp-die">–</div>';
+  if (!pips[n]) {
+    // Not rolled yet (the turn has just begun): said in words, so that a "Stop!" now reads right.
+    const none = typeof v.active === 'number' && v.active !== ctx.seat && !ctx.state.over ? t('cp.die_none_of', { name: ctx.name(v.active) }) : t('cp.die_none');
+    return `<div class="die empty" data-testid="cp-die" role="img" aria-label="${esc(`${t('cp.die')}: ${none}`)}" title="${esc(none)}">–</div>`;
+  }
   const dots = pips[n].map(([x, y]) => `<circle cx="${x * 13}" cy="${y * 13}" r="5.5"></circle>`).join('');
   return `<div class="die cp-die" data-testid="cp-die" data-key="cp-die-${v.round}-${v.active}-${n}" role="img" aria-label="${esc(`${t('cp.die')}: ${n}`)}">
     <svg viewBox="-24 -24 48 48" aria-hidden="true">${dots}</svg></div>`;
@@ -610,6 +746,54 @@ function moveHint(ctx) {
     if (window.matchMedia?.('(hover: hover) and (pointer: fine)').matches) text += ` ${t('cp.h.arrow')}`;
   }
   return `<p class="hint cp-move-hint" data-testid="cp-move-hint">${esc(text)}</p>`;
+}
+
+// What "Stop!" does now, next to its button, in the same words as the die: after a roll it names
+// the roll the die shows; before one, it says nobody has rolled yet. Then what the stones held do.
+function stopWhy(ctx) {
+  const v = ctx.view;
+  const you = v.active === ctx.seat;
+  const name = ctx.name(v.active);
+  const rolled = typeof v.roll === 'number' && pips[v.roll];
+  const phase = v.phase === 'stopped' ? v.stop?.resumes : v.phase;
+  let text;
+  if (rolled && (phase === 'reaction' || phase === 'move')) text = t(you ? 'cp.sw.rolled_you' : 'cp.sw.rolled', { name, n: v.roll });
+  else if (!rolled && phase === 'roll') text = t(you ? 'cp.sw.not_rolled_you' : 'cp.sw.not_rolled', { name });
+  else text = t('cp.sw.now');
+  const held = v.players[ctx.seat]?.stones || {};
+  const kinds = ['red', 'blue', 'green'].filter((k) => held[k]);
+  return [text, ...kinds.map((k) => t(`cp.sw.${k}`))].join(' ');
+}
+
+// What stealing a present of `colour` is worth to the player on turn now: one point, and the
+// bonus point if it makes them the one with the most colours or the most of one colour among the
+// players who can win (everyone but Santa; ties count, as in the scoring, docs/rules).
+function stealWorth(ctx, colour) {
+  const v = ctx.view;
+  const me = v.players[v.active];
+  const two = ctx.room?.options?.bonusMode === 'twoAwards';
+  const others = v.players.filter((p) => p.seat !== me.seat && p.role !== 'santa');
+  const stats = (presents) => {
+    const counts = Object.values(presents || {}).filter((n) => n > 0);
+    return { total: counts.reduce((a, b) => a + b, 0), distinct: counts.length, most: Math.max(0, ...counts) };
+  };
+  const rivals = others.map((p) => stats(p.presents));
+  const score = (s) => {
+    const colours = s.distinct > 0 && rivals.every((r) => s.distinct >= r.distinct);
+    const one = s.most > 0 && rivals.every((r) => s.most >= r.most);
+    return { colours, one, points: s.total + (two ? Number(colours) + Number(one) : Number(colours || one)) };
+  };
+  const before = stats(me.presents);
+  const after = stats({ ...me.presents, [colour]: (me.presents?.[colour] || 0) + 1 });
+  const [b, a] = [score(before), score(after)];
+  const n = a.points - b.points;
+  const parts = [(me.presents?.[colour] || 0) === 0 ? t('cp.worth.new', { n: after.distinct })
+    : t('cp.worth.more', { n: (me.presents[colour] || 0) + 1, colour: colourName(colour) })];
+  // A bonus is named only where it adds a point (with one bonus at most, a player who already
+  // has it for the other reason gains nothing by the second).
+  const gained = [a.colours && !b.colours ? 'cp.worth.bonus_colours' : null, a.one && !b.one ? 'cp.worth.bonus_one' : null].filter(Boolean);
+  parts.push(...gained.slice(0, Math.max(0, n - 1)).map((k) => t(k)));
+  return [t('cp.worth.points', { n }), ...parts].join(' · ');
 }
 
 async function sendStop(ctx) {
@@ -652,6 +836,34 @@ export default {
     return kind ? t(`cp.p.${kind}`, { n: ctx.view.roll ?? '' }) : '';
   },
 
+  // The turn bar (screens.js): while the game waits on someone other than the player whose turn
+  // it is (the "Stop!" window after a roll waits on the stone holders, a "Stop!" on its caller,
+  // Santa's choices on Santa, a flight on the penguin the bear reached), the bar still names whose
+  // turn it is and says what happens now. null: the frame's own words.
+  turnBar(ctx, { mine }) {
+    const v = ctx.view;
+    const p = ctx.state.prompt;
+    if (!p || ctx.state.over || typeof v.active !== 'number') return null;
+    const seats = p.seats || [];
+    const kind = v.phase;
+    const outOfTurn = seats.length !== 1 || seats[0] !== v.active;
+    if (kind !== 'reaction' && kind !== 'stopped' && !(outOfTurn && ['confiscate', 'relocate_tree', 'flee'].includes(kind))) return null;
+    const you = ctx.seat === v.active;
+    const turn = you ? t('game.your_turn') : t('game.turn_of', { name: ctx.name(v.active) });
+    const name = ctx.name(v.active);
+    let what;
+    if (kind === 'reaction') {
+      what = you ? t('cp.tb.rolled_you', { n: v.roll })
+        : t(mine ? 'cp.tb.rolled_may' : 'cp.tb.rolled', { name, n: v.roll });
+    } else if (kind === 'stopped') {
+      const claimant = v.stop?.claimant;
+      what = claimant === ctx.seat ? t('cp.tb.stopped_you') : t('cp.tb.stopped', { name: ctx.name(claimant) });
+    } else {
+      what = mine ? this.promptText(ctx) : t(`cp.tb.${kind}`, { name: ctx.name(seats[0]) });
+    }
+    return { turn, what };
+  },
+
   primary(entry) {
     return entry.kind === 'roll' || entry.kind === 'end_turn';
   },
@@ -659,7 +871,7 @@ export default {
   // Everything chosen on the board (channels and green-stone moves through their modes).
   boardEntries(ctx) {
     return ctx.legal.map((e, i) => [e, i])
-      .filter(([e]) => boardFloe(e) !== null || e.kind === 'stop' || e.kind === 'place_channel' || (e.kind === 'use_stone' && e.stone === 'green'))
+      .filter(([e]) => boardFloe(e) !== null || e.kind === 'stop' || e.kind === 'steal' || e.kind === 'place_channel' || (e.kind === 'use_stone' && e.stone === 'green'))
       .map(([, i]) => i);
   },
 
@@ -668,7 +880,10 @@ export default {
   actionsExtra(ctx) {
     const out = [];
     const stop = ctx.legal.find((e) => e.kind === 'stop');
-    if (stop) out.push(`<button class="stop-button" data-act="cp-stop" data-testid="stop">✋ ${esc(t('cp.stop'))}</button>`);
+    if (stop) {
+      out.push(`<button class="stop-button" data-act="cp-stop" data-testid="stop">✋ ${esc(t('cp.stop'))}</button>`);
+      out.push(`<p class="hint cp-stop-why" data-testid="stop-why">${esc(stopWhy(ctx))}</p>`);
+    }
     if (ui.stop) {
       const text = ui.stop.status === 'sent' ? t('cp.stop_sent')
         : ui.stop.status === 'granted' ? t('cp.stop_granted')
@@ -688,6 +903,13 @@ export default {
       const colour = (ctx.view.stones_on_board || []).find(([f]) => f === floe)?.[1];
       out.push(`<p class="hint" data-testid="cp-stone-why">${esc(t(`cp.stone_why.${['red', 'blue', 'green'].includes(colour) ? colour : 'any'}`))}</p>`);
     }
+    // Which present to steal: what each is worth to this player now (points and the bonus).
+    const steals = ctx.legal.map((e, i) => [e, i]).filter(([e]) => e.kind === 'steal');
+    if (steals.length) {
+      out.push(`<p class="hint" data-testid="cp-worth-rule">${esc(t('cp.worth.rule'))}</p><div class="buttons cp-steals">${steals.map(([e, i]) =>
+        `<button class="action cp-steal" data-act="legal" data-i="${i}" data-testid="cp-steal-${esc(e.colour)}">${art.giftPicture(paint[e.colour] || '#888')}
+          <span><span class="cp-steal-what">${esc(actionLabel(e, ctx))}</span><small class="cp-worth">${esc(stealWorth(ctx, e.colour))}</small></span></button>`).join('')}</div>`);
+    }
     if (ui.choice) {
       out.push(`<p>${esc(t('cp.choose'))}</p><div class="buttons">${ui.choice.map((i) =>
         `<button class="action" data-act="legal" data-i="${i}">${esc(actionLabel(ctx.legal[i], ctx))}</button>`).join('')}</div>`);
@@ -704,7 +926,10 @@ export default {
     return out.join('');
   },
 
-  eventText(ev, ctx) {
+  // `log`, `i`: the line in the log (its floes in the words of that moment, see boardBefore);
+  // without them (a banner, shown as it happens) the board on screen is that moment.
+  eventText(ev, ctx, log, i) {
+    const board = log && log[i] === ev ? boardBefore(log, i, ctx.view) : null;
     const params = { ...ev, name: ctx.name(ev.seat) };
     if (ev.stone) params.stone = colourName(ev.stone);
     if (ev.colour) {
@@ -717,14 +942,17 @@ export default {
       if (ev.santa_seat === ctx.seat) return t('cp.e.you_are_santa');
     }
     const noTree = ev.kind === 'tree_placed' || ev.kind === 'tree_relocated';
-    if (typeof ev.to === 'number') params.to = where(ev.to, ctx.view, false, { noTree });
-    if (typeof ev.floe === 'number') params.floe_on = where(ev.floe, ctx.view, true, { noTree });
+    const at = board || ctx.view;
+    if (typeof ev.to === 'number') params.to = where(ev.to, at, false, { noTree });
+    if (typeof ev.floe === 'number') params.floe_on = where(ev.floe, at, true, { noTree });
     // Declining the "Stop!" window is no news: the log leaves it out.
     if (ev.kind === 'passed' || ev.kind === 'reaction_closed') return null;
     if (ev.kind === 'stone_used') {
       // What the stone did: after a red or blue swap the other figure stands on `from`.
       if (ev.stone === 'green') return t('cp.e.stone_floe', params);
-      const who = figureOn(ev.from, ctx.view, ctx, ev.seat);
+      // Replayed: the figure that stood on the target before; as on screen now: the one on `from`.
+      const who = board && !board.now ? figureWas(ev.to, board, ctx, ev.seat)
+        : board ? figureWas(ev.from, board, ctx, ev.seat) : figureOn(ev.from, ctx.view, ctx, ev.seat);
       if (who !== '?') return t('cp.e.stone_swap', { ...params, who });
     }
     const key = `cp.e.${ev.kind}`;
@@ -768,7 +996,7 @@ export default {
     return `<div class="cp-layout" data-phase="${esc(v.phase || '')}"><div class="cp-grid">
       <div class="cp-board-wrap">${boardSvg(ctx)}</div>
       <div class="cp-side">
-        <div class="cp-roll"><span>${esc(t('cp.die'))}</span>${dieHtml(v)}
+        <div class="cp-roll"><span>${esc(t('cp.die'))}</span>${dieHtml(v, ctx)}
           <span class="muted">${esc(t('cp.round', { n: Math.min(v.round, v.max_rounds), max: v.max_rounds }))}</span></div>
         <div>${picture(art.tree())} <strong>${esc(t('cp.pool'))}:</strong> ${pool}</div>
         ${supply ? `<div>${picture(art.santa())} <strong>${esc(t('cp.supply'))}:</strong> ${supply}</div>` : ''}
