@@ -26,23 +26,39 @@ bool prompts(const game& g, int seat) {
 
 // The heuristic value of `cmd` for `seat`, simulated on throwaway dice. Only the heuristic judges:
 // result() of a trial could reveal hidden cards. A command that changes nothing by itself but leaves
-// the same seat to act again is valued by its best follow-up (one step deep).
+// the same seat to act again (a "Stop!", taking a reindeer, looking at a card) is a detour: it is
+// worth its best follow-up (one step deep), a hair less, so that the same outcome reached directly
+// wins the tie. A follow-up that only undoes the detour (back to the same kind of prompt with
+// nothing gained: cancelling the "Stop!" just shouted) does not count, so the bot shouts only
+// when a stone gains it something; it used to shout and cancel at once whenever every other choice
+// looked no better, filling a family's log with empty "Stop!"s.
 double value_of(const game& g, int seat, const json& cmd, std::uint64_t seed, bool look_ahead) {
   auto trial = g.clone();
   seeded_dice sim(seed);
   if (!trial->apply(seat, cmd, sim)) return no_value;
+  const double before = g.heuristic(seat);
   const double value = trial->heuristic(seat);
-  if (!look_ahead || trial->is_over() || std::abs(value - g.heuristic(seat)) > epsilon || !prompts(*trial, seat))
+  if (!look_ahead || trial->is_over() || std::abs(value - before) > epsilon || !prompts(*trial, seat))
     return value;
   std::vector<json> follow_ups;
   for (const auto& next : trial->legal(seat))
     if (next.is_object() && !next.contains("domain")) follow_ups.push_back(next);
   if (follow_ups.empty()) return value;
+  const auto here = g.current_prompt();
   const std::size_t stride = (follow_ups.size() + max_follow_ups - 1) / max_follow_ups;
   double best = no_value;
-  for (std::size_t i = 0; i < follow_ups.size(); i += stride)
-    best = std::max(best, value_of(*trial, seat, follow_ups[i], seed ^ ((i + 1) * 0xbf58476d1ce4e5b9ULL), false));
-  return best > value + epsilon ? best : value - detour_discount;
+  for (std::size_t i = 0; i < follow_ups.size(); i += stride) {
+    auto next = trial->clone();
+    seeded_dice next_sim(seed ^ ((i + 1) * 0xbf58476d1ce4e5b9ULL));
+    if (!next->apply(seat, follow_ups[i], next_sim)) continue;
+    const double v = next->heuristic(seat);
+    const auto there = next->current_prompt();
+    const bool undone = here && there && there->kind == here->kind && std::abs(v - before) <= epsilon;
+    if (!undone) best = std::max(best, v);
+  }
+  // Nothing but the way back: worth less than any plain detour.
+  if (best == no_value) return value - 2 * detour_discount;
+  return best - detour_discount;
 }
 
 }  // namespace
