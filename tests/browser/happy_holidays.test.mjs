@@ -118,7 +118,7 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
     assert.ok(!(await forgot.getAttribute('class')).includes('primary'), 'the miss-a-turn roll is not primary');
     assert.ok((await take.getAttribute('class')).includes('primary'), 'taking a reindeer is primary');
     // The start player's bar says why there is no reindeer yet.
-    assert.match(await starter.locator('.turn-bar .what').textContent(), /^(You have no reindeer yet: take one, then roll|Du hast noch kein Rentier – nimm dir eins, dann würfeln)$/);
+    assert.match(await starter.locator('.turn-bar .what').textContent(), /^(You have no reindeer: take one, then roll|Du hast kein Rentier – nimm dir eins, dann würfeln)$/);
   }
   const starterPage = (await oma.page.locator('.turn-bar.mine').count()) ? oma.page : ben.page;
   const secondPage = starterPage === oma.page ? ben.page : oma.page;
@@ -435,68 +435,93 @@ await run('browser: Happy Holidays tells each player what happened to them', asy
   const { page } = await newPlayer(browser, 'Oma', { locale: 'de-DE', viewport: phoneSizes[0] });
   await page.goto(`${baseUrl}/`);
   await page.locator('#name').waitFor();
-  const say = (lang) => page.evaluate(async (l) => {
-    const i18n = await import('/js/i18n.js');
-    i18n.setLang(l);
-    const hh = (await import('/js/games/happy_holidays.js')).default;
-    const { showMoments, clearMoments } = await import('/js/moments.js');
-    const names = ['Oma', 'Holly', 'Rudi'];
-    const none = { red: 0, green: 0, blue: 0, yellow: 0 };
-    const player = (seat, reindeer, sleigh, stacks) => ({ seat, reindeer, score: 0, total_gifts: 0, sleigh: { id: seat, gifts: { ...none, ...sleigh } }, stacks: { ...none, ...stacks } });
-    const view = (active, phase, tree, players) => ({ game: 'happy_holidays', phase, active, round: 5, max_rounds: 200, tree, players, last_roll: null });
-    const ctxFor = (seat, v, prompt, legal = []) => ({ seat, view: v, legal, state: { room: 'T', view: v, over: false, seq: 9, prompt: prompt ? { kind: prompt, seats: [v.active] } : null }, name: (s) => names[s], who: (s) => names[s], colour: () => '#b3261e' });
-    const out = {};
-    // Holly wishes for yellow: Oma and Rudi each give one.
-    const wish = { kind: 'wish_given', seat: 1, colour: 'yellow', from: [2, 0], count: 2 };
-    const v1 = view(1, 'wish_colour', { red: 4, green: 3, blue: 2, yellow: 1 }, [player(0, true, {}, { yellow: 2 }), player(1, true, {}, {}), player(2, false, {}, { yellow: 1 })]);
-    out.wishToGiver = hh.eventText(wish, ctxFor(0, v1));
-    out.wishToOther = hh.eventText(wish, { ...ctxFor(null, v1) });
-    out.wishToWisher = hh.eventText(wish, ctxFor(1, v1));
-    out.wishNothing = hh.eventText({ kind: 'wish_given', seat: 1, colour: 'red', from: [], count: 0 }, ctxFor(0, v1));
-    // Rudi takes Oma's sleigh (2 green) with a reindeer reward; Oma gets Rudi's (1 blue, 1 red).
-    const swapEvents = [{ kind: 'banked', seat: 2, sleigh_owner: 0, gifts: { ...none, green: 2 }, count: 2 }, { kind: 'sleigh_swapped', seat: 2, with: 0, gifts_given: { ...none, red: 1, blue: 1 } }];
-    out.swapBanner = hh.moments.sleigh_swapped(swapEvents[1], ctxFor(0, v1), { events: swapEvents });
-    out.swapLog = swapEvents.map((e) => hh.eventText(e, ctxFor(0, v1)));
-    out.swapToOther = hh.eventText(swapEvents[1], ctxFor(1, v1));
-    // The reindeer reward's buttons, for Oma (2 green on Holly's sleigh, 1 blue and 1 red on hers).
-    const v2 = view(0, 'choose_sleigh', { red: 4, green: 3, blue: 2, yellow: 1 }, [player(0, true, { blue: 1, red: 1 }, {}), player(1, false, { green: 2 }, {}), player(2, false, {}, {})]);
-    const c2 = ctxFor(0, v2, 'choose_sleigh', [0, 1, 2].map((owner) => ({ kind: 'choose_sleigh', owner })));
-    out.rewardOther = hh.actionLabel({ kind: 'choose_sleigh', owner: 1 }, c2);
-    out.rewardOwn = hh.actionLabel({ kind: 'choose_sleigh', owner: 0 }, c2);
-    out.rewardEmpty = hh.actionLabel({ kind: 'choose_sleigh', owner: 2 }, c2);
-    out.weakLast = hh.boardEntries(c2);
-    out.weakHtml = hh.actionsExtra(c2);
-    // The end near: two colours left, then one (the last turn).
-    const near = (tree, phase) => {
-      const v = view(0, phase, tree, v2.players);
-      const html = hh.render(ctxFor(0, v, phase));
-      return html.match(/data-testid="hh-end-near">([^<]*)</)?.[1] ?? null;
-    };
-    out.nearThree = near({ red: 0, green: 3, blue: 2, yellow: 1 }, 'start_of_turn');
-    out.nearTwo = near({ red: 0, green: 0, blue: 2, yellow: 1 }, 'start_of_turn');
-    out.nearLast = near({ red: 0, green: 0, blue: 0, yellow: 1 }, 'sleigh_colour');
-    const vLast = view(0, 'sleigh_colour', { ...none, yellow: 1 }, v2.players);
-    out.promptLast = hh.promptText(ctxFor(0, vLast, 'sleigh_colour'));
-    out.nearBanner = hh.moments.gifts_to_sleigh({ kind: 'gifts_to_sleigh', seat: 1, colours: ['green', 'blue'] }, ctxFor(0, v1), { view: view(1, 'sleigh_colour', { ...none, blue: 2, yellow: 1 }, v1.players), events: [] });
-    // Rudi took Oma's reindeer: her turn says so.
-    const v3 = view(0, 'start_of_turn', { red: 4, green: 3, blue: 2, yellow: 1 }, [player(0, false, {}, {}), player(1, true, {}, {}), player(2, true, {}, {})]);
-    hh.onState({ room: 'T', seq: 1, seat: 0, view: v3, events: [{ kind: 'took_reindeer', seat: 2, from: 0 }, { kind: 'turn_started', seat: 0 }], legal: [], prompt: null });
-    out.deerPrompt = hh.promptText(ctxFor(0, v3, 'take_reindeer_or_roll'));
-    out.deerNews = hh.render(ctxFor(0, v3, 'take_reindeer_or_roll')).match(/data-testid="hh-news">(.*?)<\/ul>/s)?.[1].replace(/<[^>]+>/g, '|') ?? null;
-    // Time ran out on Oma at the colour choice: the banner says what the game chose for her.
-    clearMoments();
-    const el = document.getElementById('moment');
-    el.dataset.shown = '[]';
-    const timedOut = { room: 'T', seq: 2, seat: 0, view: v3, prompt: { kind: 'roll', seats: [1] }, legal: [],
-      events: [{ kind: 'timed_out', seats: [0], prompt: 'sleigh_colour' }, { kind: 'banked', seat: 0, sleigh_owner: 0, colour: 'green', gifts: { ...none, green: 2 }, count: 2 }, { kind: 'turn_started', seat: 1 }] };
-    showMoments(timedOut, hh, ctxFor(0, v3));
-    out.timeoutBanner = el.textContent;
-    showMoments({ ...timedOut, seq: 3, events: [{ kind: 'timed_out', seats: [1], prompt: 'roll' }] }, hh, ctxFor(0, v3));
-    out.shown = JSON.parse(el.dataset.shown);
-    out.timeoutStart = hh.timeoutText({ events: [{ kind: 'timed_out', seats: [0], prompt: 'take_reindeer_or_roll' }, { kind: 'took_reindeer', seat: 0, from: 1 }, { kind: 'rolled', seat: 0, face: 'red_green' }] }, ctxFor(0, v3));
-    clearMoments();
-    return out;
-  }, lang);
+  const say = async (lang) => {
+    const found = await page.evaluate(async (l) => {
+      const i18n = await import('/js/i18n.js');
+      i18n.setLang(l);
+      const hh = (await import('/js/games/happy_holidays.js')).default;
+      const { showMoments, clearMoments } = await import('/js/moments.js');
+      const names = ['Oma', 'Holly', 'Rudi'];
+      const none = { red: 0, green: 0, blue: 0, yellow: 0 };
+      const player = (seat, reindeer, sleigh, stacks) => ({ seat, reindeer, score: 0, total_gifts: 0, sleigh: { id: seat, gifts: { ...none, ...sleigh } }, stacks: { ...none, ...stacks } });
+      const view = (active, phase, tree, players) => ({ game: 'happy_holidays', phase, active, round: 5, max_rounds: 200, tree, players, last_roll: null });
+      const ctxFor = (seat, v, prompt, legal = []) => ({ seat, view: v, legal, state: { room: 'T', view: v, over: false, seq: 9, prompt: prompt ? { kind: prompt, seats: [v.active] } : null }, name: (s) => names[s], who: (s) => names[s], colour: () => '#b3261e' });
+      const out = {};
+      // Holly wishes for yellow: Oma and Rudi each give one.
+      const wish = { kind: 'wish_given', seat: 1, colour: 'yellow', from: [2, 0], count: 2 };
+      const v1 = view(1, 'wish_colour', { red: 4, green: 3, blue: 2, yellow: 1 }, [player(0, true, {}, { yellow: 2 }), player(1, true, {}, {}), player(2, false, {}, { yellow: 1 })]);
+      out.wishToGiver = hh.eventText(wish, ctxFor(0, v1));
+      out.wishToOther = hh.eventText(wish, { ...ctxFor(null, v1) });
+      out.wishToWisher = hh.eventText(wish, ctxFor(1, v1));
+      out.wishNothing = hh.eventText({ kind: 'wish_given', seat: 1, colour: 'red', from: [], count: 0 }, ctxFor(0, v1));
+      // Rudi takes Oma's sleigh (2 green) with a reindeer reward; Oma gets Rudi's (1 blue, 1 red).
+      const swapEvents = [{ kind: 'banked', seat: 2, sleigh_owner: 0, gifts: { ...none, green: 2 }, count: 2 }, { kind: 'sleigh_swapped', seat: 2, with: 0, gifts_given: { ...none, red: 1, blue: 1 } }];
+      out.swapBanner = hh.moments.sleigh_swapped(swapEvents[1], ctxFor(0, v1), { events: swapEvents });
+      out.swapLog = swapEvents.map((e) => hh.eventText(e, ctxFor(0, v1)));
+      out.swapToOther = hh.eventText(swapEvents[1], ctxFor(1, v1));
+      // The reindeer reward's buttons, for Oma (2 green on Holly's sleigh, 1 blue and 1 red on hers).
+      const v2 = view(0, 'choose_sleigh', { red: 4, green: 3, blue: 2, yellow: 1 }, [player(0, true, { blue: 1, red: 1 }, {}), player(1, false, { green: 2 }, {}), player(2, false, {}, {})]);
+      const c2 = ctxFor(0, v2, 'choose_sleigh', [0, 1, 2].map((owner) => ({ kind: 'choose_sleigh', owner })));
+      out.rewardOther = hh.actionLabel({ kind: 'choose_sleigh', owner: 1 }, c2);
+      out.rewardOwn = hh.actionLabel({ kind: 'choose_sleigh', owner: 0 }, c2);
+      out.rewardEmpty = hh.actionLabel({ kind: 'choose_sleigh', owner: 2 }, c2);
+      out.weakLast = hh.boardEntries(c2);
+      out.weakHtml = hh.actionsExtra(c2);
+      // The end near: two colours left, then one (the last turn).
+      const near = (tree, phase) => {
+        const v = view(0, phase, tree, v2.players);
+        const html = hh.render(ctxFor(0, v, phase));
+        return html.match(/data-testid="hh-end-near">([^<]*)</)?.[1] ?? null;
+      };
+      out.nearThree = near({ red: 0, green: 3, blue: 2, yellow: 1 }, 'start_of_turn');
+      out.nearTwo = near({ red: 0, green: 0, blue: 2, yellow: 1 }, 'start_of_turn');
+      out.nearLast = near({ red: 0, green: 0, blue: 0, yellow: 1 }, 'sleigh_colour');
+      const vLast = view(0, 'sleigh_colour', { ...none, yellow: 1 }, v2.players);
+      out.promptLast = hh.promptText(ctxFor(0, vLast, 'sleigh_colour'));
+      out.nearBanner = hh.moments.gifts_to_sleigh({ kind: 'gifts_to_sleigh', seat: 1, colours: ['green', 'blue'] }, ctxFor(0, v1), { view: view(1, 'sleigh_colour', { ...none, blue: 2, yellow: 1 }, v1.players), events: [] });
+      // Rudi took Oma's reindeer: her turn says so.
+      const v3 = view(0, 'start_of_turn', { red: 4, green: 3, blue: 2, yellow: 1 }, [player(0, false, {}, {}), player(1, true, {}, {}), player(2, true, {}, {})]);
+      hh.onState({ room: 'T', seq: 1, seat: 0, view: v3, events: [{ kind: 'took_reindeer', seat: 2, from: 0 }, { kind: 'turn_started', seat: 0 }], legal: [], prompt: null });
+      out.deerPrompt = hh.promptText(ctxFor(0, v3, 'take_reindeer_or_roll'));
+      out.deerNews = hh.render(ctxFor(0, v3, 'take_reindeer_or_roll')).match(/data-testid="hh-news">(.*?)<\/ul>/s)?.[1].replace(/<[^>]+>/g, '|') ?? null;
+      // Time ran out on Oma at the colour choice: the banner says what the game chose for her.
+      clearMoments();
+      const el = document.getElementById('moment');
+      el.dataset.shown = '[]';
+      const timedOut = { room: 'T', seq: 2, seat: 0, view: v3, prompt: { kind: 'roll', seats: [1] }, legal: [],
+        events: [{ kind: 'timed_out', seats: [0], prompt: 'sleigh_colour' }, { kind: 'banked', seat: 0, sleigh_owner: 0, colour: 'green', gifts: { ...none, green: 2 }, count: 2 }, { kind: 'turn_started', seat: 1 }] };
+      showMoments(timedOut, hh, ctxFor(0, v3));
+      out.timeoutBanner = el.textContent;
+      showMoments({ ...timedOut, seq: 3, events: [{ kind: 'timed_out', seats: [1], prompt: 'roll' }] }, hh, ctxFor(0, v3));
+      out.shown = JSON.parse(el.dataset.shown);
+      out.timeoutStart = hh.timeoutText({ events: [{ kind: 'timed_out', seats: [0], prompt: 'take_reindeer_or_roll' }, { kind: 'took_reindeer', seat: 0, from: 1 }, { kind: 'rolled', seat: 0, face: 'red_green' }] }, ctxFor(0, v3));
+      clearMoments();
+      // On the page, for the phone checks and a picture: Oma's turn after Rudi took her reindeer and
+      // Holly wished for yellow, two colours left, the reward's buttons (the empty sleigh last).
+      const v4 = view(0, 'choose_sleigh', { ...none, blue: 2, yellow: 1 }, [player(0, false, { blue: 1, red: 1 }, { yellow: 1 }), player(1, true, { green: 2 }, { yellow: 1 }), player(2, true, {}, {})]);
+      hh.onState({ room: 'T', seq: 5, seat: 0, view: v4, events: [wish, { kind: 'turn_started', seat: 0 }], legal: [], prompt: null });
+      const c4 = ctxFor(0, v4, 'choose_sleigh', [0, 1, 2].map((owner) => ({ kind: 'choose_sleigh', owner })));
+      document.querySelector('.layout').style.display = 'none';
+      document.getElementById('hh-probe')?.remove();
+      const layout = document.createElement('div');
+      layout.className = 'layout';
+      layout.id = 'hh-probe';
+      const buttons = c4.legal.map((e, i) => [e, i]).filter(([, i]) => !hh.boardEntries(c4).includes(i))
+        .map(([e, i]) => `<button class="action" data-i="${i}">${hh.actionLabel(e, c4)}</button>`).join('');
+      layout.innerHTML = `<main id="screen"><section class="game game-happy_holidays"><div class="turn-bar mine"><strong class="turn">…</strong><span class="what">${hh.promptText(c4)}</span></div>
+        <section class="actions"><h3>…</h3>${hh.actionsExtra(c4)}<div class="buttons">${buttons}</div></section>
+        <div class="board-wrap">${hh.render(c4)}</div></section></main>
+        <aside class="card"><ul class="log-list">${[wish, ...swapEvents].map((e) => `<li>${hh.eventText(e, c4)}</li>`).join('')}</ul></aside>`;
+      document.body.append(layout);
+      return out;
+    }, lang);
+    for (const size of phoneSizes) {
+      await page.setViewportSize(size);
+      await assertNoSideScroll(page, `the losses, the end line and the reward buttons in ${lang} at ${size.width} px`);
+      await screenshot(page, `hh-told-${lang}-${size.width}.png`);
+    }
+    return found;
+  };
 
   const de = await say('de');
   assert.equal(de.wishToGiver, 'Holly wünscht sich Gelb und bekommt 1 von dir und 1 von Rudi');

@@ -24,8 +24,10 @@ function momentText(ev, msg, game, ctx) {
   const v = msg.view || {};
   if (ev.kind === 'turn_started' && v.max_rounds && ev.round === v.max_rounds && v.max_rounds > 1) return `⏳ ${t('moment.last_round')}`;
   // Time ran out on the viewer: said to them, with what the game chose if it says (timeoutText).
+  // Not the end of a window that only waited for whoever wanted to act (Christmas Penguins'
+  // "Stop!" window): nothing was chosen for anybody there.
   if (ev.kind === 'timed_out') {
-    if (ctx.seat === null || ctx.seat === undefined || !ev.seats?.includes(ctx.seat)) return null;
+    if (ctx.seat === null || ctx.seat === undefined || !ev.seats?.includes(ctx.seat) || ev.prompt === 'reaction') return null;
     return `⏱ ${game?.timeoutText?.(msg, ctx) || t('moment.timed_out_you')}`;
   }
   // "Play again": the results give way to a new game, and everyone is told so.
