@@ -74,6 +74,7 @@ const texts = {
     'hh.e.banked_yours': '{name} stacks {load} from your sleigh',
     'hh.e.banked_empty': "{name} takes {owner}'s empty sleigh",
     'hh.e.banked_empty_yours': '{name} takes your empty sleigh',
+    'hh.e.banked_empty_you': "You take {owner}'s empty sleigh",
     'hh.e.swap': "{name} swaps sleighs with {with}; {with} gets {name}'s sleigh: {load}",
     'hh.e.swap_you': 'You swap sleighs with {with}; {with} gets your sleigh: {load}',
     'hh.e.swap_yours': "{name} swaps sleighs with you; you get {name}'s sleigh: {load}",
@@ -161,6 +162,7 @@ const texts = {
     'hh.e.banked_yours': '{name} stapelt {load} von deinem Schlitten',
     'hh.e.banked_empty': '{name} nimmt den leeren Schlitten von {owner}',
     'hh.e.banked_empty_yours': '{name} nimmt deinen leeren Schlitten',
+    'hh.e.banked_empty_you': 'Du nimmst den leeren Schlitten von {owner}',
     'hh.e.swap': '{name} tauscht den Schlitten mit {with}; {with} bekommt den Schlitten von {name}: {load}',
     'hh.e.swap_you': 'Du tauschst den Schlitten mit {with}; {with} bekommt deinen Schlitten: {load}',
     'hh.e.swap_yours': '{name} tauscht den Schlitten mit dir; du bekommst den Schlitten von {name}: {load}',
@@ -433,7 +435,7 @@ function eventText(ev, ctx) {
       if (ev.sleigh_owner === ev.seat) return isMe(ctx, ev.seat) && ev.count ? t('hh.e.banked_own_you', { load }) : t('hh.e.banked_own', { name, count: ev.count });
       if (isMe(ctx, ev.sleigh_owner)) return t(ev.count ? 'hh.e.banked_yours' : 'hh.e.banked_empty_yours', { name, load });
       const owner = ctx.name(ev.sleigh_owner);
-      if (isMe(ctx, ev.seat) && ev.count) return t('hh.e.banked_you', { load, owner });
+      if (isMe(ctx, ev.seat)) return ev.count ? t('hh.e.banked_you', { load, owner }) : t('hh.e.banked_empty_you', { owner });
       return ev.count ? t('hh.e.banked', { name, count: ev.count, owner }) : t('hh.e.banked_empty', { name, owner });
     }
     case 'sleigh_swapped': {
