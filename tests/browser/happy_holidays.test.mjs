@@ -117,7 +117,40 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
     assert.equal(await forgot.count(), 1, 'the miss-a-turn roll is offered');
     assert.ok(!(await forgot.getAttribute('class')).includes('primary'), 'the miss-a-turn roll is not primary');
     assert.ok((await take.getAttribute('class')).includes('primary'), 'taking a reindeer is primary');
+    // The start player's bar says why there is no reindeer yet.
+    assert.match(await starter.locator('.turn-bar .what').textContent(), /^(You have no reindeer: take one, then roll|Du hast kein Rentier – nimm dir eins, dann würfeln)$/);
   }
+  const starterPage = (await oma.page.locator('.turn-bar.mine').count()) ? oma.page : ben.page;
+  const secondPage = starterPage === oma.page ? ben.page : oma.page;
+  // The other player watches the board further down the page while the start player plays.
+  await secondPage.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  {
+    const until = Date.now() + 30000;
+    while (!(await secondPage.locator('.turn-bar.mine').count()) && Date.now() < until) {
+      if (!(await playOneStep(starterPage))) await sleep(50);
+    }
+  }
+  // Their turn comes: the choices are brought into full view below the sticky turn bar, and the
+  // first-turn tip covers none of them.
+  await secondPage.waitForFunction(() => {
+    const bar = document.querySelector('#screen .turn-bar').getBoundingClientRect();
+    const actions = document.querySelector('#screen .actions').getBoundingClientRect();
+    return actions.top >= bar.bottom && actions.bottom <= window.innerHeight;
+  }, null, { timeout: 5000 });
+  await secondPage.getByTestId('coach').waitFor();
+  await secondPage.waitForFunction(() => {
+    const tip = document.getElementById('coach')?.getBoundingClientRect();
+    const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    return tip && [...document.querySelectorAll('#screen .actions button')].every((b) => !overlap(tip, b.getBoundingClientRect()));
+  }, null, { timeout: 5000 });
+  await settled(secondPage);
+  await screenshot(secondPage, `hh-second-turn-${secondPage === ben.page ? 'de' : 'en'}.png`);
+  // The start player took the only reindeer from the other: the other's turn says who took it,
+  // and so does their own place on the board.
+  assert.match(await secondPage.locator('.turn-bar .what').textContent(), /^(Oma Inge hat dein Rentier genommen – nimm dir eins, dann würfeln|Ben took your reindeer: take one yourself, then roll)$/);
+  assert.match(await secondPage.getByTestId('hh-news').locator('li').first().textContent(), /^(Oma Inge nimmt dir dein Rentier weg|Ben takes your reindeer)$/);
+  let rewardChecked = false;
+  let endNearSeen = false;
 
   let steps = 0;
   let reloaded = false;
@@ -150,6 +183,28 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
         }
         sleighButtonsChecked = true;
       }
+    }
+    const reward = phase === 'choose_sleigh' && !rewardChecked ? await mover.evaluate(() => (document.querySelector('.turn-bar.mine')
+      && document.querySelector('.hh-board')?.dataset.phase === 'choose_sleigh' ? [...document.querySelectorAll('.actions button.action')].map((b) => b.textContent) : null)) : null;
+    if (reward) {
+      // Each sleigh of the reindeer reward says what it brings and where the gifts go.
+      for (const label of reward) {
+        assert.match(label, /(onto your stacks|auf deine Stapel|nothing for you|nichts für dich) \((no swap|kein Tausch|.+ gets your sleigh: .+|.+ bekommt deinen Schlitten: .+)\)$/, label);
+      }
+      rewardChecked = true;
+    }
+    {
+      // Two colours left under the tree: a line says the end is near; one left: the last turn.
+      const board = await oma.page.evaluate(() => ({
+        left: [...document.querySelectorAll('[data-testid^="hh-tree-"]')].filter((p) => !p.classList.contains('gone')).length,
+        line: document.querySelector('[data-testid="hh-end-near"]')?.textContent ?? null,
+        over: Boolean(document.querySelector('[data-testid="results"]')),
+      }));
+      if (!board.over && board.left === 2) {
+        assert.match(board.line || '', /^Only \w+ and \w+ left under the tree: once one of them is used up, the game is over\.$/);
+        endNearSeen = true;
+      }
+      if (!board.over && board.left > 2) assert.equal(board.line, null, 'no end line while three colours are left');
     }
     if (!dieChecked && (await oma.page.locator('[data-testid="hh-die"]:not([data-face=""])').count())) {
       // The die shows the face rolled, as a picture with its name; no question mark.
@@ -200,6 +255,7 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   assert.ok(reloaded && dropped, 'the game ended before the reload and network-drop steps');
   assert.ok(dieChecked, 'the die was checked after a roll');
   assert.ok(sleighButtonsChecked, 'the sleigh-colour buttons were checked');
+  console.log(`end-near line seen: ${endNearSeen}; reward buttons checked: ${rewardChecked}`);
   for (const phase of ['start_of_turn', 'sleigh_colour']) assert.ok(phasesChecked.has(phase), `the ${phase} screen was checked on phones`);
   console.log(`phases checked on phones: ${[...phasesChecked].join(', ')}`);
   // Moves animate for Oma: the die rolled and gifts slid; for Tom (reduced motion) nothing did.
@@ -233,6 +289,10 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   await fitsPhones(oma.page, 'the results (English)', 'hh-over-en-390.png');
   await fitsPhones(tom.page, 'the results for a watcher');
   console.log(`played ${steps} clicks to the end`);
+  // "Play again": the results give way to a new game, and a banner says so.
+  await oma.page.getByRole('button', { name: 'Play again' }).click();
+  await ben.page.waitForFunction(() => (document.getElementById('moment')?.dataset.shown || '').includes('Ein neues Spiel beginnt!'), null, { timeout: 10000 });
+  await tom.page.waitForFunction(() => (document.getElementById('moment')?.dataset.shown || '').includes('A new game begins!'), null, { timeout: 10000 });
   assertNoPageErrors(oma.page, ben.page, tom.page);
   benNet.close();
 });
@@ -365,5 +425,159 @@ await run('browser: Happy Holidays says what each choice does', async ({ browser
   assert.match(found.noteTreeNone, /^The game ended because all the gifts under the tree are used up\. Points are/);
   assert.match(found.noteTreeOne, /^The game ended because only yellow gifts are left under the tree/);
   assert.match(found.noteCap, /^The game ended after 200 rounds/);
+  assertNoPageErrors(page);
+});
+
+// What happens to a player is told to that player, in their language: who took their gifts or
+// their reindeer, a sleigh swap, what the reindeer reward brings, the end coming near, and what
+// the game chose when their time ran out (a banner, moments.js).
+await run('browser: Happy Holidays tells each player what happened to them', async ({ browser, baseUrl }) => {
+  const { page } = await newPlayer(browser, 'Oma', { locale: 'de-DE', viewport: phoneSizes[0] });
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#name').waitFor();
+  const say = async (lang) => {
+    const found = await page.evaluate(async (l) => {
+      const i18n = await import('/js/i18n.js');
+      i18n.setLang(l);
+      const hh = (await import('/js/games/happy_holidays.js')).default;
+      const { showMoments, clearMoments } = await import('/js/moments.js');
+      const names = ['Oma', 'Holly', 'Rudi'];
+      const none = { red: 0, green: 0, blue: 0, yellow: 0 };
+      const player = (seat, reindeer, sleigh, stacks) => ({ seat, reindeer, score: 0, total_gifts: 0, sleigh: { id: seat, gifts: { ...none, ...sleigh } }, stacks: { ...none, ...stacks } });
+      const view = (active, phase, tree, players) => ({ game: 'happy_holidays', phase, active, round: 5, max_rounds: 200, tree, players, last_roll: null });
+      const ctxFor = (seat, v, prompt, legal = []) => ({ seat, view: v, legal, state: { room: 'T', view: v, over: false, seq: 9, prompt: prompt ? { kind: prompt, seats: [v.active] } : null }, name: (s) => names[s], who: (s) => names[s], colour: () => '#b3261e' });
+      const out = {};
+      // Holly wishes for yellow: Oma and Rudi each give one.
+      const wish = { kind: 'wish_given', seat: 1, colour: 'yellow', from: [2, 0], count: 2 };
+      const v1 = view(1, 'wish_colour', { red: 4, green: 3, blue: 2, yellow: 1 }, [player(0, true, {}, { yellow: 2 }), player(1, true, {}, {}), player(2, false, {}, { yellow: 1 })]);
+      out.wishToGiver = hh.eventText(wish, ctxFor(0, v1));
+      out.wishToOther = hh.eventText(wish, { ...ctxFor(null, v1) });
+      out.wishToWisher = hh.eventText(wish, ctxFor(1, v1));
+      out.wishNothing = hh.eventText({ kind: 'wish_given', seat: 1, colour: 'red', from: [], count: 0 }, ctxFor(0, v1));
+      // Rudi takes Oma's sleigh (2 green) with a reindeer reward; Oma gets Rudi's (1 blue, 1 red).
+      const swapEvents = [{ kind: 'banked', seat: 2, sleigh_owner: 0, gifts: { ...none, green: 2 }, count: 2 }, { kind: 'sleigh_swapped', seat: 2, with: 0, gifts_given: { ...none, red: 1, blue: 1 } }];
+      out.swapBanner = hh.moments.sleigh_swapped(swapEvents[1], ctxFor(0, v1), { events: swapEvents });
+      out.swapLog = swapEvents.map((e) => hh.eventText(e, ctxFor(0, v1)));
+      out.swapToOther = hh.eventText(swapEvents[1], ctxFor(1, v1));
+      // The reindeer reward's buttons, for Oma (2 green on Holly's sleigh, 1 blue and 1 red on hers).
+      const v2 = view(0, 'choose_sleigh', { red: 4, green: 3, blue: 2, yellow: 1 }, [player(0, true, { blue: 1, red: 1 }, {}), player(1, false, { green: 2 }, {}), player(2, false, {}, {})]);
+      const c2 = ctxFor(0, v2, 'choose_sleigh', [0, 1, 2].map((owner) => ({ kind: 'choose_sleigh', owner })));
+      out.rewardOther = hh.actionLabel({ kind: 'choose_sleigh', owner: 1 }, c2);
+      out.rewardOwn = hh.actionLabel({ kind: 'choose_sleigh', owner: 0 }, c2);
+      out.rewardEmpty = hh.actionLabel({ kind: 'choose_sleigh', owner: 2 }, c2);
+      out.weakLast = hh.boardEntries(c2);
+      out.weakHtml = hh.actionsExtra(c2);
+      // The end near: two colours left, then one (the last turn).
+      const near = (tree, phase) => {
+        const v = view(0, phase, tree, v2.players);
+        const html = hh.render(ctxFor(0, v, phase));
+        return html.match(/data-testid="hh-end-near">([^<]*)</)?.[1] ?? null;
+      };
+      out.nearThree = near({ red: 0, green: 3, blue: 2, yellow: 1 }, 'start_of_turn');
+      out.nearTwo = near({ red: 0, green: 0, blue: 2, yellow: 1 }, 'start_of_turn');
+      out.nearLast = near({ red: 0, green: 0, blue: 0, yellow: 1 }, 'sleigh_colour');
+      const vLast = view(0, 'sleigh_colour', { ...none, yellow: 1 }, v2.players);
+      out.promptLast = hh.promptText(ctxFor(0, vLast, 'sleigh_colour'));
+      out.nearBanner = hh.moments.gifts_to_sleigh({ kind: 'gifts_to_sleigh', seat: 1, colours: ['green', 'blue'] }, ctxFor(0, v1), { view: view(1, 'sleigh_colour', { ...none, blue: 2, yellow: 1 }, v1.players), events: [] });
+      // Rudi took Oma's reindeer: her turn says so.
+      const v3 = view(0, 'start_of_turn', { red: 4, green: 3, blue: 2, yellow: 1 }, [player(0, false, {}, {}), player(1, true, {}, {}), player(2, true, {}, {})]);
+      hh.onState({ room: 'T', seq: 1, seat: 0, view: v3, events: [{ kind: 'took_reindeer', seat: 2, from: 0 }, { kind: 'turn_started', seat: 0 }], legal: [], prompt: null });
+      out.deerPrompt = hh.promptText(ctxFor(0, v3, 'take_reindeer_or_roll'));
+      out.deerNews = hh.render(ctxFor(0, v3, 'take_reindeer_or_roll')).match(/data-testid="hh-news">(.*?)<\/ul>/s)?.[1].replace(/<[^>]+>/g, '|') ?? null;
+      // Time ran out on Oma at the colour choice: the banner says what the game chose for her.
+      clearMoments();
+      const el = document.getElementById('moment');
+      el.dataset.shown = '[]';
+      const timedOut = { room: 'T', seq: 2, seat: 0, view: v3, prompt: { kind: 'roll', seats: [1] }, legal: [],
+        events: [{ kind: 'timed_out', seats: [0], prompt: 'sleigh_colour' }, { kind: 'banked', seat: 0, sleigh_owner: 0, colour: 'green', gifts: { ...none, green: 2 }, count: 2 }, { kind: 'turn_started', seat: 1 }] };
+      showMoments(timedOut, hh, ctxFor(0, v3));
+      out.timeoutBanner = el.textContent;
+      showMoments({ ...timedOut, seq: 3, events: [{ kind: 'timed_out', seats: [1], prompt: 'roll' }] }, hh, ctxFor(0, v3));
+      out.shown = JSON.parse(el.dataset.shown);
+      out.timeoutStart = hh.timeoutText({ events: [{ kind: 'timed_out', seats: [0], prompt: 'take_reindeer_or_roll' }, { kind: 'took_reindeer', seat: 0, from: 1 }, { kind: 'rolled', seat: 0, face: 'red_green' }] }, ctxFor(0, v3));
+      clearMoments();
+      // On the page, for the phone checks and a picture: Oma's turn after Rudi took her reindeer and
+      // Holly wished for yellow, two colours left, the reward's buttons (the empty sleigh last).
+      const v4 = view(0, 'choose_sleigh', { ...none, blue: 2, yellow: 1 }, [player(0, false, { blue: 1, red: 1 }, { yellow: 1 }), player(1, true, { green: 2 }, { yellow: 1 }), player(2, true, {}, {})]);
+      hh.onState({ room: 'T', seq: 5, seat: 0, view: v4, events: [wish, { kind: 'turn_started', seat: 0 }], legal: [], prompt: null });
+      const c4 = ctxFor(0, v4, 'choose_sleigh', [0, 1, 2].map((owner) => ({ kind: 'choose_sleigh', owner })));
+      document.querySelector('.layout').style.display = 'none';
+      document.getElementById('hh-probe')?.remove();
+      const layout = document.createElement('div');
+      layout.className = 'layout';
+      layout.id = 'hh-probe';
+      const buttons = c4.legal.map((e, i) => [e, i]).filter(([, i]) => !hh.boardEntries(c4).includes(i))
+        .map(([e, i]) => `<button class="action" data-i="${i}">${hh.actionLabel(e, c4)}</button>`).join('');
+      layout.innerHTML = `<main id="screen"><section class="game game-happy_holidays"><div class="turn-bar mine"><strong class="turn">…</strong><span class="what">${hh.promptText(c4)}</span></div>
+        <section class="actions"><h3>…</h3>${hh.actionsExtra(c4)}<div class="buttons">${buttons}</div></section>
+        <div class="board-wrap">${hh.render(c4)}</div></section></main>
+        <aside class="card"><ul class="log-list">${[wish, ...swapEvents].map((e) => `<li>${hh.eventText(e, c4)}</li>`).join('')}</ul></aside>`;
+      document.body.append(layout);
+      return out;
+    }, lang);
+    for (const size of phoneSizes) {
+      await page.setViewportSize(size);
+      await assertNoSideScroll(page, `the losses, the end line and the reward buttons in ${lang} at ${size.width} px`);
+      await screenshot(page, `hh-told-${lang}-${size.width}.png`);
+    }
+    return found;
+  };
+
+  const de = await say('de');
+  assert.equal(de.wishToGiver, 'Holly wünscht sich Gelb und bekommt 1 von dir und 1 von Rudi');
+  assert.equal(de.wishToOther, 'Holly wünscht sich Gelb und bekommt 1 von Rudi und 1 von Oma');
+  assert.equal(de.wishToWisher, 'Du wünschst dir Gelb und bekommst 1 von Rudi und 1 von Oma');
+  assert.equal(de.wishNothing, 'Holly wünscht sich Rot, aber niemand hat eins abzugeben');
+  assert.equal(de.swapBanner, '🛷 Rudi nimmt 2 Grün von deinem Schlitten auf die eigenen Stapel. Dafür bekommst du den Schlitten von Rudi: 1 Rot und 1 Blau');
+  assert.deepEqual(de.swapLog, ['Rudi stapelt 2 Grün von deinem Schlitten', 'Rudi tauscht den Schlitten mit dir; du bekommst den Schlitten von Rudi: 1 Rot und 1 Blau']);
+  assert.equal(de.swapToOther, 'Rudi tauscht den Schlitten mit Oma; Oma bekommt den Schlitten von Rudi: 1 Rot und 1 Blau');
+  assert.equal(de.rewardOther, '2 Grün vom Schlitten von Holly auf deine Stapel (Holly bekommt deinen Schlitten: 1 Rot und 1 Blau)');
+  assert.equal(de.rewardOwn, '1 Rot und 1 Blau vom eigenen Schlitten auf deine Stapel (kein Tausch)');
+  assert.equal(de.rewardEmpty, 'Schlitten von Rudi ist leer: nichts für dich (Rudi bekommt deinen Schlitten: 1 Rot und 1 Blau)');
+  assert.deepEqual(de.weakLast, [2], 'the empty sleigh is offered apart, after the others');
+  assert.match(de.weakHtml, /class="buttons hh-weak"><button class="action weak" data-act="legal" data-i="2">/);
+  assert.equal(de.nearThree, null, 'with three colours left nothing is said yet');
+  assert.equal(de.nearTwo, 'Unterm Baum nur noch Blau und Gelb: ist eine Farbe aufgebraucht, ist das Spiel aus.');
+  assert.equal(de.nearLast, 'Letzter Zug! Unterm Baum liegt nur noch Gelb: nach diesem Zug ist das Spiel aus.');
+  assert.equal(de.promptLast, 'Letzter Zug! Welche Farbe kommt vom Schlitten auf die Stapel?');
+  assert.equal(de.nearBanner, '⏳ Unterm Baum nur noch Blau und Gelb: ist eine Farbe aufgebraucht, ist das Spiel aus.');
+  assert.equal(de.deerPrompt, 'Rudi hat dein Rentier genommen – nimm dir eins, dann würfeln');
+  assert.equal(de.deerNews, '|Rudi nimmt dir dein Rentier weg|');
+  assert.equal(de.timeoutBanner, '⏱ Die Zeit war um: das Spiel hat Grün für dich gestapelt');
+  assert.deepEqual(de.shown, ['⏱ Die Zeit war um: das Spiel hat Grün für dich gestapelt'], 'another player\'s time running out is no banner for Oma');
+  assert.equal(de.timeoutStart, 'Die Zeit war um: das Spiel hat für dich das Rentier von Holly genommen und gewürfelt');
+
+  const en = await say('en');
+  assert.equal(en.wishToGiver, 'Holly wishes for yellow and gets 1 from you and 1 from Rudi');
+  assert.equal(en.wishNothing, 'Holly wishes for red, but nobody has one to give');
+  assert.equal(en.swapBanner, "🛷 Rudi takes 2 green from your sleigh onto their stacks. In exchange you get Rudi's sleigh: 1 red and 1 blue");
+  assert.deepEqual(en.swapLog, ['Rudi stacks 2 green from your sleigh', "Rudi swaps sleighs with you; you get Rudi's sleigh: 1 red and 1 blue"]);
+  assert.equal(en.rewardOther, "2 green from Holly's sleigh onto your stacks (Holly gets your sleigh: 1 red and 1 blue)");
+  assert.equal(en.rewardOwn, '1 red and 1 blue from your own sleigh onto your stacks (no swap)');
+  assert.equal(en.rewardEmpty, "Rudi's sleigh is empty: nothing for you (Rudi gets your sleigh: 1 red and 1 blue)");
+  assert.equal(en.nearTwo, 'Only blue and yellow left under the tree: once one of them is used up, the game is over.');
+  assert.equal(en.nearLast, 'Last turn! Only yellow is left under the tree: the game is over after this turn.');
+  assert.equal(en.deerPrompt, 'Rudi took your reindeer: take one yourself, then roll');
+  assert.equal(en.timeoutBanner, '⏱ Time was up: the game stacked green for you');
+  assert.equal(en.timeoutStart, "Time was up: the game took Holly's reindeer for you and rolled the die");
+
+  // On a touch screen no button looks chosen because the finger was last there (no sticky hover);
+  // with a mouse, hovering still shows.
+  const hoverBackground = async (p) => {
+    await p.evaluate(() => {
+      const b = document.createElement('button');
+      b.id = 'hover-probe';
+      b.textContent = 'probe';
+      document.body.prepend(b);
+    });
+    await p.locator('#hover-probe').hover();
+    return p.evaluate(() => getComputedStyle(document.getElementById('hover-probe')).backgroundColor);
+  };
+  const touch = await browser.newContext({ locale: 'de-DE', viewport: phoneSizes[0], hasTouch: true, isMobile: true });
+  const touchPage = await touch.newPage();
+  await touchPage.goto(`${baseUrl}/`);
+  assert.equal(await hoverBackground(touchPage), 'rgb(255, 255, 255)', 'no hover colour on a touch screen');
+  assert.equal(await hoverBackground(page), 'rgb(232, 243, 238)', 'the hover colour with a mouse');
+  await touch.close();
   assertNoPageErrors(page);
 });

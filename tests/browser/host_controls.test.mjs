@@ -47,5 +47,8 @@ await run('browser: host sends a player away, lets them back, and moves the game
   await skip.click();
   for (const page of [oma.page, ben.page])
     await page.getByTestId('log').getByText('The game chose for Ben (time ran out, or the host moved on)').first().waitFor();
+  // Ben is told in a banner what the game did for him (moments.js, the game's timeoutText).
+  await ben.page.waitForFunction(() => JSON.parse(document.getElementById('moment')?.dataset.shown || '[]')
+    .includes("⏱ Time was up: the game took Oma Inge's reindeer for you and rolled the die"), null, { timeout: 5000 });
   assertNoPageErrors(oma.page, ben.page);
 });

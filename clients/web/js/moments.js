@@ -6,8 +6,15 @@
 // moment that is only news for some viewers, or needs other words for them ("You are Santa now"),
 // is a function instead: (event, ctx, msg) -> the banner's whole text, or null for no banner.
 // What the viewer did themselves is no news to them: an event whose `seat` is the viewer's own
-// seat gets no banner, unless the game's function words it.
-import { t } from './i18n.js';
+// seat gets no banner, unless the game's function words it. Two moments are the frame's own: the
+// viewer's time ran out (the game may say what it chose: `timeoutText(msg, ctx)`), and a new game
+// began after "Play again".
+import { addTexts, t } from './i18n.js';
+
+addTexts({
+  en: { 'moment.timed_out_you': 'Time was up: the game chose for you', 'moment.new_game': 'A new game begins! The last one is over: everything starts afresh.' },
+  de: { 'moment.timed_out_you': 'Die Zeit war um: das Spiel hat für dich gewählt', 'moment.new_game': 'Ein neues Spiel beginnt! Das letzte ist vorbei: alles fängt von vorn an.' },
+});
 
 const queue = [];
 let timer = null;
@@ -16,6 +23,15 @@ let awaited = false; // whether the last state waited on this viewer
 function momentText(ev, msg, game, ctx) {
   const v = msg.view || {};
   if (ev.kind === 'turn_started' && v.max_rounds && ev.round === v.max_rounds && v.max_rounds > 1) return `⏳ ${t('moment.last_round')}`;
+  // Time ran out on the viewer: said to them, with what the game chose if it says (timeoutText).
+  // Not the end of a window that only waited for whoever wanted to act (Christmas Penguins'
+  // "Stop!" window): nothing was chosen for anybody there.
+  if (ev.kind === 'timed_out') {
+    if (ctx.seat === null || ctx.seat === undefined || !ev.seats?.includes(ctx.seat) || ev.prompt === 'reaction') return null;
+    return `⏱ ${game?.timeoutText?.(msg, ctx) || t('moment.timed_out_you')}`;
+  }
+  // "Play again": the results give way to a new game, and everyone is told so.
+  if (ev.kind === 'game_started') return `🎄 ${t('moment.new_game')}`;
   const moment = game?.moments?.[ev.kind];
   if (typeof moment === 'function') return moment(ev, ctx, msg) || null;
   const icon = moment;

@@ -24,9 +24,7 @@ const texts = {
     'hh.a.roll_forgot': 'Roll without a reindeer (you miss your turn)',
     'hh.a.sleigh_colour': { one: 'Stack {colour}: {n} gift from your sleigh', other: 'Stack {colour}: {n} gifts from your sleigh' },
     'hh.a.sleigh_colour_none': 'Stack {colour}: none on your sleigh',
-    'hh.a.choose_sleigh': "{name}'s sleigh",
-    'hh.a.choose_sleigh_load': "{name}'s sleigh: {load}", 'hh.empty': 'empty',
-    'hh.a.choose_own_sleigh': 'Your own sleigh: {load}', 'hh.a.choose_sleigh_swap': "{name}'s sleigh: {load} (you swap sleighs)",
+    'hh.empty': 'empty',
     'hh.result_note': 'Points are the gifts in your two biggest stacks.', 'hh.result_tie': 'Equal points: the most gifts in all decided.',
     'hh.total_col': 'Gifts in all',
     'hh.end.tree_one': 'The game ended because only {colour} gifts are left under the tree: the other colours are used up.',
@@ -48,7 +46,6 @@ const texts = {
     'hh.e.reroll_cap': 'Too many rolls: the turn ends',
     'hh.e.banked': { one: "{name} stacks {count} gift from {owner}'s sleigh", other: "{name} stacks {count} gifts from {owner}'s sleigh" },
     'hh.e.banked_own': { one: '{name} stacks {count} gift from their own sleigh', other: '{name} stacks {count} gifts from their own sleigh' },
-    'hh.e.sleigh_swapped': '{name} swaps sleighs with {with}',
     'hh.e.wish_given': '{name} wished for {colour} and gets {count}',
     'hh.e.turn_started': "{name}'s turn",
     'hh.e.game_over': 'Game over',
@@ -63,6 +60,39 @@ const texts = {
     'hh.tip.stack': "{name}'s stack: {count}",
     'hh.tip.die': 'The die shows: {face}',
     'hh.die_not_rolled': 'The die: not rolled yet',
+    'hh.a.reward_other': "{load} from {name}'s sleigh onto your stacks ({name} gets your sleigh: {mine})",
+    'hh.a.reward_other_empty': "{name}'s sleigh is empty: nothing for you ({name} gets your sleigh: {mine})",
+    'hh.a.reward_own': '{load} from your own sleigh onto your stacks (no swap)',
+    'hh.a.reward_own_empty': 'Your own sleigh is empty: nothing for you (no swap)',
+    'hh.from_you': '1 from you', 'hh.from': '1 from {name}',
+    'hh.e.wish_from': '{name} wishes for {colour} and gets {from}',
+    'hh.e.wish_nothing': '{name} wishes for {colour}, but nobody has one to give',
+    'hh.e.wish_from_you': 'You wish for {colour} and get {from}',
+    'hh.e.wish_nothing_you': 'You wish for {colour}, but nobody has one to give',
+    'hh.e.banked_you': "You stack {load} from {owner}'s sleigh",
+    'hh.e.banked_own_you': 'You stack {load} from your own sleigh',
+    'hh.e.banked_yours': '{name} stacks {load} from your sleigh',
+    'hh.e.banked_empty': "{name} takes {owner}'s empty sleigh",
+    'hh.e.banked_empty_yours': '{name} takes your empty sleigh',
+    'hh.e.banked_empty_you': "You take {owner}'s empty sleigh",
+    'hh.e.swap': "{name} swaps sleighs with {with}; {with} gets {name}'s sleigh: {load}",
+    'hh.e.swap_you': 'You swap sleighs with {with}; {with} gets your sleigh: {load}',
+    'hh.e.swap_yours': "{name} swaps sleighs with you; you get {name}'s sleigh: {load}",
+    'hh.m.swap_lost': "{name} takes {lost} from your sleigh onto their stacks. In exchange you get {name}'s sleigh: {load}",
+    'hh.m.swap_lost_empty': "{name} takes your empty sleigh. In exchange you get {name}'s sleigh: {load}",
+    'hh.end_near': 'Only {colours} left under the tree: once one of them is used up, the game is over.',
+    'hh.last_turn': 'Last turn! Only {colour} is left under the tree: the game is over after this turn.',
+    'hh.last_turn_none': 'Last turn! Nothing is left under the tree: the game is over after this turn.',
+    'hh.p.last_turn': 'Last turn!',
+    'hh.p.deer_taken': '{name} took your reindeer: take one yourself, then roll',
+    'hh.p.deer_none': 'You have no reindeer: take one, then roll',
+    'hh.to.start': 'Time was up: the game rolled the die for you',
+    'hh.to.start_deer': "Time was up: the game took {from}'s reindeer for you and rolled the die",
+    'hh.to.colour': 'Time was up: the game stacked {colour} for you',
+    'hh.to.sleigh': "Time was up: the game chose {name}'s sleigh for you",
+    'hh.to.sleigh_own': 'Time was up: the game chose your own sleigh for you',
+    'hh.to.wish': 'Time was up: the game wished for {colour} for you',
+    'hh.e.took_your_reindeer': '{name} takes your reindeer',
     'hh.counts': 'counts',
   },
   de: {
@@ -82,9 +112,7 @@ const texts = {
     'hh.a.roll_forgot': 'Ohne Rentier würfeln (Zug verpasst)',
     'hh.a.sleigh_colour': { one: '{colour} stapeln: {n} Geschenk vom Schlitten', other: '{colour} stapeln: {n} Geschenke vom Schlitten' },
     'hh.a.sleigh_colour_none': '{colour} stapeln: keins auf dem Schlitten',
-    'hh.a.choose_sleigh': 'Schlitten von {name}',
-    'hh.a.choose_sleigh_load': 'Schlitten von {name}: {load}', 'hh.empty': 'leer',
-    'hh.a.choose_own_sleigh': 'Dein eigener Schlitten: {load}', 'hh.a.choose_sleigh_swap': 'Schlitten von {name}: {load} (ihr tauscht die Schlitten)',
+    'hh.empty': 'leer',
     'hh.result_note': 'Punkte sind die Geschenke in deinen zwei größten Stapeln.', 'hh.result_tie': 'Bei gleichen Punkten entschieden die meisten Geschenke insgesamt.',
     'hh.total_col': 'Geschenke insgesamt',
     'hh.end.tree_one': 'Das Spiel ist aus, weil unterm Baum nur noch Geschenke in {colour} liegen: die anderen Farben sind aufgebraucht.',
@@ -106,7 +134,6 @@ const texts = {
     'hh.e.reroll_cap': 'Zu oft gewürfelt: der Zug endet',
     'hh.e.banked': { one: '{name} stapelt {count} Geschenk vom Schlitten von {owner}', other: '{name} stapelt {count} Geschenke vom Schlitten von {owner}' },
     'hh.e.banked_own': { one: '{name} stapelt {count} Geschenk vom eigenen Schlitten', other: '{name} stapelt {count} Geschenke vom eigenen Schlitten' },
-    'hh.e.sleigh_swapped': '{name} tauscht den Schlitten mit {with}',
     'hh.e.wish_given': '{name} wünscht sich {colour} und bekommt {count}',
     'hh.e.turn_started': '{name} ist dran',
     'hh.e.game_over': 'Spielende',
@@ -121,6 +148,39 @@ const texts = {
     'hh.tip.stack': 'Stapel von {name}: {count}',
     'hh.tip.die': 'Der Würfel zeigt: {face}',
     'hh.die_not_rolled': 'Der Würfel: noch nicht gewürfelt',
+    'hh.a.reward_other': '{load} vom Schlitten von {name} auf deine Stapel ({name} bekommt deinen Schlitten: {mine})',
+    'hh.a.reward_other_empty': 'Schlitten von {name} ist leer: nichts für dich ({name} bekommt deinen Schlitten: {mine})',
+    'hh.a.reward_own': '{load} vom eigenen Schlitten auf deine Stapel (kein Tausch)',
+    'hh.a.reward_own_empty': 'Dein eigener Schlitten ist leer: nichts für dich (kein Tausch)',
+    'hh.from_you': '1 von dir', 'hh.from': '1 von {name}',
+    'hh.e.wish_from': '{name} wünscht sich {colour} und bekommt {from}',
+    'hh.e.wish_nothing': '{name} wünscht sich {colour}, aber niemand hat eins abzugeben',
+    'hh.e.wish_from_you': 'Du wünschst dir {colour} und bekommst {from}',
+    'hh.e.wish_nothing_you': 'Du wünschst dir {colour}, aber niemand hat eins abzugeben',
+    'hh.e.banked_you': 'Du stapelst {load} vom Schlitten von {owner}',
+    'hh.e.banked_own_you': 'Du stapelst {load} vom eigenen Schlitten',
+    'hh.e.banked_yours': '{name} stapelt {load} von deinem Schlitten',
+    'hh.e.banked_empty': '{name} nimmt den leeren Schlitten von {owner}',
+    'hh.e.banked_empty_yours': '{name} nimmt deinen leeren Schlitten',
+    'hh.e.banked_empty_you': 'Du nimmst den leeren Schlitten von {owner}',
+    'hh.e.swap': '{name} tauscht den Schlitten mit {with}; {with} bekommt den Schlitten von {name}: {load}',
+    'hh.e.swap_you': 'Du tauschst den Schlitten mit {with}; {with} bekommt deinen Schlitten: {load}',
+    'hh.e.swap_yours': '{name} tauscht den Schlitten mit dir; du bekommst den Schlitten von {name}: {load}',
+    'hh.m.swap_lost': '{name} nimmt {lost} von deinem Schlitten auf die eigenen Stapel. Dafür bekommst du den Schlitten von {name}: {load}',
+    'hh.m.swap_lost_empty': '{name} nimmt deinen leeren Schlitten. Dafür bekommst du den Schlitten von {name}: {load}',
+    'hh.end_near': 'Unterm Baum nur noch {colours}: ist eine Farbe aufgebraucht, ist das Spiel aus.',
+    'hh.last_turn': 'Letzter Zug! Unterm Baum liegt nur noch {colour}: nach diesem Zug ist das Spiel aus.',
+    'hh.last_turn_none': 'Letzter Zug! Unterm Baum liegt nichts mehr: nach diesem Zug ist das Spiel aus.',
+    'hh.p.last_turn': 'Letzter Zug!',
+    'hh.p.deer_taken': '{name} hat dein Rentier genommen – nimm dir eins, dann würfeln',
+    'hh.p.deer_none': 'Du hast kein Rentier – nimm dir eins, dann würfeln',
+    'hh.to.start': 'Die Zeit war um: das Spiel hat für dich gewürfelt',
+    'hh.to.start_deer': 'Die Zeit war um: das Spiel hat für dich das Rentier von {from} genommen und gewürfelt',
+    'hh.to.colour': 'Die Zeit war um: das Spiel hat {colour} für dich gestapelt',
+    'hh.to.sleigh': 'Die Zeit war um: das Spiel hat für dich den Schlitten von {name} gewählt',
+    'hh.to.sleigh_own': 'Die Zeit war um: das Spiel hat für dich deinen eigenen Schlitten gewählt',
+    'hh.to.wish': 'Die Zeit war um: das Spiel hat sich für dich {colour} gewünscht',
+    'hh.e.took_your_reindeer': '{name} nimmt dir dein Rentier weg',
     'hh.counts': 'zählt',
   },
 };
@@ -129,6 +189,27 @@ addTexts(texts);
 
 const colourName = (c) => t(`hh.${c}`);
 const special = (face) => face === 'reindeer_reward' || face === 'christmas_wish';
+
+// Whether `seat` is the viewer's own (a spectator has none): what happens to them is told to them.
+const isMe = (ctx, seat) => ctx.seat !== null && ctx.seat !== undefined && seat === ctx.seat;
+
+// "2 green and 1 blue", or "empty".
+function loadText(gifts) {
+  const parts = colours.filter((c) => (gifts?.[c] || 0) > 0).map((c) => `${gifts[c]} ${colourName(c)}`);
+  return parts.length ? list(parts) : t('hh.empty');
+}
+const bankedText = (ev) => (ev.gifts ? loadText(ev.gifts) : String(ev.count));
+const treeLeft = (v) => colours.filter((c) => (v?.tree?.[c] || 0) > 0);
+
+// The line near the tree when the end is near: two colours left (one used up ends the game), or
+// the last turn (at most one colour left: the game ends when this turn is over).
+function endNearText(v) {
+  const left = treeLeft(v);
+  if (left.length === 2) return { last: false, text: t('hh.end_near', { colours: list(left.map(colourName)) }) };
+  if (left.length === 1) return { last: true, text: t('hh.last_turn', { colour: colourName(left[0]) }) };
+  if (left.length === 0) return { last: true, text: t('hh.last_turn_none') };
+  return null;
+}
 
 function faceName(face) {
   if (!face) return '';
@@ -235,8 +316,53 @@ function boxes(colour, loc, count, cap) {
 // What moved in the last state, worked out from its events and the view before it.
 
 const moves = { room: null, prev: null, seq: null, arrivals: new Map(), deerFrom: new Map(), rolls: 0 };
+// Who took whose reindeer (the one without it -> the taker), and what happened to the viewer's
+// gifts and reindeer since their own last roll (shown in their own place on the board).
+const told = { room: null, deerTakenBy: new Map(), news: [], mine: false };
+
+function noteNews(msg) {
+  if (msg.room !== told.room || (msg.events || []).some((e) => e.kind === 'game_started')) {
+    Object.assign(told, { room: msg.room, deerTakenBy: new Map(), news: [] });
+  }
+  const me = msg.seat;
+  for (const ev of msg.events || []) {
+    if (ev.kind === 'took_reindeer') {
+      told.deerTakenBy.set(ev.from, ev.seat);
+      told.deerTakenBy.delete(ev.seat);
+    }
+    if (me === null || me === undefined) continue;
+    if (ev.kind === 'rolled' && ev.seat === me) told.news = [];
+    const lost = (ev.kind === 'took_reindeer' && ev.from === me)
+      || (ev.kind === 'wish_given' && (ev.from || []).includes(me))
+      || (ev.kind === 'sleigh_swapped' && ev.with === me);
+    if (lost && !emptySwap(ev, msg.events)) told.news = [...told.news, { ev, events: msg.events }].slice(-2);
+  }
+}
+
+// A swap of two empty sleighs: nothing changed hands, nothing to tell.
+function emptySwap(ev, events) {
+  if (ev.kind !== 'sleigh_swapped') return false;
+  const b = (events || []).find((e) => e.kind === 'banked' && e.seat === ev.seat && e.sleigh_owner === ev.with);
+  return !b?.count && !colours.some((c) => (ev.gifts_given?.[c] || 0) > 0);
+}
+
+// When the viewer's turn begins, the choices are brought fully into view below the sticky turn
+// bar (a page scrolled down before would otherwise keep them under the bar).
+function showChoices() {
+  const actions = document.querySelector('#screen .game-happy_holidays .actions');
+  const bar = document.querySelector('#screen .turn-bar');
+  if (!actions || !bar) return;
+  const below = bar.getBoundingClientRect().height + 8;
+  const r = actions.getBoundingClientRect();
+  if (r.top >= below && r.bottom <= window.innerHeight) return;
+  window.scrollBy({ top: r.top - below, behavior: 'instant' });
+}
 
 function noteState(msg) {
+  noteNews(msg);
+  const mine = msg.seat !== null && msg.seat !== undefined && Boolean(msg.prompt?.seats?.includes(msg.seat)) && msg.legal?.length > 0 && !msg.over;
+  if (mine && !told.mine) queueMicrotask(showChoices); // after this state is drawn
+  told.mine = mine;
   const v = msg.view;
   // Only the state right after the one drawn moves anything: a state that answers a join (a
   // reload, a second window, a reconnect) repeats the current seq or jumps past missed ones.
@@ -294,6 +420,66 @@ function endReason(r, v) {
   return left.length === 1 ? t('hh.end.tree_one', { colour: colourName(left[0]) }) : t('hh.end.tree_none');
 }
 
+// A log line (and a banner's words): what happened to the viewer is said to them ("from you").
+function eventText(ev, ctx) {
+  const name = ctx.name(ev.seat);
+  switch (ev.kind) {
+    case 'took_reindeer': return isMe(ctx, ev.from) ? t('hh.e.took_your_reindeer', { name }) : t('hh.e.took_reindeer', { name, from: ctx.name(ev.from) });
+    case 'forgot_reindeer': return t('hh.e.forgot_reindeer', { name });
+    case 'rolled': return t('hh.e.rolled', { name, face: faceName(ev.face) });
+    case 'gifts_to_sleigh': return t('hh.e.gifts_to_sleigh', { name, colours: ev.colours.map(colourName).join(' + ') });
+    case 'roll_again': return t('hh.e.roll_again', { name });
+    case 'reroll_cap': return t('hh.e.reroll_cap', { name });
+    case 'banked': {
+      const load = bankedText(ev);
+      if (ev.sleigh_owner === ev.seat) return isMe(ctx, ev.seat) && ev.count ? t('hh.e.banked_own_you', { load }) : t('hh.e.banked_own', { name, count: ev.count });
+      if (isMe(ctx, ev.sleigh_owner)) return t(ev.count ? 'hh.e.banked_yours' : 'hh.e.banked_empty_yours', { name, load });
+      const owner = ctx.name(ev.sleigh_owner);
+      if (isMe(ctx, ev.seat)) return ev.count ? t('hh.e.banked_you', { load, owner }) : t('hh.e.banked_empty_you', { owner });
+      return ev.count ? t('hh.e.banked', { name, count: ev.count, owner }) : t('hh.e.banked_empty', { name, owner });
+    }
+    case 'sleigh_swapped': {
+      // The other player now has the active player's old sleigh, with what was on it.
+      const load = loadText(ev.gifts_given || ctx.view?.players?.[ev.with]?.sleigh?.gifts);
+      if (isMe(ctx, ev.with)) return t('hh.e.swap_yours', { name, load });
+      if (isMe(ctx, ev.seat)) return t('hh.e.swap_you', { with: ctx.name(ev.with), load });
+      return t('hh.e.swap', { name, with: ctx.name(ev.with), load });
+    }
+    case 'wish_given': {
+      if (!Array.isArray(ev.from)) return t('hh.e.wish_given', { name, colour: colourName(ev.colour), count: ev.count });
+      // Who gave: "1 from you and 1 from Rudi" (the viewer first).
+      const from = [...ev.from].sort((x, y) => Number(isMe(ctx, y)) - Number(isMe(ctx, x)))
+        .map((s) => (isMe(ctx, s) ? t('hh.from_you') : t('hh.from', { name: ctx.name(s) })));
+      const me = isMe(ctx, ev.seat);
+      const colour = colourName(ev.colour);
+      if (!from.length) return t(me ? 'hh.e.wish_nothing_you' : 'hh.e.wish_nothing', { name, colour });
+      return t(me ? 'hh.e.wish_from_you' : 'hh.e.wish_from', { name, colour, from: list(from) });
+    }
+    case 'turn_started': return t('hh.e.turn_started', { name });
+    case 'game_over': return t('hh.e.game_over');
+    default: return null;
+  }
+}
+
+// A sleigh swap told to the one who lost their sleigh: what went, and what they have now.
+function swapLostText(ev, ctx, events) {
+  const name = ctx.name(ev.seat);
+  const load = loadText(ev.gifts_given || ctx.view?.players?.[ev.with]?.sleigh?.gifts);
+  const b = (events || []).find((e) => e.kind === 'banked' && e.seat === ev.seat && e.sleigh_owner === ev.with);
+  return b?.count ? t('hh.m.swap_lost', { name, lost: bankedText(b), load }) : t('hh.m.swap_lost_empty', { name, load });
+}
+
+// What a news line in the viewer's own place says (their losses since their last roll).
+const newsText = (n, ctx) => (n.ev.kind === 'sleigh_swapped' ? swapLostText(n.ev, ctx, n.events) : eventText(n.ev, ctx));
+
+// A choice that brings nothing: a wish nobody can answer, an empty sleigh. Legal, so offered,
+// but after the others and plainer.
+function weak(entry, v) {
+  if (entry.kind === 'wish_colour') return !v.players.some((p) => p.seat !== v.active && (p.stacks?.[entry.colour] || 0) > 0);
+  if (entry.kind === 'choose_sleigh') return !colours.some((c) => (v.players[entry.owner]?.sleigh?.gifts?.[c] || 0) > 0);
+  return false;
+}
+
 // Pieces explain themselves: a title for the mouse, data-tip for a long press on a touch screen
 // (help.js); each also has a name for screen readers (aria-label).
 const tip = (text) => `title="${esc(text)}" data-tip="${esc(text)}"`;
@@ -303,7 +489,15 @@ export default {
 
   promptText(ctx) {
     const kind = ctx.state.prompt?.kind;
-    return kind ? t(`hh.p.${kind}`) : '';
+    if (!kind) return '';
+    const v = ctx.view;
+    // Without a reindeer: say why (who took it), and what to do.
+    if ((kind === 'take_reindeer_or_roll' || kind === 'take_reindeer') && isMe(ctx, v?.active) && v.players?.[v.active]?.reindeer === false) {
+      const taker = told.deerTakenBy.get(v.active);
+      return taker !== undefined ? t('hh.p.deer_taken', { name: ctx.name(taker) }) : t('hh.p.deer_none');
+    }
+    const text = t(`hh.p.${kind}`);
+    return kind === 'sleigh_colour' && v?.tree && treeLeft(v).length <= 1 ? `${t('hh.p.last_turn')} ${text}` : text;
   },
 
   // The recommended choice: taking a reindeer, or rolling with one. Rolling without a reindeer
@@ -317,7 +511,64 @@ export default {
 
   // Moments announced to everyone (moments.js): a reindeer changing hands or forgotten, a sleigh
   // swap, a wish.
-  moments: { took_reindeer: '🦌', forgot_reindeer: '🦌', sleigh_swapped: '🛷', wish_given: '⭐' },
+  // swap, a wish; what is lost is told to the one who lost it ("from you"); the end coming near.
+  moments: {
+    took_reindeer: '🦌',
+    forgot_reindeer: '🦌',
+    wish_given: '⭐',
+    sleigh_swapped: (ev, ctx, msg) => {
+      if (isMe(ctx, ev.seat) || (isMe(ctx, ev.with) && ev.gifts_given && emptySwap(ev, msg.events))) return null;
+      return `🛷 ${isMe(ctx, ev.with) ? swapLostText(ev, ctx, msg.events) : eventText(ev, ctx)}`;
+    },
+    // A colour used up: two left (the end is near) or at most one (this is the last turn).
+    gifts_to_sleigh: (ev, ctx, msg) => {
+      const tree = msg.view?.tree;
+      if (!tree || msg.over || !ev.colours.some((c) => !tree[c])) return null;
+      const near = endNearText(msg.view);
+      return near ? `⏳ ${near.text}` : null;
+    },
+  },
+
+  // Said to the player whose time ran out (moments.js): what the game chose for them.
+  timeoutText(msg, ctx) {
+    const evs = msg.events || [];
+    const i = evs.findIndex((e) => e.kind === 'timed_out' && e.seats?.includes(ctx.seat));
+    if (i < 0) return null;
+    const after = evs.slice(i + 1).filter((e) => e.seat === ctx.seat);
+    const find = (kind) => after.find((e) => e.kind === kind);
+    switch (evs[i].prompt) {
+      case 'sleigh_colour': {
+        const b = find('banked');
+        return b?.colour ? t('hh.to.colour', { colour: colourName(b.colour) }) : null;
+      }
+      case 'choose_sleigh': {
+        const b = find('banked');
+        if (!b) return null;
+        return b.sleigh_owner === ctx.seat ? t('hh.to.sleigh_own') : t('hh.to.sleigh', { name: ctx.name(b.sleigh_owner) });
+      }
+      case 'wish_colour': {
+        const w = find('wish_given');
+        return w ? t('hh.to.wish', { colour: colourName(w.colour) }) : null;
+      }
+      default: {
+        const took = find('took_reindeer');
+        if (took) return t('hh.to.start_deer', { from: ctx.name(took.from) });
+        return find('rolled') ? t('hh.to.start') : null;
+      }
+    }
+  },
+
+  // Choices that bring nothing come last, in a plainer style (actionsExtra).
+  boardEntries(ctx) {
+    return ctx.legal.map((e, i) => [e, i]).filter(([e]) => weak(e, ctx.view)).map(([, i]) => i);
+  },
+
+  actionsExtra(ctx) {
+    const weakOnes = ctx.legal.map((e, i) => [e, i]).filter(([e]) => weak(e, ctx.view));
+    if (!weakOnes.length) return '';
+    return `<div class="buttons hh-weak">${weakOnes.map(([e, i]) =>
+      `<button class="action weak" data-act="legal" data-i="${i}">${esc(this.actionLabel(e, ctx))}</button>`).join('')}</div>`;
+  },
 
   actionLabel(entry, ctx) {
     const v = ctx.view;
@@ -330,12 +581,14 @@ export default {
         return t(n ? 'hh.a.sleigh_colour' : 'hh.a.sleigh_colour_none', { n, colour: colourName(entry.colour) });
       }
       case 'choose_sleigh': {
-        // Say what is on the sleigh, so the choice needs no look at the board.
+        // What she gains (all of that sleigh's gifts onto her stacks) and, for another player's
+        // sleigh, where her own sleigh goes (rules R8/A11: that player gets it with its load).
         const gifts = v.players[entry.owner]?.sleigh?.gifts || {};
-        const load = Object.entries(gifts).filter(([, n]) => n > 0).map(([c, n]) => `${n} ${colourName(c)}`);
-        const params = { name: ctx.name(entry.owner), load: load.length ? list(load) : t('hh.empty') };
-        // Taking another player's sleigh swaps sleighs (rules F5): the button says so.
-        return entry.owner === v.active ? t('hh.a.choose_own_sleigh', params) : t('hh.a.choose_sleigh_swap', params);
+        const has = colours.some((c) => (gifts[c] || 0) > 0);
+        const load = loadText(gifts);
+        if (entry.owner === v.active) return t(has ? 'hh.a.reward_own' : 'hh.a.reward_own_empty', { load });
+        const mine = loadText(v.players[v.active]?.sleigh?.gifts);
+        return t(has ? 'hh.a.reward_other' : 'hh.a.reward_other_empty', { name: ctx.name(entry.owner), load, mine });
       }
       case 'wish_colour': {
         // Every other player with a stack of that colour gives one (rules F6).
@@ -347,24 +600,7 @@ export default {
     }
   },
 
-  eventText(ev, ctx) {
-    const name = ctx.name(ev.seat);
-    switch (ev.kind) {
-      case 'took_reindeer': return t('hh.e.took_reindeer', { name, from: ctx.name(ev.from) });
-      case 'forgot_reindeer': return t('hh.e.forgot_reindeer', { name });
-      case 'rolled': return t('hh.e.rolled', { name, face: faceName(ev.face) });
-      case 'gifts_to_sleigh': return t('hh.e.gifts_to_sleigh', { name, colours: ev.colours.map(colourName).join(' + ') });
-      case 'roll_again': return t('hh.e.roll_again', { name });
-      case 'reroll_cap': return t('hh.e.reroll_cap', { name });
-      case 'banked': return ev.sleigh_owner === ev.seat ? t('hh.e.banked_own', { name, count: ev.count })
-        : t('hh.e.banked', { name, count: ev.count, owner: ctx.name(ev.sleigh_owner) });
-      case 'sleigh_swapped': return t('hh.e.sleigh_swapped', { name, with: ctx.name(ev.with) });
-      case 'wish_given': return t('hh.e.wish_given', { name, colour: colourName(ev.colour), count: ev.count });
-      case 'turn_started': return t('hh.e.turn_started', { name });
-      case 'game_over': return t('hh.e.game_over');
-      default: return null;
-    }
-  },
+  eventText,
 
   onState(msg) {
     noteState(msg);
@@ -382,6 +618,10 @@ export default {
     const face = v.last_roll?.face;
     const dieLabel = face ? t('hh.tip.die', { face: faceName(face) }) : t('hh.die_not_rolled');
     const rolled = moves.rolls ? `rolled roll-${moves.rolls % 2 ? 'a' : 'b'}` : '';
+    const endNear = ctx.state.over ? null : endNearText(v);
+    // In the viewer's own place: what others took from them since their last roll.
+    const news = told.room === ctx.state.room && isMe(ctx, ctx.seat) && !ctx.state.over
+      ? told.news.map((n) => `<li>${esc(newsText(n, ctx))}</li>`).join('') : '';
     const players = v.players.map((p) => {
       const active = p.seat === v.active && !ctx.state.over;
       const name = names(p.seat);
@@ -403,6 +643,7 @@ export default {
       return `<div class="hh-player ${active ? 'active' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
         <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
           <span class="score">${esc(t('hh.points', { n: p.score }))}</span></div>
+        ${news && isMe(ctx, p.seat) ? `<ul class="hh-news" data-testid="hh-news">${news}</ul>` : ''}
         <div class="hh-table">
           <div class="rig">
             <div class="sleigh" role="group" aria-label="${esc(t('hh.tip.sleigh', { name }))}" ${tip(t('hh.tip.sleigh', { name }))}>
@@ -419,6 +660,7 @@ export default {
         <h3>${esc(t('hh.tree'))}</h3>
         <p class="round">${esc(t('hh.round', { n: v.round }))}</p>
         <p class="die-caption">${v.last_roll ? esc(t('hh.e.rolled', { name: names(v.last_roll.seat), face: faceName(face) })) : ''}</p>
+        ${endNear ? `<p class="end-near ${endNear.last ? 'last' : ''}" data-testid="hh-end-near">${esc(endNear.text)}</p>` : ''}
         <div class="die-area">
           <div id="hh-die" class="die3d ${rolled}" role="img" aria-label="${esc(dieLabel)}" ${tip(dieLabel)} data-face="${esc(face || '')}" data-testid="hh-die">${dieSvg(face)}</div>
         </div>
