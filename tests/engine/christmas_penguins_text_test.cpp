@@ -184,7 +184,7 @@ TEST_CASE("Christmas Penguins writes legal and the shared view as exactly the te
   CHECK(kinds["place_channel"] > 10000);
 }
 
-TEST_CASE("Christmas Penguins writes a flight without a present (the victim holds none) as its json",
+TEST_CASE("Christmas Penguins writes a flight without a present (the victim holds none) as the text of its json",
           "[christmas_penguins][text]") {
   // Rare in random play: a bear's victim who has lost every present flees with no colour (A34).
   for (const bool any_refuge : {false, true}) {
