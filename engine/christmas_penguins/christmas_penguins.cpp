@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "christmas_penguins/cp_game.hpp"
+#include "common/json_text.hpp"
 
 namespace tinsel::engine::christmas_penguins {
 
@@ -176,6 +177,204 @@ json cp_game::build_view() const {
       "round", s_.turns / n + 1, "santa", s_.santa, "santa_player", s_.santa_player, "santa_supply", std::move(supply),
       "start_seat", s_.start_seat, "stones_on_board", std::move(stones_on_board), "stop", std::move(stop), "tree",
       s_.tree >= 0 ? json(s_.tree) : json(nullptr));
+}
+
+// ---- the view as text (game::write_shared_view) --------------------------------------------
+// build_view() and result() member by member, written as protocol::dump writes them: the keys of
+// every object in ascending order, as in the json versions above. Every name is plain ASCII.
+
+namespace {
+
+void write_counts(std::string& out, const counts& c) {
+  out += "{\"blue\":";
+  json_text::integer(out, c[1]);
+  out += ",\"green\":";
+  json_text::integer(out, c[2]);
+  out += ",\"orange\":";
+  json_text::integer(out, c[5]);
+  out += ",\"purple\":";
+  json_text::integer(out, c[4]);
+  out += ",\"red\":";
+  json_text::integer(out, c[0]);
+  out += ",\"yellow\":";
+  json_text::integer(out, c[3]);
+  out += '}';
+}
+
+// A number, or null for a negative one (no tree, no bear, no claimant yet).
+void write_or_null(std::string& out, int v) {
+  if (v >= 0) json_text::integer(out, v);
+  else out += "null";
+}
+
+void write_name(std::string& out, const char* name) {
+  out += '"';
+  out += name;
+  out += '"';
+}
+
+template <class Container>
+void write_ints(std::string& out, const Container& c) {
+  out += '[';
+  bool first = true;
+  for (const auto v : c) {
+    if (!first) out += ',';
+    first = false;
+    json_text::integer(out, v);
+  }
+  out += ']';
+}
+
+}  // namespace
+
+void cp_game::write_result(std::string& out) const {
+  out += "{\"final_santa\":";
+  json_text::integer(out, s_.santa_player);
+  out += ",\"presents\":[";
+  for (std::size_t p = 0; p < s_.presents.size(); ++p) {
+    if (p) out += ',';
+    write_counts(out, s_.presents[p]);
+  }
+  out += "],\"reason\":";
+  json_text::string(out, s_.end_reason);
+  out += ",\"scores\":";
+  write_ints(out, points());
+  out += ",\"winners\":";
+  write_ints(out, winners());
+  out += '}';
+}
+
+bool cp_game::write_shared_view(std::string& out) const {
+  const int n = s_.cfg->players;
+  out += "{\"active\":";
+  json_text::integer(out, s_.active);
+  out += ",\"bear\":";
+  write_or_null(out, s_.bear);
+  out += ",\"cells\":[";
+  for (std::size_t f = 0; f < s_.floes.size(); ++f) {
+    out += f ? ",[" : "[";
+    json_text::integer(out, s_.floes[f].q);
+    out += ',';
+    json_text::integer(out, s_.floes[f].r);
+    out += ']';
+  }
+  out += "],\"channels\":[";
+  for (std::size_t i = 0; i < s_.channels.size(); ++i) {
+    const auto& c = s_.channels[i];
+    out += i ? ",{\"a\":" : "{\"a\":";
+    json_text::integer(out, c.a);
+    out += ",\"b\":";
+    json_text::integer(out, c.b);
+    out += ",\"owner\":";
+    json_text::integer(out, c.owner);
+    out += '}';
+  }
+  out += "],\"channels_this_turn\":";
+  json_text::integer(out, s_.channels_this_turn);
+  out += ",\"game\":\"christmas_penguins\",\"hut\":";
+  json_text::integer(out, s_.hut);
+  out += ",\"loose_presents\":[";
+  bool first = true;
+  for (std::size_t f = 0; f < s_.floes.size(); ++f) {
+    if (total(s_.floes[f].loose) == 0) continue;
+    out += first ? "{\"floe\":" : ",{\"floe\":";
+    first = false;
+    json_text::integer(out, f);
+    out += ",\"presents\":";
+    write_counts(out, s_.floes[f].loose);
+    out += '}';
+  }
+  out += "],\"max_rounds\":";
+  json_text::integer(out, s_.cfg->max_rounds);
+  out += ",\"pending\":";
+  const bool pending = s_.ph == phase::push_chain || s_.ph == phase::confiscate || s_.ph == phase::steal ||
+                       s_.ph == phase::relocate_tree || s_.ph == phase::pickup_stone || s_.ph == phase::flee;
+  if (pending) {
+    out += "{\"floe\":";
+    json_text::integer(out, s_.pending_floe);
+    out += ",\"seat\":";
+    write_or_null(out, s_.pending_seat);
+    out += '}';
+  } else {
+    out += "null";
+  }
+  out += ",\"phase\":";
+  write_name(out, phase_name(s_.ph));
+  out += ",\"players\":[";
+  for (int p = 0; p < n; ++p) {
+    const auto i = static_cast<std::size_t>(p);
+    out += p ? ",{\"can_stop\":" : "{\"can_stop\":";
+    json_text::boolean(out, may_shout(p));
+    out += ",\"channels_left\":";
+    json_text::integer(out, s_.channels_left[i]);
+    out += ",\"colour\":";
+    write_name(out, colour_name(p));
+    out += ",\"penguin\":";
+    if (s_.penguin[i] == edge) out += "\"edge\"";
+    else if (s_.penguin[i] == at_hut) out += "\"at_hut\"";
+    else json_text::integer(out, s_.penguin[i]);
+    out += ",\"presents\":";
+    write_counts(out, s_.presents[i]);
+    out += p == s_.santa_player ? ",\"role\":\"santa\",\"seat\":" : ",\"role\":\"penguin\",\"seat\":";
+    json_text::integer(out, p);
+    out += ",\"stones\":{\"blue\":";
+    json_text::integer(out, s_.stones[i][1]);
+    out += ",\"green\":";
+    json_text::integer(out, s_.stones[i][2]);
+    out += ",\"red\":";
+    json_text::integer(out, s_.stones[i][0]);
+    out += "}}";
+  }
+  out += "],\"pool\":";
+  write_counts(out, s_.pool);
+  out += ",\"prompt\":";  // current_prompt()->kind, the phase's name; none once the game is over
+  if (s_.ph == phase::over) out += "null";
+  else write_name(out, phase_name(s_.ph));
+  out += ",\"radius\":";
+  json_text::integer(out, s_.cfg->radius);
+  out += ",\"reaction_seats\":";
+  write_ints(out, s_.reaction_seats);
+  out += ",\"result\":";
+  if (s_.ph == phase::over) write_result(out);
+  else out += "null";
+  out += ",\"roll\":";
+  if (s_.roll > 0) json_text::integer(out, s_.roll);
+  else out += "null";
+  out += ",\"round\":";
+  json_text::integer(out, s_.turns / n + 1);
+  out += ",\"santa\":";
+  json_text::integer(out, s_.santa);
+  out += ",\"santa_player\":";
+  json_text::integer(out, s_.santa_player);
+  out += ",\"santa_supply\":[";
+  for (std::size_t i = 0; i < s_.supply.size(); ++i) {
+    if (i) out += ',';
+    write_name(out, stone_name(s_.supply[i]));
+  }
+  out += "],\"start_seat\":";
+  json_text::integer(out, s_.start_seat);
+  out += ",\"stones_on_board\":[";
+  first = true;
+  for (std::size_t f = 0; f < s_.floes.size(); ++f) {
+    if (s_.floes[f].stone == no_stone) continue;
+    out += first ? "[" : ",[";
+    first = false;
+    json_text::integer(out, f);
+    out += ',';
+    write_name(out, stone_name(s_.floes[f].stone));
+    out += ']';
+  }
+  out += "],\"stop\":{\"claimant\":";
+  write_or_null(out, s_.claimant);
+  out += ",\"queue\":";
+  write_ints(out, s_.stop_queue);
+  out += ",\"resumes\":";
+  if (s_.ph == phase::stopped) write_name(out, phase_name(s_.resume));
+  else out += "null";
+  out += "},\"tree\":";
+  write_or_null(out, s_.tree);
+  out += '}';
+  return true;
 }
 
 // Flat integer arrays rather than the view's objects: the harness compares full states several

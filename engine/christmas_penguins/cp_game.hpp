@@ -167,6 +167,23 @@ inline json floe_cmd(const char* kind, const char* key, int f) {  // key is "flo
   return std::string_view(key) == "floe" ? floe_kind(f, kind) : kind_to(kind, f);
 }
 
+// The entries of a legal list, in their order, handed to a writer: cp_game::legal() builds them as
+// json, cp_game::write_legal() as JSON text, both from the one walk through the rules
+// (cp_game::list_legal), so the two cannot disagree on what is listed or in which order.
+class legal_writer {
+ public:
+  virtual ~legal_writer() = default;
+  virtual void kind(const char* kind) = 0;                          // {"kind":K}
+  virtual void floe(const char* kind, const char* key, int f) = 0;  // floe_cmd(kind, key, f)
+  virtual void push(const std::vector<int>& chain) = 0;             // {"chain":[...],"kind":"push"}
+  virtual void colour(const char* kind, int colour) = 0;            // {"colour":C,"kind":K}
+  virtual void pickup(bool take) = 0;                               // {"kind":"pickup_stone","take":T}
+  virtual void flee(int colour, int to) = 0;                        // {"colour":C,"kind":"flee","to":F}
+  virtual void swap_stone(int stone, int target) = 0;  // {"kind":"use_stone","stone":S,"target":F}
+  virtual void green_stone(int f, int q, int r) = 0;   // {"floe":F,"kind":"use_stone","stone":"green","to":[Q,R]}
+  virtual void channel(int a, int b) = 0;               // {"a":A,"b":B,"kind":"place_channel"}
+};
+
 // ---- board (cp_board.cpp) ------------------------------------------------------------------
 int cell_index(int q, int r);  // -1 outside the grid
 int floe_at(const state& s, int q, int r);
@@ -209,9 +226,11 @@ class cp_game final : public game {
   std::unique_ptr<game> clone() const override { return std::make_unique<cp_game>(*this); }
   int players() const override { return s_.cfg->players; }
   json legal(int seat) const override;
+  bool write_legal(int seat, std::string& out) const override;
   outcome<events> apply(int seat, const json& command, dice& d) override;
   json view(viewer v) const override;
   std::shared_ptr<const json> shared_view() const override;  // nothing is hidden in this game
+  bool write_shared_view(std::string& out) const override;
   std::optional<prompt> current_prompt() const override;
   events on_timeout(std::uint64_t serial, dice& d) override;
   bool is_over() const override { return s_.ph == phase::over; }
@@ -275,11 +294,13 @@ class cp_game final : public game {
   result_t channel_error(int seat, int a, int b) const;
   result_t green_error(int seat, int f, int q, int r) const;
   void end_stop(const char* why, events& out);
-  void legal_stones(int seat, json& out) const;
-  void legal_channels(int seat, json& out) const;
+  void list_legal(int seat, legal_writer& out) const;  // cp_prompts.cpp
+  void legal_stones(int seat, legal_writer& out) const;
+  void legal_channels(int seat, legal_writer& out) const;
   bool channel_phase() const;
 
   json build_view() const;
+  void write_result(std::string& out) const;  // result() as text, for write_shared_view
   // move_destinations(s_), cached under everything it depends on (see destinations_key).
   const std::vector<int>& destinations() const;
   bool destination_legal(int to) const;

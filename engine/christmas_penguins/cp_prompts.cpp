@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "christmas_penguins/cp_game.hpp"
+#include "common/json_text.hpp"
 
 namespace tinsel::engine::christmas_penguins::detail {
 
@@ -93,83 +94,215 @@ bool cp_game::destination_legal(int to) const {
 
 // ---- legal ----------------------------------------------------------------------------------
 
-json cp_game::legal(int seat) const {
-  json out = json::array();
-  if (s_.ph == phase::over || seat < 0 || seat >= s_.cfg->players) return out;
+void cp_game::list_legal(int seat, legal_writer& out) const {
+  if (s_.ph == phase::over || seat < 0 || seat >= s_.cfg->players) return;
   const bool queued = std::find(s_.stop_queue.begin(), s_.stop_queue.end(), seat) != s_.stop_queue.end();
-  if (queued) out.push_back(object("kind", "withdraw_stop"));
+  if (queued) out.kind("withdraw_stop");
   if (s_.ph == phase::stopped) {
     if (seat == s_.claimant) {
-      out.push_back(object("kind", "cancel_stop"));
+      out.kind("cancel_stop");
       legal_stones(seat, out);
     }
-    return out;
+    return;
   }
-  if (may_shout(seat)) out.push_back(kind_only("stop"));
+  if (may_shout(seat)) out.kind("stop");
   const auto seats = prompt_seats();
-  if (!contains(seats, seat)) return out;
+  if (!contains(seats, seat)) return;
   const int n = static_cast<int>(s_.floes.size());
   switch (s_.ph) {
     case phase::place_penguin:
       for (int f = 0; f < n; ++f)
-        if (is_refuge(s_, f)) out.push_back(floe_cmd("place_penguin", "floe", f));
+        if (is_refuge(s_, f)) out.floe("place_penguin", "floe", f);
       break;
     case phase::place_tree:
-      for (int f : tree_candidates(s_)) out.push_back(floe_cmd("place_tree", "floe", f));
+      for (int f : tree_candidates(s_)) out.floe("place_tree", "floe", f);
       break;
     case phase::place_bear:
       for (int f = 0; f < n; ++f)
-        if (!has_figure(s_, f) && f != s_.tree) out.push_back(floe_cmd("place_bear", "floe", f));
+        if (!has_figure(s_, f) && f != s_.tree) out.floe("place_bear", "floe", f);
       break;
     case phase::santa_place_stone:
-      for (int f : stone_floes(s_)) out.push_back(floe_cmd("place_stone", "floe", f));
+      for (int f : stone_floes(s_)) out.floe("place_stone", "floe", f);
       break;
-    case phase::await_roll: out.push_back(kind_only("roll")); break;
-    case phase::reaction: out.push_back(kind_only("pass")); break;
+    case phase::await_roll: out.kind("roll"); break;
+    case phase::reaction: out.kind("pass"); break;
     case phase::await_move:
-      for (int f : destinations()) out.push_back(floe_cmd("move", "to", f));
+      for (int f : destinations()) out.floe("move", "to", f);
       break;
     case phase::push_chain:
-      for (const auto& c : push_chains(s_, s_.active, s_.pending_floe))
-        out.push_back(object("chain", c, "kind", "push"));
+      for (const auto& c : push_chains(s_, s_.active, s_.pending_floe)) out.push(c);
       break;
     case phase::confiscate:
     case phase::steal: {
       const bool conf = s_.ph == phase::confiscate;
       const counts& from = conf ? s_.presents[static_cast<std::size_t>(s_.pending_seat)] : s_.pool;
       for (int c = 0; c < colour_count; ++c)
-        if (from[static_cast<std::size_t>(c)] > 0)
-          out.push_back(object("colour", colour_name(c), "kind", conf ? "confiscate" : "steal"));
+        if (from[static_cast<std::size_t>(c)] > 0) out.colour(conf ? "confiscate" : "steal", c);
       break;
     }
     case phase::relocate_tree:
-      for (int f : tree_candidates(s_)) out.push_back(floe_cmd("relocate_tree", "floe", f));
+      for (int f : tree_candidates(s_)) out.floe("relocate_tree", "floe", f);
       break;
     case phase::pickup_stone:
-      out.push_back(object("kind", "pickup_stone", "take", true));
-      out.push_back(object("kind", "pickup_stone", "take", false));
+      out.pickup(true);
+      out.pickup(false);
       break;
     case phase::await_bear:
-      for (int f : bear_steps(s_)) out.push_back(floe_cmd("bear_move", "to", f));
+      for (int f : bear_steps(s_)) out.floe("bear_move", "to", f);
       break;
     case phase::flee: {
       const auto& held = s_.presents[static_cast<std::size_t>(s_.pending_seat)];
       // Every floe with every colour held: at most 6 x floes entries (fleeRange=anyRefuge).
       for (int f : flee_targets(s_, s_.pending_seat)) {
         if (total(held) == 0) {
-          out.push_back(floe_cmd("flee", "to", f));
+          out.floe("flee", "to", f);
           continue;
         }
         for (int c = 0; c < colour_count; ++c)
-          if (held[static_cast<std::size_t>(c)] > 0) out.push_back(object("colour", colour_name(c), "kind", "flee", "to", f));
+          if (held[static_cast<std::size_t>(c)] > 0) out.flee(c, f);
       }
       break;
     }
-    case phase::await_post: out.push_back(kind_only("end_turn")); break;
+    case phase::await_post: out.kind("end_turn"); break;
     default: break;
   }
   legal_channels(seat, out);
+}
+
+namespace {
+
+// legal() as json: the array of entries.
+class json_legal final : public legal_writer {
+ public:
+  explicit json_legal(json& out) : out_(out) {}
+  void kind(const char* kind) override { add(kind_only(kind)); }
+  void floe(const char* kind, const char* key, int f) override { add(floe_cmd(kind, key, f)); }
+  void push(const std::vector<int>& chain) override { add(object("chain", chain, "kind", "push")); }
+  void colour(const char* kind, int colour) override { add(object("colour", colour_name(colour), "kind", kind)); }
+  void pickup(bool take) override { add(object("kind", "pickup_stone", "take", take)); }
+  void flee(int colour, int to) override { add(object("colour", colour_name(colour), "kind", "flee", "to", to)); }
+  void swap_stone(int stone, int target) override {
+    add(object("kind", "use_stone", "stone", stone_name(stone), "target", target));
+  }
+  void green_stone(int f, int q, int r) override {
+    add(object("floe", f, "kind", "use_stone", "stone", "green", "to", fast_json::array(q, r)));
+  }
+  void channel(int a, int b) override { add(object("a", a, "b", b, "kind", "place_channel")); }
+
+ private:
+  void add(json entry) { fast_json::elements(out_).push_back(std::move(entry)); }
+  json& out_;
+};
+
+// write_legal(): the same entries as JSON text, each object's keys in ascending order (as nlohmann
+// keeps them), appended to the frame's buffer. Every name written is plain ASCII: no escaping.
+class text_legal final : public legal_writer {
+ public:
+  explicit text_legal(std::string& out) : out_(out) {}
+  // Closes the array ("[]" when nothing was listed).
+  void finish() { out_ += first_ ? "[]" : "]"; }
+
+  void kind(const char* kind) override {
+    next();
+    out_ += "{\"kind\":\"";
+    out_ += kind;
+    out_ += "\"}";
+  }
+  void floe(const char* kind, const char* key, int f) override {
+    next();
+    if (key[0] == 'f') {  // "floe" sorts before "kind", "to" after it
+      out_ += "{\"floe\":";
+      json_text::integer(out_, f);
+      out_ += ",\"kind\":\"";
+      out_ += kind;
+      out_ += "\"}";
+    } else {
+      out_ += "{\"kind\":\"";
+      out_ += kind;
+      out_ += "\",\"to\":";
+      json_text::integer(out_, f);
+      out_ += '}';
+    }
+  }
+  void push(const std::vector<int>& chain) override {
+    next();
+    out_ += "{\"chain\":[";
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+      if (i) out_ += ',';
+      json_text::integer(out_, chain[i]);
+    }
+    out_ += "],\"kind\":\"push\"}";
+  }
+  void colour(const char* kind, int colour) override {
+    next();
+    out_ += "{\"colour\":\"";
+    out_ += colour_name(colour);
+    out_ += "\",\"kind\":\"";
+    out_ += kind;
+    out_ += "\"}";
+  }
+  void pickup(bool take) override {
+    next();
+    out_ += take ? "{\"kind\":\"pickup_stone\",\"take\":true}" : "{\"kind\":\"pickup_stone\",\"take\":false}";
+  }
+  void flee(int colour, int to) override {
+    next();
+    out_ += "{\"colour\":\"";
+    out_ += colour_name(colour);
+    out_ += "\",\"kind\":\"flee\",\"to\":";
+    json_text::integer(out_, to);
+    out_ += '}';
+  }
+  void swap_stone(int stone, int target) override {
+    next();
+    out_ += "{\"kind\":\"use_stone\",\"stone\":\"";
+    out_ += stone_name(stone);
+    out_ += "\",\"target\":";
+    json_text::integer(out_, target);
+    out_ += '}';
+  }
+  void green_stone(int f, int q, int r) override {
+    next();
+    out_ += "{\"floe\":";
+    json_text::integer(out_, f);
+    out_ += ",\"kind\":\"use_stone\",\"stone\":\"green\",\"to\":[";
+    json_text::integer(out_, q);
+    out_ += ',';
+    json_text::integer(out_, r);
+    out_ += "]}";
+  }
+  void channel(int a, int b) override {
+    next();
+    out_ += "{\"a\":";
+    json_text::integer(out_, a);
+    out_ += ",\"b\":";
+    json_text::integer(out_, b);
+    out_ += ",\"kind\":\"place_channel\"}";
+  }
+
+ private:
+  void next() {
+    out_ += first_ ? '[' : ',';
+    first_ = false;
+  }
+  std::string& out_;
+  bool first_ = true;
+};
+
+}  // namespace
+
+json cp_game::legal(int seat) const {
+  json out = json::array();
+  json_legal writer(out);
+  list_legal(seat, writer);
   return out;
+}
+
+bool cp_game::write_legal(int seat, std::string& out) const {
+  text_legal writer(out);
+  list_legal(seat, writer);
+  writer.finish();
+  return true;
 }
 
 

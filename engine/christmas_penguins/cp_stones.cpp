@@ -163,14 +163,14 @@ cp_game::result_t cp_game::use_stone(int seat, const json& cmd, events& out) {
   return std::nullopt;
 }
 
-void cp_game::legal_stones(int seat, json& out) const {
+void cp_game::legal_stones(int seat, legal_writer& out) const {
   const auto i = static_cast<std::size_t>(seat);
   for (int k = 0; k < 2; ++k) {
     if (!usable_stone(seat, k)) continue;
     for (int f = 0; f < static_cast<int>(s_.floes.size()); ++f) {
       if (f == s_.penguin[i]) continue;
       if (penguin_at(s_, f) >= 0 || (k == 1 && (f == s_.santa || f == s_.bear)))
-        out.push_back(object("kind", "use_stone", "stone", stone_name(k), "target", f));
+        out.swap_stone(k, f);
     }
   }
   if (!usable_stone(seat, 2)) return;
@@ -185,7 +185,7 @@ void cp_game::legal_stones(int seat, json& out) const {
   for (int f = 0; f < static_cast<int>(s_.floes.size()); ++f)
     for (const auto& [q, r] : vacant)
       if (!green_error(seat, f, q, r))
-        out.push_back(object("floe", f, "kind", "use_stone", "stone", "green", "to", fast_json::array(q, r)));
+        out.green_stone(f, q, r);
 }
 
 // ---- water channels (A35, A36) ------------------------------------------------------------
@@ -226,7 +226,7 @@ cp_game::result_t cp_game::place_channel(int seat, const json& cmd, events& out)
   return std::nullopt;
 }
 
-void cp_game::legal_channels(int seat, json& out) const {
+void cp_game::legal_channels(int seat, legal_writer& out) const {
   if (!channel_phase() || seat != s_.active || s_.channels_left[static_cast<std::size_t>(seat)] <= 0) return;
   if (s_.cfg->one_channel_per_turn && s_.channels_this_turn > 0) return;
   // Every edge between two adjacent floes without a channel, as (a, b) with a < b in order of a,
@@ -246,7 +246,7 @@ void cp_game::legal_channels(int seat, json& out) const {
     for (around &= ~cut[static_cast<std::size_t>(a)]; around; around &= around - 1) {
       const int b = std::countr_zero(around);
       assert(!channel_error(seat, a, b));
-      out.push_back(object("a", a, "b", b, "kind", "place_channel"));
+      out.channel(a, b);
     }
   }
 }

@@ -103,9 +103,11 @@ class ub_game final : public game {
   std::unique_ptr<game> clone() const override { return std::make_unique<ub_game>(*this); }
   int players() const override { return s_.cfg.players; }
   json legal(int seat) const override;
+  bool write_legal(int seat, std::string& out) const override;
   outcome<events> apply(int seat, const json& command, dice& d) override;
   json view(viewer v) const override;
   std::shared_ptr<const json> shared_view() const override;
+  bool write_shared_view(std::string& out) const override;
   std::optional<prompt> current_prompt() const override;
   events on_timeout(std::uint64_t serial, dice& d) override;
   bool is_over() const override { return s_.ph == phase::over; }
@@ -140,7 +142,19 @@ class ub_game final : public game {
   outcome<std::vector<int>> check_wishes(int seat, const json& wishes) const;
   outcome<std::vector<std::pair<int, int>>> check_mapping(int seat, const json& moves) const;
   json legal_assign(int seat) const;
+  // What the active seat's legal list holds during its turn, from occupancy alone: legal_turn()
+  // writes it as json, write_legal() as text, so the two list the same entries in the same order.
+  struct turn_list {
+    bool reveal = false;                               // a reveal entry for every card
+    std::vector<location> cards;                       // every card: the tree, then field by field
+    std::vector<std::pair<location, location>> moves;  // one example per (source, destination) area
+    std::vector<location> open_holes;                  // the move domain's "to", when moves is not empty
+    std::vector<int> mine, free;                       // the mover's field: occupied and free grid slots
+  };
+  turn_list turn_entries() const;
   json legal_turn() const;
+  void write_legal_assign(int seat, std::string& out) const;
+  void write_legal_turn(std::string& out) const;
 
   // Scoring and views (ub_view.cpp).
   std::vector<card_score> score_cards(int seat) const;
@@ -150,6 +164,10 @@ class ub_game final : public game {
   json wish_list_json(int seat) const;  // {"hand", "wishes"}
   json wishes_json(int seat) const;      // the placed wishes, or null before the seat has assigned
   json build_view() const;               // the view with "wish_list": null
+  // The same as text (outside ASSIGN and MEMORIZE, where the view is shared), and its parts.
+  void write_location(std::string& out, const location& l) const;
+  void write_wishes(std::string& out, int seat) const;
+  void write_result(std::string& out) const;
 
   state s_;
   // The room asks for a view per seat and the spectators after every command; they differ only in

@@ -11,6 +11,7 @@
 #include <climits>
 
 #include "common/fast_json.hpp"
+#include "common/json_text.hpp"
 #include "unterm_baum/ub_game.hpp"
 
 namespace tinsel::engine::unterm_baum::detail {
@@ -207,15 +208,16 @@ json ub_game::legal_assign(int seat) const {
              "kind", "assign"));
 }
 
-json ub_game::legal_turn() const {
+ub_game::turn_list ub_game::turn_entries() const {
   const auto& cfg = s_.cfg;
   const int me = s_.active;
   const int n = cfg.players;
   const int grid = cfg.grid();
+  turn_list t;
 
   // Areas: -1 the tree, then every seat's field. Everything below depends on occupancy only.
-  std::vector<location> cards, holes;
-  cards.reserve(static_cast<std::size_t>(cfg.motifs + n * grid));
+  std::vector<location> holes;
+  t.cards.reserve(static_cast<std::size_t>(cfg.motifs + n * grid));
   holes.reserve(static_cast<std::size_t>(cfg.motifs + n * grid));
   std::vector<int> first_card(static_cast<std::size_t>(n + 1), -1), first_hole(static_cast<std::size_t>(n + 1), -1);
   for (int a = -1; a < n; ++a) {
@@ -223,31 +225,22 @@ json ub_game::legal_turn() const {
     const auto ua = static_cast<std::size_t>(a + 1);
     for (int i = 0; i < static_cast<int>(area.size()); ++i) {
       const bool is_empty = area[static_cast<std::size_t>(i)] == empty;
-      auto& list = is_empty ? holes : cards;
+      auto& list = is_empty ? holes : t.cards;
       auto& first = is_empty ? first_hole[ua] : first_card[ua];
       if (first < 0) first = static_cast<int>(list.size());
       list.push_back({a, i});
     }
   }
-  const bool reveal_ok = reveal_allowed(), move_ok = move_allowed();
+  t.reveal = reveal_allowed();
   // A17: whether a card may be moved into an area (the tree always; a field unless it is another
   // player's and would get its last card).
   std::vector<bool> open(static_cast<std::size_t>(n + 1), true);
   for (int p = 0; p < n; ++p) open[static_cast<std::size_t>(p + 1)] = field_open_to(p, me);
   const auto is_open = [&](int area) { return static_cast<bool>(open[static_cast<std::size_t>(area + 1)]); };
 
-  json out = fast_json::array_with_capacity(1 + (reveal_ok ? cards.size() : 0) +
-                                            static_cast<std::size_t>(move_ok ? (n + 1) * n + 1 : 0) + 2);
-  auto& list = fast_json::elements(out);
-  list.push_back(object("kind", "end_turn"));
-  static const fast_json::shape reveal_entry{"kind", "location"}, move_entry{"from", "kind", "to"};
-  if (reveal_ok)
-    for (const auto& l : cards) list.push_back(reveal_entry("reveal", location_json(l)));
-
-  if (move_ok) {
+  if (move_allowed()) {
     // One concrete move per (source area, destination area): the first card of the source to the
     // first open hole of the destination.
-    const auto examples_from = list.size();
     for (int a = -1; a < n; ++a) {
       const int src = first_card[static_cast<std::size_t>(a + 1)];
       if (src < 0) continue;
@@ -255,41 +248,185 @@ json ub_game::legal_turn() const {
         if (b == a || !is_open(b)) continue;  // A13: tree → tree and field → same field are not moves
         const int dst = first_hole[static_cast<std::size_t>(b + 1)];
         if (dst < 0) continue;
-        list.push_back(move_entry(location_json(cards[static_cast<std::size_t>(src)]), "move",
-                                  location_json(holes[static_cast<std::size_t>(dst)])));
+        t.moves.emplace_back(t.cards[static_cast<std::size_t>(src)], holes[static_cast<std::size_t>(dst)]);
       }
     }
-    if (list.size() > examples_from) {
-      json from = fast_json::array_with_capacity(cards.size()), to = fast_json::array_with_capacity(holes.size());
-      for (const auto& l : cards) fast_json::elements(from).push_back(location_json(l));
+    if (!t.moves.empty())
       for (const auto& l : holes)
-        if (is_open(l.seat)) fast_json::elements(to).push_back(location_json(l));
-      list.push_back(object("domain", object("from", std::move(from), "rule", "different_areas", "to", std::move(to)),
-                            "kind", "move"));
-    }
+        if (is_open(l.seat)) t.open_holes.push_back(l);
   }
 
-  // A14: rearranging is free and repeatable. The example swaps the first two cards, or moves a
-  // single card to the first free slot.
+  // A14: rearranging is free and repeatable (the entries: see legal_turn).
   const auto& field = s_.fields[static_cast<std::size_t>(me)];
-  std::vector<int> mine, free;
-  mine.reserve(static_cast<std::size_t>(grid));
-  free.reserve(static_cast<std::size_t>(grid));
-  for (int i = 0; i < grid; ++i) (field[static_cast<std::size_t>(i)] == empty ? free : mine).push_back(i);
-  if (!mine.empty()) {
-    const int a = mine[0];
-    const int b = mine.size() > 1 ? mine[1] : free.front();
+  t.mine.reserve(static_cast<std::size_t>(grid));
+  t.free.reserve(static_cast<std::size_t>(grid));
+  for (int i = 0; i < grid; ++i) (field[static_cast<std::size_t>(i)] == empty ? t.free : t.mine).push_back(i);
+  return t;
+}
+
+json ub_game::legal_turn() const {
+  const auto& cfg = s_.cfg;
+  const turn_list t = turn_entries();
+  json out = fast_json::array_with_capacity(1 + (t.reveal ? t.cards.size() : 0) + t.moves.size() + 3);
+  auto& list = fast_json::elements(out);
+  list.push_back(object("kind", "end_turn"));
+  static const fast_json::shape reveal_entry{"kind", "location"}, move_entry{"from", "kind", "to"};
+  if (t.reveal)
+    for (const auto& l : t.cards) list.push_back(reveal_entry("reveal", location_json(l)));
+  for (const auto& [from, to] : t.moves) list.push_back(move_entry(location_json(from), "move", location_json(to)));
+  if (!t.moves.empty()) {
+    json from = fast_json::array_with_capacity(t.cards.size()), to = fast_json::array_with_capacity(t.open_holes.size());
+    for (const auto& l : t.cards) fast_json::elements(from).push_back(location_json(l));
+    for (const auto& l : t.open_holes) fast_json::elements(to).push_back(location_json(l));
+    list.push_back(object("domain", object("from", std::move(from), "rule", "different_areas", "to", std::move(to)),
+                          "kind", "move"));
+  }
+  // The rearrange example swaps the first two cards, or moves a single card to the first free slot.
+  if (!t.mine.empty()) {
+    const int a = t.mine[0];
+    const int b = t.mine.size() > 1 ? t.mine[1] : t.free.front();
     json moves = fast_json::array_with_capacity(2);
     fast_json::elements(moves).push_back(object("from", cell_json(a, cfg), "to", cell_json(b, cfg)));
-    if (mine.size() > 1)
+    if (t.mine.size() > 1)
       fast_json::elements(moves).push_back(object("from", cell_json(b, cfg), "to", cell_json(a, cfg)));
     list.push_back(object("kind", "rearrange", "moves", std::move(moves)));
-    json occupied = fast_json::array_with_capacity(mine.size());
-    for (int i : mine) fast_json::elements(occupied).push_back(cell_json(i, cfg));
+    json occupied = fast_json::array_with_capacity(t.mine.size());
+    for (int i : t.mine) fast_json::elements(occupied).push_back(cell_json(i, cfg));
     list.push_back(object("domain", object("occupied", std::move(occupied), "rows", cfg.m, "slots", cfg.c), "kind",
                           "rearrange"));
   }
   return out;
+}
+
+// ---- legal as text (game::write_legal) ------------------------------------------------------
+// legal_assign() and legal_turn() written as protocol::dump writes them: every object's keys in
+// ascending order, as in the json versions above.
+
+namespace {
+
+// {"row":r,"slot":s}
+void write_cell(std::string& out, int grid_slot, const config& cfg) {
+  out += "{\"row\":";
+  json_text::integer(out, grid_slot / cfg.c);
+  out += ",\"slot\":";
+  json_text::integer(out, grid_slot % cfg.c);
+  out += '}';
+}
+
+}  // namespace
+
+bool ub_game::write_legal(int seat, std::string& out) const {
+  if (seat >= 0 && seat < s_.cfg.players) {
+    if (s_.ph == phase::assign && !s_.assigned[static_cast<std::size_t>(seat)]) {
+      write_legal_assign(seat, out);
+      return true;
+    }
+    if (s_.ph == phase::play && seat == s_.active) {
+      write_legal_turn(out);
+      return true;
+    }
+  }
+  out += "[]";
+  return true;
+}
+
+void ub_game::write_legal_assign(int seat, std::string& out) const {
+  const auto& cfg = s_.cfg;
+  out += "[{\"family\":";
+  json_text::string(out, family(first_free_family()).id);
+  out += ",\"kind\":\"assign\",\"wishes\":[";
+  const auto grid = default_wishes(seat);
+  bool first = true;
+  for (int i = 0; i < cfg.grid(); ++i) {
+    const int m = grid[static_cast<std::size_t>(i)];
+    if (m == empty) continue;
+    out += first ? "{\"motif\":" : ",{\"motif\":";
+    first = false;
+    json_text::string(out, motif_name(m));
+    out += ",\"row\":";
+    json_text::integer(out, i / cfg.c);
+    out += ",\"slot\":";
+    json_text::integer(out, i % cfg.c);
+    out += '}';
+  }
+  out += "]},{\"domain\":{\"families\":[";
+  first = true;
+  for (int f = 0; f < family_count; ++f) {
+    if (std::find(s_.families.begin(), s_.families.end(), f) != s_.families.end()) continue;
+    if (!first) out += ',';
+    first = false;
+    json_text::string(out, family(f).id);
+  }
+  out += "],\"motifs\":[";
+  const auto& hand = s_.hands[static_cast<std::size_t>(seat)];
+  for (std::size_t i = 0; i < hand.size(); ++i) {
+    if (i) out += ',';
+    json_text::string(out, motif_name(hand[i]));
+  }
+  out += "],\"rows\":";
+  json_text::integer(out, cfg.m);
+  out += ",\"slots\":";
+  json_text::integer(out, cfg.c);
+  out += "},\"kind\":\"assign\"}]";
+}
+
+void ub_game::write_legal_turn(std::string& out) const {
+  const auto& cfg = s_.cfg;
+  const turn_list t = turn_entries();
+  out += "[{\"kind\":\"end_turn\"}";
+  if (t.reveal)
+    for (const auto& l : t.cards) {
+      out += ",{\"kind\":\"reveal\",\"location\":";
+      write_location(out, l);
+      out += '}';
+    }
+  for (const auto& [from, to] : t.moves) {
+    out += ",{\"from\":";
+    write_location(out, from);
+    out += ",\"kind\":\"move\",\"to\":";
+    write_location(out, to);
+    out += '}';
+  }
+  if (!t.moves.empty()) {
+    out += ",{\"domain\":{\"from\":[";
+    for (std::size_t i = 0; i < t.cards.size(); ++i) {
+      if (i) out += ',';
+      write_location(out, t.cards[i]);
+    }
+    out += "],\"rule\":\"different_areas\",\"to\":[";
+    for (std::size_t i = 0; i < t.open_holes.size(); ++i) {
+      if (i) out += ',';
+      write_location(out, t.open_holes[i]);
+    }
+    out += "]},\"kind\":\"move\"}";
+  }
+  if (!t.mine.empty()) {
+    const int a = t.mine[0];
+    const int b = t.mine.size() > 1 ? t.mine[1] : t.free.front();
+    out += ",{\"kind\":\"rearrange\",\"moves\":[{\"from\":";
+    write_cell(out, a, cfg);
+    out += ",\"to\":";
+    write_cell(out, b, cfg);
+    out += '}';
+    if (t.mine.size() > 1) {
+      out += ",{\"from\":";
+      write_cell(out, b, cfg);
+      out += ",\"to\":";
+      write_cell(out, a, cfg);
+      out += '}';
+    }
+    out += "]},{\"domain\":{\"occupied\":[";
+    for (std::size_t i = 0; i < t.mine.size(); ++i) {
+      if (i) out += ',';
+      write_cell(out, t.mine[i], cfg);
+    }
+    out += "],\"rows\":";
+    json_text::integer(out, cfg.m);
+    out += ",\"slots\":";
+    json_text::integer(out, cfg.c);
+    out += "},\"kind\":\"rearrange\"}";
+  }
+  out += ']';
 }
 
 // ---- apply --------------------------------------------------------------------------------

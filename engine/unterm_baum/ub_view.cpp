@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "common/fast_json.hpp"
+#include "common/json_text.hpp"
 #include "unterm_baum/ub_game.hpp"
 
 namespace tinsel::engine::unterm_baum::detail {
@@ -262,6 +263,241 @@ json ub_game::build_view() const {
   if (over) fast_json::append(out, "tree_faces", std::move(tree_faces));
   fast_json::append(out, "turn", s_.turn, "wish_list", nullptr);
   return out;
+}
+
+// ---- the view as text (game::write_shared_view) --------------------------------------------
+// build_view() and result() member by member, written as protocol::dump writes them: the keys of
+// every object in ascending order, as in the json versions above.
+
+namespace {
+
+// A motif's name, or null for an empty slot.
+void write_name_or_null(std::string& out, int motif) {
+  if (motif == empty) out += "null";
+  else json_text::string(out, motif_name(motif));
+}
+
+void write_family(std::string& out, int fam) {
+  if (fam == empty) out += "null";
+  else json_text::string(out, family(fam).id);
+}
+
+template <class Each>
+void write_array(std::string& out, std::size_t n, Each&& each) {
+  out += '[';
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) out += ',';
+    each(i);
+  }
+  out += ']';
+}
+
+}  // namespace
+
+void ub_game::write_location(std::string& out, const location& l) const {
+  if (l.on_tree()) {
+    out += "{\"tree\":";
+    json_text::integer(out, l.index);
+    out += '}';
+    return;
+  }
+  out += "{\"row\":";
+  json_text::integer(out, l.index / s_.cfg.c);
+  out += ",\"seat\":";
+  json_text::integer(out, l.seat);
+  out += ",\"slot\":";
+  json_text::integer(out, l.index % s_.cfg.c);
+  out += '}';
+}
+
+void ub_game::write_wishes(std::string& out, int seat) const {
+  const auto us = static_cast<std::size_t>(seat);
+  if (!s_.assigned[us]) {
+    out += "null";
+    return;
+  }
+  out += '[';
+  bool first = true;
+  const auto& grid = s_.wishes[us];
+  for (int i = 0; i < s_.cfg.grid(); ++i) {
+    const int m = grid[static_cast<std::size_t>(i)];
+    if (m == empty) continue;
+    out += first ? "{\"motif\":" : ",{\"motif\":";
+    first = false;
+    json_text::string(out, motif_name(m));
+    out += ",\"row\":";
+    json_text::integer(out, i / s_.cfg.c);
+    out += ",\"slot\":";
+    json_text::integer(out, i % s_.cfg.c);
+    out += '}';
+  }
+  out += ']';
+}
+
+void ub_game::write_result(std::string& out) const {
+  const auto& cfg = s_.cfg;
+  const int n = cfg.players;
+  std::vector<int> scores;
+  scores.reserve(static_cast<std::size_t>(n));
+  int best = -1, top_scorers = 0;
+  // The players are written first, into a buffer of their own: decided_by, which comes before them,
+  // needs every score.
+  std::string players = "[";
+  for (int p = 0; p < n; ++p) {
+    const auto cards = score_cards(p);
+    int total = 0, exact = 0, member = 0, other = 0;
+    if (p) players += ',';
+    players += "{\"cards\":[";
+    for (std::size_t i = 0; i < cards.size(); ++i) {
+      const auto& c = cards[i];
+      total += c.points;
+      (c.points == 4 ? exact : c.points == 3 ? member : other) += 1;
+      players += i ? ",{\"match\":\"" : "{\"match\":\"";
+      players += c.match;
+      players += "\",\"motif\":";
+      json_text::string(players, motif_name(c.motif));
+      players += ",\"points\":";
+      json_text::integer(players, c.points);
+      players += ",\"row\":";
+      json_text::integer(players, c.slot / cfg.c);
+      players += ",\"slot\":";
+      json_text::integer(players, c.slot % cfg.c);
+      players += '}';
+    }
+    players += "],\"exact\":";
+    json_text::integer(players, exact);
+    players += ",\"family\":";
+    write_family(players, s_.families[static_cast<std::size_t>(p)]);
+    players += ",\"member\":";
+    json_text::integer(players, member);
+    players += ",\"other\":";
+    json_text::integer(players, other);
+    players += ",\"score\":";
+    json_text::integer(players, total);
+    players += ",\"seat\":";
+    json_text::integer(players, p);
+    players += ",\"wishes\":";
+    write_wishes(players, p);
+    players += '}';
+    scores.push_back(total);
+    if (total > best) best = total, top_scorers = 0;
+    if (total == best) ++top_scorers;
+  }
+  players += ']';
+  const auto win = winners();
+  out += "{\"decided_by\":\"";
+  out += top_scorers == 1 ? "score" : win.size() == 1 ? "tie_break" : "shared";
+  out += "\",\"ended_by\":";
+  if (s_.ended_by < 0) out += "null";
+  else json_text::integer(out, s_.ended_by);
+  out += ",\"players\":";
+  out += players;
+  out += ",\"reason\":";
+  json_text::string(out, s_.end_reason);
+  out += ",\"scores\":";
+  write_array(out, scores.size(), [&](std::size_t i) { json_text::integer(out, scores[i]); });
+  out += cfg.exact_then_row ? ",\"tie_break\":\"exactThenRow\",\"tree\":" : ",\"tie_break\":\"shared\",\"tree\":";
+  write_array(out, s_.tree.size(), [&](std::size_t i) { write_name_or_null(out, s_.tree[i]); });
+  out += ",\"undrawn\":";
+  write_array(out, s_.bag.size(), [&](std::size_t i) { json_text::string(out, motif_name(s_.bag[i])); });
+  out += ",\"winners\":";
+  write_array(out, win.size(), [&](std::size_t i) { json_text::integer(out, win[i]); });
+  out += '}';
+}
+
+bool ub_game::write_shared_view(std::string& out) const {
+  if (s_.ph == phase::assign || s_.ph == phase::memorize) return false;  // the views differ (A8)
+  const auto& cfg = s_.cfg;
+  const bool over = s_.ph == phase::over;
+  const int n = cfg.players;
+  out += "{\"actions\":";
+  if (s_.ph == phase::play) {
+    out += "{\"move\":";
+    json_text::boolean(out, move_allowed());
+    out += ",\"reveal\":";
+    json_text::boolean(out, reveal_allowed());
+    out += ",\"used\":";
+    json_text::integer(out, s_.reveals_used + s_.moves_used);
+    out += '}';
+  } else {
+    out += "null";
+  }
+  out += cfg.any_two ? ",\"actions_mode\":\"anyTwo\",\"active\":" : ",\"actions_mode\":\"oneEach\",\"active\":";
+  json_text::integer(out, s_.active);  // play or over: the other phases returned above
+  out += ",\"cards_to_remember\":";
+  json_text::integer(out, cfg.k);
+  out += ",\"family_size\":";
+  json_text::integer(out, cfg.m);
+  // The free families are listed during ASSIGN only.
+  out += ",\"free_families\":[],\"game\":\"unterm_baum\",\"max_rounds\":";
+  json_text::integer(out, cfg.max_rounds);
+  out += ",\"motif_count\":";
+  json_text::integer(out, cfg.motifs);
+  out += ",\"phase\":\"";
+  out += phase_name(s_.ph);
+  out += "\",\"players\":";
+  write_array(out, static_cast<std::size_t>(n), [&](std::size_t up) {
+    const int p = static_cast<int>(up);
+    const auto& field = s_.fields[up];
+    const int count = field_count(p);
+    out += "{\"assigned\":";
+    json_text::boolean(out, s_.assigned[up]);
+    out += ",\"card_count\":";
+    json_text::integer(out, count);
+    out += ",\"family\":";
+    const int fam = s_.families[up];
+    write_family(out, fam);
+    out += ",\"field\":";
+    const auto rows = static_cast<std::size_t>(cfg.m), slots = static_cast<std::size_t>(cfg.c);
+    write_array(out, rows, [&](std::size_t r) {
+      write_array(out, slots, [&](std::size_t sl) { json_text::boolean(out, field[r * slots + sl] != empty); });
+    });
+    if (over) {
+      out += ",\"field_faces\":";
+      write_array(out, rows, [&](std::size_t r) {
+        write_array(out, slots, [&](std::size_t sl) { write_name_or_null(out, field[r * slots + sl]); });
+      });
+    }
+    out += ",\"members\":";
+    write_array(out, fam == empty ? 0 : rows,
+                [&](std::size_t r) { json_text::string(out, family(fam).members[r]); });
+    out += ",\"open_to_others\":";
+    json_text::boolean(out, count < cfg.k - 1);
+    out += ",\"seat\":";
+    json_text::integer(out, p);
+    if (over) {
+      out += ",\"wishes\":";
+      write_wishes(out, p);
+    }
+    out += '}';
+  });
+  out += cfg.ordinal ? ",\"position_mode\":\"ordinal\",\"prompt\":" : ",\"position_mode\":\"slot\",\"prompt\":";
+  if (over) {
+    out += "null,\"result\":";
+    write_result(out);
+  } else {
+    out += '"';
+    out += prompt_kind();
+    out += "\",\"result\":null";
+  }
+  out += ",\"reveal_ms\":";
+  json_text::integer(out, cfg.reveal_ms);
+  out += ",\"round\":";
+  json_text::integer(out, (s_.turn - 1) / n + 1);
+  out += ",\"slots_per_row\":";
+  json_text::integer(out, cfg.c);
+  out += ",\"start_seat\":";
+  json_text::integer(out, s_.start_seat);
+  out += cfg.exact_then_row ? ",\"tie_break\":\"exactThenRow\",\"tree\":" : ",\"tie_break\":\"shared\",\"tree\":";
+  write_array(out, s_.tree.size(), [&](std::size_t i) { json_text::boolean(out, s_.tree[i] != empty); });
+  if (over) {
+    out += ",\"tree_faces\":";
+    write_array(out, s_.tree.size(), [&](std::size_t i) { write_name_or_null(out, s_.tree[i]); });
+  }
+  out += ",\"turn\":";
+  json_text::integer(out, s_.turn);
+  out += ",\"wish_list\":null}";
+  return true;
 }
 
 // The bot's view: cards in its own field score at least a point each, so more is better. Only card

@@ -1,0 +1,212 @@
+// Christmas Penguins writes `legal` and its shared view as JSON text (game::write_legal,
+// game::write_shared_view) for the server's frames, which must not change by a byte: at every
+// state of many random games, for every seat, with options from 2 to 6 players, the text must be
+// exactly what protocol::dump writes for legal(seat) and for the shared view. The games are played
+// so that the long lists come up: channels, the green stone's floe moves (a "Stop!" now and then),
+// push chains and the polar bear's victims fleeing anywhere; a flight without a present, rare in
+// random play, has a scenario of its own.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "christmas_penguins_common.hpp"
+#include "tinsel/engine/game.hpp"
+
+namespace {
+
+using namespace tinsel::engine;
+
+// As protocol::dump (protocol/src/messages.cpp), which the engine tests do not link.
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+struct variant {
+  json options;
+  int players;
+};
+
+const std::vector<variant>& variants() {
+  static const std::vector<variant> v = {
+      {{{"maxRounds", 4}}, 4},
+      {{{"maxRounds", 4}, {"stones", "3/3/3"}, {"stopSeconds", 1}, {"reactionWindowMs", 1000}}, 2},
+      {{{"maxRounds", 3},
+        {"backtrackRule", "noImmediateReverse"},
+        {"pushMode", "freeFirst"},
+        {"bearMode", "instead"},
+        {"fleeRange", "anyRefuge"},
+        {"stones", "1/1/4"}},
+       5},
+      {{{"maxRounds", 4},
+        {"presentsPerColour", 3},
+        {"poolColours", "seatedOnly"},
+        {"treeMinDistance", 1},
+        {"confiscatedTo", "santaPlayer"},
+        {"bearDropTo", "pool"},
+        {"stoneRecycle", "discard"},
+        {"bonusMode", "twoAwards"},
+        {"tieBreak", "presentsThenDistinct"}},
+       3},
+      {{{"maxRounds", 3},
+        {"startPlayer", "host-picks"},
+        {"boardRadius", 4},
+        {"stones", "4/4/4"},
+        {"channelsPerPlayer", 6},
+        {"channelsPerTurn", 1},
+        {"connectivityGuard", false},
+        {"confiscatedTo", "removed"},
+        {"reactionWindowMs", 0},
+        {"fleeRange", "anyRefuge"}},
+       6},
+      {{{"maxRounds", 3}, {"boardRadius", 4}, {"stones", "0/2/4"}, {"channelsPerPlayer", 6}, {"fleeRange", "anyRefuge"}},
+       4},
+      {{{"maxRounds", 2}, {"presentsPerColour", 8}, {"stones", "4/4/4"}, {"mainTimeoutSec", "off"}}, 6},
+  };
+  return v;
+}
+
+// Compares the text with the json at the current state; `where` names the state in a failure.
+// Counts the kinds of the entries listed, to show which lists the games reached.
+void check_state(const game& g, const std::string& where, std::map<std::string, long>& kinds) {
+  INFO(where);
+  // Appended after what the buffer holds already, as the server's frame does.
+  const std::string prefix = "{\"legal\":";
+  for (int seat = -1; seat <= g.players(); ++seat) {
+    std::string text = prefix;
+    REQUIRE(g.write_legal(seat, text));
+    const json legal = g.legal(seat);
+    CHECK(text == prefix + dump(legal));
+    for (const auto& e : legal) {
+      std::string k = e["kind"].get<std::string>();
+      if (k == "use_stone") k += " " + e["stone"].get<std::string>();
+      if (k == "flee" && e.contains("colour")) k += " with a present";
+      ++kinds[k];
+    }
+  }
+  std::string text = prefix;
+  REQUIRE(g.write_shared_view(text));
+  const auto shared = g.shared_view();
+  REQUIRE(shared);
+  CHECK(text == prefix + dump(*shared));
+  CHECK(text == prefix + dump(g.view(viewer::spectator())));
+  const json& v = *shared;
+  if (!v["loose_presents"].empty()) ++kinds["view: loose presents"];
+  if (!v["channels"].empty()) ++kinds["view: channels"];
+  if (!v["santa_supply"].empty()) ++kinds["view: santa_supply"];
+  if (!v["stop"]["claimant"].is_null()) ++kinds["view: stop claimant"];
+  if (!v["stop"]["queue"].empty()) ++kinds["view: stop queue"];
+  if (!v["pending"].is_null() && v["pending"]["seat"].is_null()) ++kinds["view: pending, no seat"];
+  if (!v["result"].is_null()) ++kinds["view: result"];
+  for (const auto& p : v["players"])
+    if (p["penguin"] == "at_hut") ++kinds["view: penguin at_hut"];
+}
+
+// A legal entry of `seat`: a kind first, then one entry of that kind, so that a kind listed once
+// ("stop", "cancel_stop") is picked as often as one listed a hundred times ("place_channel").
+json pick_entry(const json& legal, seeded_dice& pick) {
+  std::vector<std::string> kinds;
+  for (const auto& e : legal) {
+    const auto k = e["kind"].get<std::string>();
+    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+  }
+  const auto& kind = kinds.at(pick.roll(static_cast<std::uint32_t>(kinds.size())));
+  std::vector<const json*> of_kind;
+  for (const auto& e : legal)
+    if (e["kind"] == kind) of_kind.push_back(&e);
+  return *of_kind.at(pick.roll(static_cast<std::uint32_t>(of_kind.size())));
+}
+
+}  // namespace
+
+TEST_CASE("Christmas Penguins writes legal and the shared view as exactly the text of their json",
+          "[christmas_penguins][text]") {
+  const game_info* info = builtin_games().find("christmas_penguins");
+  REQUIRE(info);
+  constexpr int games_per_variant = 40;
+  long states = 0, over = 0;
+  std::map<std::string, long> kinds;
+  for (std::size_t vi = 0; vi < variants().size(); ++vi) {
+    const auto& var = variants()[vi];
+    const auto options = info->normalize_options(var.options);
+    REQUIRE(options);
+    for (std::uint64_t seed = 1; seed <= games_per_variant; ++seed) {
+      seeded_dice d(seed * 7919 + vi);
+      seeded_dice pick(seed * 31 + vi);
+      setup su{options.value(), var.players, std::nullopt};
+      if (options.value()["startPlayer"] == "host-picks") su.first_seat = static_cast<int>(seed % var.players);
+      auto created = info->create(su, d);
+      REQUIRE(created);
+      auto g = std::move(created.value());
+      const std::string name = "variant " + std::to_string(vi) + " seed " + std::to_string(seed);
+      for (int step = 0; step < 5000; ++step) {
+        check_state(*g, name + " step " + std::to_string(step), kinds);
+        ++states;
+        if (g->is_over()) {
+          ++over;
+          break;
+        }
+        const auto pr = g->current_prompt();
+        REQUIRE(pr);
+        // Now and then the timer's default instead of a player's command (a prompt that awaits
+        // nobody has nothing else).
+        if (pr->seats.empty() || pick.roll(12) == 0) {
+          g->on_timeout(pr->serial, d);
+          continue;
+        }
+        // Mostly a prompted seat; sometimes any seat with something to send (a "Stop!" from a seat
+        // that is not prompted, a queued stop withdrawn).
+        int seat = pr->seats.at(pick.roll(static_cast<std::uint32_t>(pr->seats.size())));
+        if (pick.roll(5) == 0) {
+          const int other = static_cast<int>(pick.roll(static_cast<std::uint32_t>(g->players())));
+          if (!g->legal(other).empty()) seat = other;
+        }
+        const json legal = g->legal(seat);
+        REQUIRE(!legal.empty());
+        const auto r = g->apply(seat, pick_entry(legal, pick), d);
+        REQUIRE(r);
+      }
+    }
+  }
+  CHECK(over == static_cast<long>(variants().size()) * games_per_variant);
+  CHECK(states > 10000);
+  // The long lists and the rare entries were all met.
+  for (const char* k : {"place_penguin", "place_tree", "place_bear", "place_stone", "roll", "pass", "move", "push",
+                        "confiscate", "steal", "relocate_tree", "pickup_stone", "bear_move", "flee with a present",
+                        "end_turn", "stop", "withdraw_stop", "cancel_stop", "use_stone red", "use_stone blue",
+                        "use_stone green", "place_channel", "view: loose presents",
+                        "view: channels", "view: santa_supply", "view: stop claimant", "view: stop queue",
+                        "view: pending, no seat", "view: result", "view: penguin at_hut"}) {
+    INFO(k);
+    CHECK(kinds[k] > 0);
+  }
+  CHECK(kinds["use_stone green"] > 10000);
+  CHECK(kinds["place_channel"] > 10000);
+}
+
+TEST_CASE("Christmas Penguins writes a flight without a present (the victim holds none) as the text of its json",
+          "[christmas_penguins][text]") {
+  // Rare in random play: a bear's victim who has lost every present flees with no colour (A34).
+  for (const bool any_refuge : {false, true}) {
+    cp_test::table t(any_refuge ? json{{"fleeRange", "anyRefuge"}} : json::object());
+    t.st().santa = t.at(-3, 3);
+    t.st().bear = t.at(0, 0);
+    t.put(cp_test::B, -3, 0);
+    t.put(cp_test::C, 1, 0);
+    t.st().presents[cp_test::C] = {};
+    t.turn(cp_test::B);
+    t.roll(cp_test::B, 1);
+    t.ok(cp_test::B, t.move(t.at(-2, 0)));
+    t.ok(cp_test::B, {{"kind", "bear_move"}, {"to", t.at(1, 0)}});
+    REQUIRE(t.prompt() == "flee");
+    const json legal = t.g->legal(cp_test::C);
+    REQUIRE(!legal.empty());
+    for (const auto& e : legal) CHECK(e == json{{"kind", "flee"}, {"to", e["to"]}});
+    std::string text;
+    REQUIRE(t.g->write_legal(cp_test::C, text));
+    CHECK(text == dump(legal));
+    std::string view;
+    REQUIRE(t.g->write_shared_view(view));
+    CHECK(view == dump(*t.g->shared_view()));
+  }
+}

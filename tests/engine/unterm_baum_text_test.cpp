@@ -1,0 +1,153 @@
+// Unterm Baum writes `legal` and its shared view as JSON text (game::write_legal,
+// game::write_shared_view) for the server's frames, which must not change by a byte: at every
+// state of many random games, for every seat, with options from 2 to 6 players, the text must be
+// exactly what protocol::dump writes for legal(seat) and, outside ASSIGN and MEMORIZE, for the
+// shared view; during ASSIGN and MEMORIZE, where every seat sees its own wish list, there is no
+// shared view and write_shared_view declines, writing nothing.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tinsel/engine/game.hpp"
+
+namespace {
+
+using namespace tinsel::engine;
+
+// As protocol::dump (protocol/src/messages.cpp), which the engine tests do not link.
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+struct variant {
+  json options;
+  int players;
+};
+
+const std::vector<variant>& variants() {
+  static const std::vector<variant> v = {
+      {{{"maxPlayers", 2}, {"maxRounds", 3}, {"decoys", 0}}, 2},
+      {{{"maxPlayers", 3},
+        {"maxRounds", 2},
+        {"actionsMode", "anyTwo"},
+        {"positionMode", "ordinal"},
+        {"tieBreak", "exactThenRow"}},
+       3},
+      {{{"maxPlayers", 2}, {"familySize", 3}, {"decoys", 2}, {"maxRounds", 12}}, 2},
+      {{{"startPlayer", "host-picks"}, {"maxPlayers", 4}, {"familySize", 5}, {"maxRounds", 2}}, 4},
+      {{{"maxPlayers", 2}, {"cardsToRemember", 12}, {"maxRounds", 3}, {"tieBreak", "exactThenRow"}}, 2},
+      {{{"maxRounds", 2}, {"cardsToRemember", 20}, {"decoys", 40}, {"positionMode", "ordinal"}}, 6},
+      {{{"maxPlayers", 5}, {"maxRounds", 2}, {"actionsMode", "anyTwo"}, {"familySize", 3}}, 5},
+      {{{"maxPlayers", 2}, {"maxRounds", 30}, {"decoys", 0}, {"tieBreak", "exactThenRow"}}, 2},
+      {{{"maxPlayers", 3}, {"maxRounds", 30}, {"actionsMode", "anyTwo"}, {"tieBreak", "exactThenRow"},
+        {"positionMode", "ordinal"}}, 3},
+  };
+  return v;
+}
+
+// Compares the text with the json at the current state; `where` names the state in a failure.
+// Counts what the states showed, to prove the games reached it.
+void check_state(const game& g, const std::string& where, std::map<std::string, long>& seen) {
+  INFO(where);
+  // Appended after what the buffer holds already, as the server's frame does.
+  const std::string prefix = "{\"legal\":";
+  for (int seat = -1; seat <= g.players(); ++seat) {
+    std::string text = prefix;
+    REQUIRE(g.write_legal(seat, text));
+    const json legal = g.legal(seat);
+    CHECK(text == prefix + dump(legal));
+    for (const auto& e : legal) ++seen[e["kind"].get<std::string>() + (e.contains("domain") ? " domain" : "")];
+  }
+  std::string text = prefix;
+  const auto shared = g.shared_view();
+  const bool wrote = g.write_shared_view(text);
+  CHECK(wrote == static_cast<bool>(shared));
+  if (!shared) {
+    CHECK(text == prefix);
+    ++seen["no shared view"];
+    return;
+  }
+  CHECK(text == prefix + dump(*shared));
+  CHECK(text == prefix + dump(g.view(viewer::spectator())));
+  const json& v = *shared;
+  ++seen["view: " + v["phase"].get<std::string>()];
+  if (!v["result"].is_null()) {
+    ++seen["result: " + v["result"]["decided_by"].get<std::string>()];
+    if (!v["result"]["ended_by"].is_null()) ++seen["result: ended_by"];
+  }
+}
+
+// A concrete legal entry (never one with a "domain"): a kind first, then one entry of that kind,
+// so that ending the turn is picked as often as one of the many reveals.
+json pick_entry(const json& legal, seeded_dice& pick) {
+  std::vector<std::string> kinds;
+  for (const auto& e : legal) {
+    const auto k = e["kind"].get<std::string>();
+    if (!e.contains("domain") && std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+  }
+  const auto& kind = kinds.at(pick.roll(static_cast<std::uint32_t>(kinds.size())));
+  std::vector<const json*> of_kind;
+  for (const auto& e : legal)
+    if (e["kind"] == kind && !e.contains("domain")) of_kind.push_back(&e);
+  return *of_kind.at(pick.roll(static_cast<std::uint32_t>(of_kind.size())));
+}
+
+}  // namespace
+
+TEST_CASE("Unterm Baum writes legal and the shared view as exactly the text of their json",
+          "[unterm_baum][text]") {
+  const game_info* info = builtin_games().find("unterm_baum");
+  REQUIRE(info);
+  constexpr int games_per_variant = 40;
+  long states = 0, over = 0;
+  std::map<std::string, long> seen;
+  for (std::size_t vi = 0; vi < variants().size(); ++vi) {
+    const auto& var = variants()[vi];
+    const auto options = info->normalize_options(var.options);
+    REQUIRE(options);
+    for (std::uint64_t seed = 1; seed <= games_per_variant; ++seed) {
+      seeded_dice d(seed * 7919 + vi);
+      seeded_dice pick(seed * 31 + vi);
+      setup su{options.value(), var.players, std::nullopt};
+      if (options.value()["startPlayer"] == "host-picks") su.first_seat = static_cast<int>(seed % var.players);
+      auto created = info->create(su, d);
+      REQUIRE(created);
+      auto g = std::move(created.value());
+      const std::string name = "variant " + std::to_string(vi) + " seed " + std::to_string(seed);
+      for (int step = 0; step < 20000; ++step) {
+        check_state(*g, name + " step " + std::to_string(step), seen);
+        ++states;
+        if (g->is_over()) {
+          ++over;
+          break;
+        }
+        const auto pr = g->current_prompt();
+        REQUIRE(pr);
+        // MEMORIZE awaits nobody; now and then the timer's default instead of a player's command.
+        if (pr->seats.empty() || pick.roll(12) == 0) {
+          g->on_timeout(pr->serial, d);
+          continue;
+        }
+        const int seat = pr->seats.at(pick.roll(static_cast<std::uint32_t>(pr->seats.size())));
+        const json legal = g->legal(seat);
+        // Half the time a collector: a move into the own field when one is listed, so that fields
+        // fill and games end with a complete field, not only at the round cap.
+        json cmd = pick_entry(legal, pick);
+        if (pick.roll(2) == 0)
+          for (const auto& e : legal)
+            if (e["kind"] == "move" && e.contains("to") && e["to"].value("seat", -1) == seat) cmd = e;
+        const auto r = g->apply(seat, cmd, d);
+        REQUIRE(r);
+      }
+    }
+  }
+  CHECK(over == static_cast<long>(variants().size()) * games_per_variant);
+  CHECK(states > 10000);
+  for (const char* k : {"assign", "assign domain", "end_turn", "reveal", "move", "move domain", "rearrange",
+                        "rearrange domain", "no shared view", "view: play", "view: over", "result: score",
+                        "result: shared", "result: tie_break", "result: ended_by"}) {
+    INFO(k);
+    CHECK(seen[k] > 0);
+  }
+}
