@@ -364,6 +364,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   assert.deepEqual(ownLog.filter((l) => l.startsWith(`${ownName} `)), [], 'the own doings are never told in the third person');
   // Where the card went is ringed in gold for a moment, on the other screen too.
   await watcher.locator(`[data-testid="${targetId}"].landed`).waitFor({ timeout: 5000 });
+  await screenshotOf(watcher.locator('.ub-board'), watcher === oma.page ? 'unterm-baum-moved-ring.png' : 'unterm-baum-moved-ring-phone-de.png');
   await active.locator(`.ub-field .ub-card.full[data-flip="${key}"]`).waitFor();
   await oma.page.waitForFunction(() => window.ubSlides > 0, null, { timeout: 5000 });
   assert.equal(await oma.page.evaluate(() => window.ubSlides), 1, 'only the moved card slides');
@@ -459,6 +460,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
     assert.equal(badges.reduce((a, b) => a + b, 0), score, `${name}: the marks add up to the score`);
   }
   assert.ok(await active.locator('.ub-field.mine [data-testid="ub-score"]').count() > 0, 'a present was on a table at the end');
+  await screenshotOf(active.locator('.ub-field.mine'), active === oma.page ? 'unterm-baum-results-table.png' : 'unterm-baum-results-table-phone-de.png');
   assert.match(await active.locator('.ub-field.mine .ub-card.full').first().getAttribute('aria-label'),
     active === oma.page ? /\. (4 points: exact|3 points: right person|1 point: other)$/ : /\. (4 Punkte: genau|3 Punkte: richtige Person|1 Punkt: sonst)$/);
   await settled(oma.page);
@@ -602,7 +604,7 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   // carry the Schmidts' names.
   await ben.page.getByTestId('ub-family-note').waitFor({ timeout: 5000 });
   assert.equal(await ben.page.getByTestId('ub-family-note').textContent(),
-    'ℹ️ Die Familie Müller hat gerade Oma Inge genommen. Deine Liste gehört jetzt zur Familie Schmidt: ihre Reihen sind Oma Rose, Opa Bill, Sarah, Tom (Familie), Lily.');
+    'ℹ️ Die Familie Müller hat gerade Oma Inge genommen. Deine Liste gehört jetzt zur Familie Schmidt: ihre Reihen sind Oma Rose, Opa Bill, Sarah, Tom (Familie).');
   for (const phone of phoneSizes) {
     await ben.page.setViewportSize(phone);
     await assertNoSideScroll(ben.page, `a suggested family taken by another at ${phone.width} px`);
@@ -630,9 +632,14 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   // never starts under it, on either screen.
   const looker = await whoseTurn([oma.page, ben.page]);
   const next = looker === oma.page ? ben.page : oma.page;
-  await looker.locator('.ub-tree .ub-card.can').first().click();
+  await looker.locator('.ub-tree .ub-card.can').last().click();
   for (const p of [oma.page, ben.page]) await p.getByTestId('reveal').waitFor();
   for (const p of [oma.page, ben.page]) await p.locator('.ub-card.open.revealed').waitFor();
+  // Under the tree the cards lie in rows of 7 on every screen: the banner names the row.
+  assert.equal(await ben.page.getByTestId('reveal-where').textContent(), '📍 unterm Baum, 5. Reihe, 4. von links');
+  assert.equal(await oma.page.getByTestId('reveal-where').textContent(), '📍 under the tree, 5th row, 4th from the left');
+  await screenshotOf(ben.page.locator('.ub-tree'), 'unterm-baum-20-tree-360-de.png');
+  await screenshot(ben.page, 'unterm-baum-20-reveal-360-de.png');
   await looker.locator('.actions button.action').click();
   await next.locator('.turn-bar.mine').waitFor({ timeout: 5000 });
   await looker.locator('.ub-field:not(.mine).active').waitFor({ timeout: 5000 });

@@ -91,7 +91,7 @@ const texts = {
     'ub.m.one_left_mine': '⚠️ One more present and your table is full: the game ends!',
     'ub.points_hint': 'Every present on your table scores: 1 point, 3 at the right person, 4 if also in the right place. When one table is full ({k} presents), the game ends.',
     'ub.points_hint_watch': 'Every present on a player\'s table scores: 1 point, 3 at the right person, 4 if also in the right place. When one table is full ({k} presents), the game ends.',
-    'ub.points_note': 'Each present on the table counts: exact (right person, right place) = 4 points, right person = 3 points, other = 1 point.',
+    'ub.points_note': 'Each present on the table counts: exact (right person, right place) = 4 points, right person = 3 points, other = 1 point. The number on each present on the tables below is what it scored.',
     'ub.family_member': '{name} (family)',
     'ub.grandma': 'Grandma {name}', 'ub.grandpa': 'Grandpa {name}',
     'ub.count': '{n} of {k} presents',
@@ -181,7 +181,7 @@ const texts = {
     'ub.m.one_left_mine': '⚠️ Noch 1 Geschenk, dann ist dein Tisch voll: das Spiel ist aus!',
     'ub.points_hint': 'Jedes Geschenk auf deinem Tisch zählt: 1 Punkt, 3 bei der richtigen Person, 4 wenn auch der Platz stimmt. Ist ein Tisch voll ({k} Geschenke), ist das Spiel aus.',
     'ub.points_hint_watch': 'Jedes Geschenk auf dem Tisch eines Spielers zählt: 1 Punkt, 3 bei der richtigen Person, 4 wenn auch der Platz stimmt. Ist ein Tisch voll ({k} Geschenke), ist das Spiel aus.',
-    'ub.points_note': 'Jedes Geschenk auf dem Tisch zählt: genau (richtige Person, richtiger Platz) = 4 Punkte, richtige Person = 3 Punkte, sonst = 1 Punkt.',
+    'ub.points_note': 'Jedes Geschenk auf dem Tisch zählt: genau (richtige Person, richtiger Platz) = 4 Punkte, richtige Person = 3 Punkte, sonst = 1 Punkt. Die Zahl an jedem Geschenk auf den Tischen unten sagt, was es gebracht hat.',
     'ub.family_member': '{name} (Familie)',
     'ub.grandma': 'Oma {name}', 'ub.grandpa': 'Opa {name}',
     'ub.count': '{n} von {k} Geschenken',
@@ -546,7 +546,7 @@ function assignHtml(ctx) {
   // presents back (they slide there, and this line says so).
   const followed = lost && ui.draft.family
     ? `<p class="ub-assign-note ub-family-note" data-key="ub-follow-${esc(lost.to)}" data-testid="ub-family-note">ℹ️ ${esc(t('ub.family_followed', {
-      family: familyName(lost.family), name: byName(lost), to: familyName(lost.to), members: (families[lost.to]?.members || []).map(memberName).join(', ') }))}</p>` : '';
+      family: familyName(lost.family), name: byName(lost), to: familyName(lost.to), members: (families[lost.to]?.members || []).slice(0, domain.rows).map(memberName).join(', ') }))}</p>` : '';
   const note = followed + (ui.note ? `<p class="ub-assign-note" data-key="ub-note-${ui.noteN}" data-testid="ub-assign-note" data-note="${ui.note}">${ui.note === 'same' ? 'ℹ️' : '↩️'} ${esc(t(ui.note === 'same' ? 'ub.assign_same' : 'ub.assign_back'))}</p>` : '');
   const fams = domain.families.map((f) => `<option value="${esc(f)}" ${f === ui.draft.family ? 'selected' : ''}>${esc(familyName(f))}</option>`);
   if (!ui.draft.family) fams.unshift(`<option value="" disabled selected>${esc(t('ub.family_choose'))}</option>`);
