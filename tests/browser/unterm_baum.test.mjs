@@ -485,6 +485,11 @@ await run('browser: Unterm Baum has 160 different motif pictures, none like the 
   await page.getByRole('button', { name: /Unterm Baum/ }).click();
   await page.locator('#opt-maxPlayers').waitFor({ timeout: 5000 });
   for (const opt of ['mainTimeoutSec', 'assignSeconds']) assert.ok(await page.locator(`#opt-${opt}`).isVisible(), `${opt} is shown without "More settings"`);
+  // The time promise: writing and memorising the lists, then about 8 rounds (a table holds 8
+  // presents) of about 40 s a turn.
+  await page.locator('#opt-maxPlayers').fill('3');
+  await page.locator('#opt-maxPlayers').dispatchEvent('change');
+  await page.getByTestId('estimate').getByText('A game takes about 20 minutes with 3 players.').waitFor();
   await page.locator('#opt-assignSeconds').scrollIntoViewIfNeeded();
   await screenshot(page, 'unterm-baum-options.png');
   // Every picture drawn to pixels (48 × 48), compared with every other one and with the back.
