@@ -194,14 +194,33 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   assert.equal(await hint(ben.page).getAttribute('data-state'), 'ready');
   await assertFitsPhones(ben.page, 'the suggestion taken again');
   await screenshotOf(ben.page.locator('.ub-assign'), 'unterm-baum-assign-back-phone-de.png');
+  // Ben chooses the Weber family for his list: the rows carry its names.
+  await ben.page.getByTestId('ub-family').selectOption('weber');
+  await benGrid.locator('.ub-row .member').first().getByText('Oma Jeanne').waitFor();
   // A reload while writing keeps the list as edited.
   await oma.page.reload();
   await grid.waitFor();
   assert.equal(await cards(), edited, 'the edited list survives a reload');
+  // Oma takes the Weber family first: it leaves Ben's choice, Ben is told so plainly and chooses
+  // another family before he can fold his list (nobody's family is renamed behind their back).
+  await oma.page.getByTestId('ub-family').selectOption('weber');
   await oma.page.getByRole('button', { name: 'Done: fold my wish list' }).click();
+  await ben.page.locator('[data-testid="ub-assign-hint"][data-state="family"]').waitFor({ timeout: 5000 });
+  assert.equal(await hint(ben.page).textContent(),
+    'Die Familie Weber hat gerade Oma Inge genommen. Bitte wähl eine andere Familie für deine Liste: die Reihen tragen dann deren Namen.');
+  assert.equal(await ben.page.locator('#ub-family option[value="weber"]').count(), 0, 'a family taken by another is no longer offered');
+  assert.ok(await ben.page.locator('[data-act="ub-assign"]').isDisabled(), 'the list cannot be folded without a family');
+  assert.equal(await benGrid.getByText('Oma Jeanne').count(), 0, "the rows no longer carry the taken family's names");
+  await assertFitsPhones(ben.page, 'a family taken by another');
+  await screenshotOf(ben.page.locator('.ub-assign'), 'unterm-baum-assign-family-taken-phone-de.png');
+  await ben.page.getByTestId('ub-family').selectOption('becker');
+  await benGrid.locator('.ub-row .member').first().getByText('Oma Trudi').waitFor();
+  assert.equal(await hint(ben.page).getAttribute('data-state'), 'ready');
+  assert.equal(await benCards(), benSuggested, 'the list itself stays as written');
   // Ben has scrolled down to the tables meanwhile: MEMORIZE brings his list back into view.
   await ben.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await ben.page.locator('[data-act="ub-assign"]').click();
+  await ben.page.locator('.ub-field.mine .ub-fam').getByText('Becker').waitFor({ timeout: 5000 });
 
   // MEMORIZE: each sees the own list, with its motifs, scrolled into view.
   const list = oma.page.getByTestId('ub-wishlist');
@@ -245,7 +264,9 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   assert.equal(await ben.page.locator('.ub-tree .ub-card.full').first().getAttribute('aria-label'), 'Ein Geschenk unterm Baum, verdeckt (ganz oben)');
   assert.equal(await ben.page.locator('.ub-tree .ub-card.full').nth(2).getAttribute('aria-label'), 'Ein Geschenk unterm Baum, verdeckt (2. Zweig von oben, 2. von links)');
   assert.equal(await oma.page.locator('.ub-tree .ub-card.full').nth(3).getAttribute('aria-label'), 'A present under the tree, face down (3rd branch from the top, 1st from the left)');
-  assert.equal(await ben.page.locator('.ub-tree .ub-card.full svg.ub-back').count(), await ben.page.locator('.ub-tree .ub-card.full').count());
+  assert.equal(await ben.page.locator('.ub-tree .ub-card.full .ub-down svg.ub-back').count(), await ben.page.locator('.ub-tree .ub-card.full').count());
+  // Face down, the other side is a card back too: a card turning back never shows a blank face.
+  assert.equal(await ben.page.locator('.ub-tree .ub-card.full .ub-up svg.ub-back').count(), await ben.page.locator('.ub-tree .ub-card.full').count());
   // On the phone, Ben's own table comes right after the tree, before Oma's.
   const order = await ben.page.locator('.ub-field').evaluateAll((els) => els.map((e) => e.classList.contains('mine')));
   assert.deepEqual(order, [true, false], 'the own table comes first');
@@ -266,9 +287,17 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   for (const p of [oma.page, ben.page]) await p.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   const watcherAt = await watcher.evaluate(() => window.scrollY);
   const flipsBefore = await oma.page.evaluate(() => window.ubFlips);
-  await active.locator('.ub-tree .ub-card.can').first().click();
+  await active.locator('.ub-tree .ub-card.can').nth(2).click();
   await active.getByTestId('reveal').waitFor();
   for (const p of [oma.page, ben.page]) await p.getByTestId('reveal').waitFor();
+  // The banner says where the card lies, in the same words on a phone and a desktop (the tree
+  // hangs the same branches on both), and so does the log, without the motif.
+  assert.equal(await oma.page.getByTestId('reveal-where').textContent(), '📍 on the tree, 2nd branch from the top, 2nd from the left');
+  assert.equal(await ben.page.getByTestId('reveal-where').textContent(), '📍 am Baum, 2. Zweig von oben, 2. von links');
+  await oma.page.getByTestId('log').getByText(active === oma.page ? 'You look at a card: on the tree, 2nd branch from the top, 2nd from the left'
+    : 'Ben looks at a card: on the tree, 2nd branch from the top, 2nd from the left').waitFor();
+  await ben.page.getByTestId('log').getByText(active === ben.page ? 'Du siehst dir eine Karte an: am Baum, 2. Zweig von oben, 2. von links'
+    : 'Oma Inge sieht sich eine Karte an: am Baum, 2. Zweig von oben, 2. von links').waitFor();
   const shown = await ben.page.getByTestId('reveal').locator('.motif .name').textContent();
   assert.ok(shown.length > 0);
   for (const p of [oma.page, ben.page]) await p.locator('.ub-tree .ub-card.open.revealed').waitFor();
@@ -276,8 +305,10 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   // Two frames after the render (the board scrolls in the frame after it): the watcher's page stays.
   await watcher.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   assert.equal(await watcher.evaluate(() => window.scrollY), watcherAt, "another player's reveal does not scroll the page");
-  await watcher.locator('.ub-card.revealed').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  // The watcher presses the place in the banner: the card, ringed in gold, comes into view.
+  await watcher.getByTestId('reveal-where').click();
   await revealedCardUncovered(watcher);
+  assert.equal(await watcher.locator('.ub-card.revealed').evaluate((el) => getComputedStyle(el).outlineStyle), 'solid', 'the card looked at wears a ring');
   // Ben scrolls so that the card lies right below the turn bar, where the banner sticks: the
   // banner steps aside below the card.
   await ben.page.evaluate(() => {
@@ -303,6 +334,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await ben.page.getByTestId('reveal').waitFor({ state: 'detached', timeout: 15000 });
   await oma.page.getByTestId('reveal').waitFor({ state: 'detached', timeout: 15000 });
   assert.equal(await ben.page.locator('.ub-card.open').count(), 0, 'no card stays face-up after the reveal');
+  assert.equal(await ben.page.locator('.ub-card.full .ub-up:not(:has(svg.ub-back))').count(), 0, 'a card turned back shows a card back on both sides');
   await oma.page.waitForFunction((n) => window.ubFlips > n + 1, flipsBefore, { timeout: 5000 }); // and back
 
   const log = await oma.page.getByTestId('log').textContent();
@@ -318,8 +350,21 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   const key = await from.getAttribute('data-flip');
   await from.click();
   if (active === ben.page) await assertFitsPhones(ben.page, 'a card chosen to move');
-  await active.locator('.ub-field .ub-card.can.free').first().click();
-  await oma.page.getByTestId('log').getByText(/moves a card from under the tree/).waitFor();
+  const target = active.locator('.ub-field .ub-card.can.free').first();
+  const targetId = await target.getAttribute('data-testid');
+  await target.click();
+  // The log names the place on the table: whose table, which family member, which place; the
+  // player's own doings in the second person.
+  await oma.page.getByTestId('log').getByText(active === oma.page ? /^You move a card from the tree \(at the very top\) to your table \(at [^,]+, 1st place\)$/
+    : /^Ben moves a card from the tree \(at the very top\) to Ben's table \(at [^,]+, 1st place\)$/).waitFor();
+  await ben.page.getByTestId('log').getByText(active === ben.page ? /^Du verschiebst eine Karte vom Baum \(ganz oben\) auf deinen Tisch \(bei [^,]+, 1\. Platz\)$/
+    : /^Oma Inge verschiebt eine Karte vom Baum \(ganz oben\) auf den Tisch von Oma Inge \(bei [^,]+, 1\. Platz\)$/).waitFor();
+  const ownName = active === oma.page ? 'Oma Inge' : 'Ben';
+  const ownLog = await active.getByTestId('log').locator('li').allTextContents();
+  assert.deepEqual(ownLog.filter((l) => l.startsWith(`${ownName} `)), [], 'the own doings are never told in the third person');
+  // Where the card went is ringed in gold for a moment, on the other screen too.
+  await watcher.locator(`[data-testid="${targetId}"].landed`).waitFor({ timeout: 5000 });
+  await screenshotOf(watcher.locator('.ub-board'), watcher === oma.page ? 'unterm-baum-moved-ring.png' : 'unterm-baum-moved-ring-phone-de.png');
   await active.locator(`.ub-field .ub-card.full[data-flip="${key}"]`).waitFor();
   await oma.page.waitForFunction(() => window.ubSlides > 0, null, { timeout: 5000 });
   assert.equal(await oma.page.evaluate(() => window.ubSlides), 1, 'only the moved card slides');
@@ -331,7 +376,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   const placeId = await place.getAttribute('data-testid');
   await place.click();
   await active.locator(`[data-testid="${placeId}"][data-flip="${key}"]`).waitFor();
-  await oma.page.getByTestId('log').getByText(/rearranges the table/).waitFor();
+  await oma.page.getByTestId('log').getByText(/rearranges the table|You rearrange your table/).waitFor();
   // A second rearrangement in the same turn: the log says it once.
   await active.locator(`.ub-field.mine [data-flip="${key}"]`).click();
   const place2 = active.locator('.ub-field.mine .ub-card.can.free').first();
@@ -339,7 +384,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await place2.click();
   await active.locator(`[data-testid="${place2Id}"][data-flip="${key}"]`).waitFor();
   await oma.page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"].full`), place2Id);
-  assert.equal(await oma.page.getByTestId('log').getByText(/rearranges the table/).count(), 1, 'rearranging twice in a turn is one line');
+  assert.equal(await oma.page.getByTestId('log').getByText(/rearranges the table|You rearrange your table/).count(), 1, 'rearranging twice in a turn is one line');
   // How points are made is on screen during the game, and the own table is called so everywhere.
   assert.equal(await ben.page.getByTestId('ub-points-hint').textContent(),
     'Jedes Geschenk auf deinem Tisch zählt: 1 Punkt, 3 bei der richtigen Person, 4 wenn auch der Platz stimmt. Ist ein Tisch voll (8 Geschenke), ist das Spiel aus.');
@@ -361,11 +406,21 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await watcher.locator('.ub-tree .ub-card.can.free').first().click();
   await active.locator(`[data-testid="${place2Id}"].free.taken`).waitFor({ timeout: 5000 });
   await waitMoment(active, active === oma.page ? /has taken a present from your table/ : /hat ein Geschenk von deinem Tisch genommen/);
-  await active.getByTestId('log').getByText(active === oma.page ? /from your table to the tree/ : /von deinem Tisch unter den Baum/).waitFor();
+  await active.getByTestId('log').getByText(active === oma.page ? /from your table \(at [^,]+, \d+\w+ place\) onto the tree \(at the very top\)$/
+    : /von deinem Tisch \(bei [^,]+, \d+\. Platz\) an den Baum \(ganz oben\)$/).waitFor();
   if (active === ben.page) {
     await ben.page.locator(`[data-testid="${place2Id}"]`).scrollIntoViewIfNeeded();
     await screenshot(ben.page, 'unterm-baum-taken-phone-de.png');
   }
+
+  // The watcher ends the turn; the other player puts a present on the own table (it is scored at
+  // the end).
+  await watcher.locator('.actions button.action').click();
+  await active.locator('.turn-bar.mine').waitFor({ timeout: 5000 });
+  await active.getByRole('button', { name: moveButton }).click();
+  await active.locator('.ub-tree .ub-card.can.full').nth(4).click();
+  await active.locator('.ub-field.mine .ub-card.can.free').first().click();
+  await active.locator('.ub-field.mine .ub-card.full').first().waitFor();
 
   // Play on (end each turn) to the round cap and the results.
   const deadline = Date.now() + 90000;
@@ -396,6 +451,18 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   assert.equal(await oma.page.locator('.results .score-table tbody tr').count(), 2);
   // Under the table: what each column is worth.
   assert.match(await oma.page.getByTestId('ub-points-note').textContent(), /exact .* = 4 points, right person = 3 points, other = 1 point/);
+  // Each present on a table shows what it scored (4, 3 or 1): together, the player's score.
+  for (const [p, name] of [[oma.page, 'Oma Inge'], [ben.page, 'Ben']]) {
+    const badges = (await p.locator('.ub-field.mine [data-testid="ub-score"]').allTextContents()).map(Number);
+    assert.equal(badges.length, await p.locator('.ub-field.mine .ub-card.full').count(), `${name}: every present on the table is marked`);
+    assert.ok(badges.every((n) => [1, 3, 4].includes(n)), `${name}: marks are 4, 3 or 1`);
+    const score = Number(await p.locator('.results .score-table tbody tr', { hasText: name }).locator('strong').textContent());
+    assert.equal(badges.reduce((a, b) => a + b, 0), score, `${name}: the marks add up to the score`);
+  }
+  assert.ok(await active.locator('.ub-field.mine [data-testid="ub-score"]').count() > 0, 'a present was on a table at the end');
+  await screenshotOf(active.locator('.ub-field.mine'), active === oma.page ? 'unterm-baum-results-table.png' : 'unterm-baum-results-table-phone-de.png');
+  assert.match(await active.locator('.ub-field.mine .ub-card.full').first().getAttribute('aria-label'),
+    active === oma.page ? /\. (4 points: exact|3 points: right person|1 point: other)$/ : /\. (4 Punkte: genau|3 Punkte: richtige Person|1 Punkt: sonst)$/);
   await settled(oma.page);
   await screenshot(oma.page, 'unterm-baum-results.png');
   await assertFitsPhones(ben.page, 'the results');
@@ -418,6 +485,11 @@ await run('browser: Unterm Baum has 160 different motif pictures, none like the 
   await page.getByRole('button', { name: /Unterm Baum/ }).click();
   await page.locator('#opt-maxPlayers').waitFor({ timeout: 5000 });
   for (const opt of ['mainTimeoutSec', 'assignSeconds']) assert.ok(await page.locator(`#opt-${opt}`).isVisible(), `${opt} is shown without "More settings"`);
+  // The time promise: writing and memorising the lists, then about 8 rounds (a table holds 8
+  // presents) of about 40 s a turn.
+  await page.locator('#opt-maxPlayers').fill('3');
+  await page.locator('#opt-maxPlayers').dispatchEvent('change');
+  await page.getByTestId('estimate').getByText('A game takes about 20 minutes with 3 players.').waitFor();
   await page.locator('#opt-assignSeconds').scrollIntoViewIfNeeded();
   await screenshot(page, 'unterm-baum-options.png');
   // Every picture drawn to pixels (48 × 48), compared with every other one and with the back.
@@ -533,6 +605,16 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   // Oma folds her list first (she gets the Müllers), Ben then the Schmidts.
   await oma.page.getByRole('button', { name: 'Done: fold my wish list' }).click();
   await oma.page.locator('.waiting[data-key="ub-waiting"]').waitFor();
+  // Ben had the suggested Müllers on his list: a line tells him they are gone and his rows now
+  // carry the Schmidts' names.
+  await ben.page.getByTestId('ub-family-note').waitFor({ timeout: 5000 });
+  assert.equal(await ben.page.getByTestId('ub-family-note').textContent(),
+    'ℹ️ Die Familie Müller hat gerade Oma Inge genommen. Deine Liste gehört jetzt zur Familie Schmidt: ihre Reihen sind Oma Rose, Opa Bill, Sarah, Tom (Familie).');
+  for (const phone of phoneSizes) {
+    await ben.page.setViewportSize(phone);
+    await assertNoSideScroll(ben.page, `a suggested family taken by another at ${phone.width} px`);
+  }
+  await screenshotOf(ben.page.locator('.ub-assign'), 'unterm-baum-assign-family-followed-phone-de.png');
   await ben.page.locator('[data-act="ub-assign"]').click();
   await ben.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
   await oma.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });
@@ -555,9 +637,14 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   // never starts under it, on either screen.
   const looker = await whoseTurn([oma.page, ben.page]);
   const next = looker === oma.page ? ben.page : oma.page;
-  await looker.locator('.ub-tree .ub-card.can').first().click();
+  await looker.locator('.ub-tree .ub-card.can').last().click();
   for (const p of [oma.page, ben.page]) await p.getByTestId('reveal').waitFor();
   for (const p of [oma.page, ben.page]) await p.locator('.ub-card.open.revealed').waitFor();
+  // Under the tree the cards lie in rows of 7 on every screen: the banner names the row.
+  assert.equal(await ben.page.getByTestId('reveal-where').textContent(), '📍 unterm Baum, 5. Reihe, 4. von links');
+  assert.equal(await oma.page.getByTestId('reveal-where').textContent(), '📍 under the tree, 5th row, 4th from the left');
+  await screenshotOf(ben.page.locator('.ub-tree'), 'unterm-baum-20-tree-360-de.png');
+  await screenshot(ben.page, 'unterm-baum-20-reveal-360-de.png');
   await looker.locator('.actions button.action').click();
   await next.locator('.turn-bar.mine').waitFor({ timeout: 5000 });
   await looker.locator('.ub-field:not(.mine).active').waitFor({ timeout: 5000 });

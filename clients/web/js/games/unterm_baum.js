@@ -42,14 +42,28 @@ const texts = {
     'ub.reveal_banner': '{name} looks at a card:',
     'ub.reveal_banner_mine': 'You look at a card:',
     'ub.e.assigned': '{name} has written the wish list',
+    'ub.e.assigned_you': 'You have written your wish list',
+    'ub.e.turn_started_you': 'Your turn',
+    'ub.e.revealed_you': 'You look at a card: {where}',
+    'ub.e.moved_you': 'You move a card {from} {to}',
+    'ub.e.rearranged_you': 'You rearrange your table',
+    'ub.e.turn_ended_you': 'You end your turn',
+    'ub.e.revealed': '{name} looks at a card: {where}',
+    'ub.at.tree': 'on the tree, {where}',
+    'ub.at.under': 'under the tree, {where}',
+    'ub.at.field': "on {name}'s table, at {member}, {n} place",
+    'ub.at.mine': 'on your table, at {member}, {n} place',
+    'ub.show': 'Show me',
+    'ub.family_taken': 'The {family} family has just been taken by {name}. Please choose another family for your list: the rows then carry its names.',
+    'ub.family_choose': 'Choose a family…',
+    'ub.family_followed': 'The {family} family has just been taken by {name}. Your list now belongs to the {to} family: its rows are {members}.',
+    'ub.family_pick_first': 'First choose a family (above).',
     'ub.e.memorize_started': 'Memorise your wish lists!',
     'ub.e.memorize_ended': 'The wish lists are folded shut',
     'ub.e.turn_started': "{name}'s turn",
-    'ub.e.revealed_tree': '{name} looks at a card under the tree',
-    'ub.e.revealed_field': "{name} looks at a card on {owner}'s table",
     'ub.e.moved': '{name} moves a card {from} {to}',
-    'ub.from.tree': 'from under the tree', 'ub.from.field': "from {name}'s table",
-    'ub.to.tree': 'to the tree', 'ub.to.field': "to {name}'s table",
+    'ub.from.tree': 'from the tree ({where})', 'ub.from.under': 'from under the tree ({where})', 'ub.from.field': "from {name}'s table (at {member}, {n} place)",
+    'ub.to.tree': 'onto the tree ({where})', 'ub.to.under': 'under the tree ({where})', 'ub.to.field': "to {name}'s table (at {member}, {n} place)",
     'ub.end_rounds': 'The last round has been played: every table is counted as it is.', 'ub.end_field': "{name}'s table is full: the game is over.",
     'ub.e.rearranged': '{name} rearranges the table',
     'ub.e.turn_ended': '{name} ends the turn',
@@ -62,7 +76,8 @@ const texts = {
     'ub.tip.tree_card': 'A present under the tree, face down ({where})',
     'ub.where.top': 'at the very top',
     'ub.where.branch': '{b} branch from the top, {i} from the left',
-    'ub.where.under': 'lying under the tree, {i} from the left',
+    'ub.where.under': 'lying under the tree, {r} row, {i} from the left',
+    'ub.where.row': '{r} row, {i} from the left',
     'ub.last_round': 'Last round! After it every table is counted.',
     'ub.tip.tree_free': 'A free place under the tree',
     'ub.tip.card': '{table}, {member}: a present, face down',
@@ -70,18 +85,18 @@ const texts = {
     'ub.tip.tree_open': '{motif}, face up under the tree ({where})',
     'ub.tip.card_open': '{table}, {member}: {motif}, face up',
     'ub.tip.taken': '{table}, {member}: a free place. {name} has just taken the present from here',
-    'ub.e.revealed_mine': '{name} looks at a card on your table',
-    'ub.from.mine': 'from your table', 'ub.to.mine': 'to your table',
+    'ub.from.mine': 'from your table (at {member}, {n} place)', 'ub.to.mine': 'to your table (at {member}, {n} place)',
     'ub.m.taken': '✋ {name} has taken a present from your table',
     'ub.m.one_left': '⚠️ One more present and {name}\'s table is full: the game ends!',
     'ub.m.one_left_mine': '⚠️ One more present and your table is full: the game ends!',
     'ub.points_hint': 'Every present on your table scores: 1 point, 3 at the right person, 4 if also in the right place. When one table is full ({k} presents), the game ends.',
     'ub.points_hint_watch': 'Every present on a player\'s table scores: 1 point, 3 at the right person, 4 if also in the right place. When one table is full ({k} presents), the game ends.',
-    'ub.points_note': 'Each present on the table counts: exact (right person, right place) = 4 points, right person = 3 points, other = 1 point.',
+    'ub.points_note': 'Each present on the table counts: exact (right person, right place) = 4 points, right person = 3 points, other = 1 point. The number on each present on the tables below is what it scored.',
     'ub.family_member': '{name} (family)',
     'ub.grandma': 'Grandma {name}', 'ub.grandpa': 'Grandpa {name}',
     'ub.count': '{n} of {k} presents',
     'ub.count_tip': 'When a table holds {k} presents, it is full and the game ends.',
+    'ub.tip.points': { one: '{label}. {n} point: {how}', other: '{label}. {n} points: {how}' },
   },
   de: {
     'ub.tree': 'Unterm Baum',
@@ -117,14 +132,28 @@ const texts = {
     'ub.reveal_banner': '{name} sieht sich eine Karte an:',
     'ub.reveal_banner_mine': 'Du siehst dir eine Karte an:',
     'ub.e.assigned': '{name} hat die Wunschliste geschrieben',
+    'ub.e.assigned_you': 'Du hast deine Wunschliste geschrieben',
+    'ub.e.turn_started_you': 'Du bist dran',
+    'ub.e.revealed_you': 'Du siehst dir eine Karte an: {where}',
+    'ub.e.moved_you': 'Du verschiebst eine Karte {from} {to}',
+    'ub.e.rearranged_you': 'Du räumst deinen Tisch um',
+    'ub.e.turn_ended_you': 'Du beendest deinen Zug',
+    'ub.e.revealed': '{name} sieht sich eine Karte an: {where}',
+    'ub.at.tree': 'am Baum, {where}',
+    'ub.at.under': 'unterm Baum, {where}',
+    'ub.at.field': 'auf dem Tisch von {name}, bei {member}, {n} Platz',
+    'ub.at.mine': 'auf deinem Tisch, bei {member}, {n} Platz',
+    'ub.show': 'Zeigen',
+    'ub.family_taken': 'Die Familie {family} hat gerade {name} genommen. Bitte wähl eine andere Familie für deine Liste: die Reihen tragen dann deren Namen.',
+    'ub.family_choose': 'Familie wählen…',
+    'ub.family_followed': 'Die Familie {family} hat gerade {name} genommen. Deine Liste gehört jetzt zur Familie {to}: ihre Reihen sind {members}.',
+    'ub.family_pick_first': 'Erst eine Familie wählen (oben).',
     'ub.e.memorize_started': 'Prägt euch eure Wunschlisten ein!',
     'ub.e.memorize_ended': 'Die Wunschlisten sind zugeklappt',
     'ub.e.turn_started': '{name} ist dran',
-    'ub.e.revealed_tree': '{name} sieht sich eine Karte unterm Baum an',
-    'ub.e.revealed_field': '{name} sieht sich eine Karte auf dem Tisch von {owner} an',
     'ub.e.moved': '{name} verschiebt eine Karte {from} {to}',
-    'ub.from.tree': 'vom Baum', 'ub.from.field': 'vom Tisch von {name}',
-    'ub.to.tree': 'unter den Baum', 'ub.to.field': 'auf den Tisch von {name}',
+    'ub.from.tree': 'vom Baum ({where})', 'ub.from.under': 'von unter dem Baum ({where})', 'ub.from.field': 'vom Tisch von {name} (bei {member}, {n} Platz)',
+    'ub.to.tree': 'an den Baum ({where})', 'ub.to.under': 'unter den Baum ({where})', 'ub.to.field': 'auf den Tisch von {name} (bei {member}, {n} Platz)',
     'ub.end_rounds': 'Die letzte Runde ist gespielt: jeder Tisch zählt, wie er ist.', 'ub.end_field': 'Der Tisch von {name} ist voll: das Spiel ist aus.',
     'ub.e.rearranged': '{name} räumt den Tisch um',
     'ub.e.turn_ended': '{name} beendet den Zug',
@@ -137,7 +166,8 @@ const texts = {
     'ub.tip.tree_card': 'Ein Geschenk unterm Baum, verdeckt ({where})',
     'ub.where.top': 'ganz oben',
     'ub.where.branch': '{b} Zweig von oben, {i} von links',
-    'ub.where.under': 'unter dem Baum liegend, {i} von links',
+    'ub.where.under': 'unter dem Baum liegend, {r} Reihe, {i} von links',
+    'ub.where.row': '{r} Reihe, {i} von links',
     'ub.last_round': 'Letzte Runde! Danach wird jeder Tisch gezählt.',
     'ub.tip.tree_free': 'Ein freier Platz unterm Baum',
     'ub.tip.card': '{table}, {member}: ein verdecktes Geschenk',
@@ -145,18 +175,18 @@ const texts = {
     'ub.tip.tree_open': '{motif}, aufgedeckt unterm Baum ({where})',
     'ub.tip.card_open': '{table}, {member}: {motif}, aufgedeckt',
     'ub.tip.taken': '{table}, {member}: ein freier Platz. {name} hat das Geschenk gerade von hier genommen',
-    'ub.e.revealed_mine': '{name} sieht sich eine Karte auf deinem Tisch an',
-    'ub.from.mine': 'von deinem Tisch', 'ub.to.mine': 'auf deinen Tisch',
+    'ub.from.mine': 'von deinem Tisch (bei {member}, {n} Platz)', 'ub.to.mine': 'auf deinen Tisch (bei {member}, {n} Platz)',
     'ub.m.taken': '✋ {name} hat ein Geschenk von deinem Tisch genommen',
     'ub.m.one_left': '⚠️ Noch 1 Geschenk, dann ist der Tisch von {name} voll: das Spiel ist aus!',
     'ub.m.one_left_mine': '⚠️ Noch 1 Geschenk, dann ist dein Tisch voll: das Spiel ist aus!',
     'ub.points_hint': 'Jedes Geschenk auf deinem Tisch zählt: 1 Punkt, 3 bei der richtigen Person, 4 wenn auch der Platz stimmt. Ist ein Tisch voll ({k} Geschenke), ist das Spiel aus.',
     'ub.points_hint_watch': 'Jedes Geschenk auf dem Tisch eines Spielers zählt: 1 Punkt, 3 bei der richtigen Person, 4 wenn auch der Platz stimmt. Ist ein Tisch voll ({k} Geschenke), ist das Spiel aus.',
-    'ub.points_note': 'Jedes Geschenk auf dem Tisch zählt: genau (richtige Person, richtiger Platz) = 4 Punkte, richtige Person = 3 Punkte, sonst = 1 Punkt.',
+    'ub.points_note': 'Jedes Geschenk auf dem Tisch zählt: genau (richtige Person, richtiger Platz) = 4 Punkte, richtige Person = 3 Punkte, sonst = 1 Punkt. Die Zahl an jedem Geschenk auf den Tischen unten sagt, was es gebracht hat.',
     'ub.family_member': '{name} (Familie)',
     'ub.grandma': 'Oma {name}', 'ub.grandpa': 'Opa {name}',
     'ub.count': '{n} von {k} Geschenken',
     'ub.count_tip': 'Liegen {k} Geschenke auf einem Tisch, ist er voll und das Spiel ist aus.',
+    'ub.tip.points': { one: '{label}. {n} Punkt: {how}', other: '{label}. {n} Punkte: {how}' },
   },
 };
 // The board's words (the picker's and the lobby's are in catalogue.js, loaded on every page).
@@ -212,9 +242,14 @@ function motifHtml(motif) {
 }
 
 // This browser's own UI state: open reveals, the chosen mode, the selected card, the draft list.
-const ui = { reveals: new Map(), taken: new Map(), nearlyFull: null, news: new WeakMap(), mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null };
+const ui = { reveals: new Map(), taken: new Map(), landed: new Map(), nearlyFull: null, news: new WeakMap(), mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null };
 
 const locKey = (loc) => ('tree' in loc ? `t${loc.tree}` : `s${loc.seat}:${loc.row}:${loc.slot}`);
+const keyLoc = (key) => {
+  if (key[0] === 't') return { tree: Number(key.slice(1)) };
+  const [seat, row, slot] = key.slice(1).split(':').map(Number);
+  return { seat, row, slot };
+};
 const area = (loc) => ('tree' in loc ? 'tree' : `seat${loc.seat}`);
 
 // Which card is where, as this browser followed them (the view has only places, A15): a card
@@ -245,11 +280,29 @@ function syncCards(v) {
   for (const key of live) if (!cards.at.has(key)) cards.at.set(key, `ubc${cards.next++}`);
 }
 
-// "from under the tree", "to Ben's table", "to your table": the place with its preposition
-// (German cases differ).
+// Where a place is, in the same words on every screen (the tree hangs the same branches on a phone
+// and a desktop): on the tree "3rd branch from the top, 2nd from the left", under it "2nd row, 3rd
+// from the left", on a table the family member of the row and the place counted from the left.
+function placeParts(loc, ctx) {
+  if ('tree' in loc) {
+    const { hung } = treeTiers(ctx.view.tree.length);
+    return { under: loc.tree >= hung, where: treeWhere(loc.tree, ctx.view.tree.length, true) };
+  }
+  const member = memberName(ctx.view.players[loc.seat]?.members?.[loc.row]) || t('ub.row', { n: loc.row + 1 });
+  return { mine: loc.seat === ctx.seat, name: ctx.name(loc.seat), member, n: ordinal(loc.slot + 1) };
+}
+// "on the tree, 3rd branch …", "on Ben's table, at Marco, 2nd place": where a card lies.
+function placeAt(loc, ctx) {
+  const p = placeParts(loc, ctx);
+  if ('tree' in loc) return t(p.under ? 'ub.at.under' : 'ub.at.tree', p);
+  return t(p.mine ? 'ub.at.mine' : 'ub.at.field', p);
+}
+// "from the tree (…)", "to Ben's table (at Marco, 2nd place)", "to your table (…)": the place with
+// its preposition (German cases differ).
 function placeWord(dir, loc, ctx) {
-  if ('tree' in loc) return t(`ub.${dir}.tree`);
-  return loc.seat === ctx.seat ? t(`ub.${dir}.mine`) : t(`ub.${dir}.field`, { name: ctx.name(loc.seat) });
+  const p = placeParts(loc, ctx);
+  if ('tree' in loc) return t(`ub.${dir}.${p.under ? 'under' : 'tree'}`, p);
+  return t(`ub.${dir}.${p.mine ? 'mine' : 'field'}`, p);
 }
 // "Your table" or "Ben's table", as the table's heading says it.
 function tableName(seat, ctx) {
@@ -306,10 +359,17 @@ function cardHtml(loc, occupied, face, ctx) {
   // A place a present was just taken from (the owner's own table): marked for a few seconds.
   const gone = ui.taken.get(locKey(loc));
   const taken = !occupied && gone && gone.until > Date.now() ? gone : null;
+  const landed = occupied && !shown && (ui.landed.get(locKey(loc))?.until || 0) > Date.now();
+  // After the end: what each present on a table scores for its owner (4, 3 or 1).
+  const scored = face && ctx.state.over && 'seat' in loc
+    ? ctx.state.result?.players?.[loc.seat]?.cards?.find((c) => c.row === loc.row && c.slot === loc.slot) : null;
   const cls = ['ub-card', occupied ? 'full' : 'free', shown ? 'open' : '', can ? 'can' : '', selected ? 'selected' : '', taken ? 'taken' : '',
-    reveal && !face && shown ? 'revealed' : ''].filter(Boolean).join(' ');
+    reveal && !face && shown ? 'revealed' : '', landed ? 'landed' : ''].filter(Boolean).join(' ');
+  // Face down, the upper side is a card back too: a card turning back (or caught mid-turn) never
+  // shows a blank white face.
+  const badge = scored ? `<span class="ub-score p${scored.points}" data-testid="ub-score" aria-hidden="true">${scored.points}</span>` : '';
   const inner = occupied
-    ? `<span class="ub-flip"><span class="ub-face ub-down">${backSvg()}</span><span class="ub-face ub-up">${shown ? motifHtml(shown) : ''}</span></span>`
+    ? `<span class="ub-flip"><span class="ub-face ub-down">${backSvg()}</span><span class="ub-face ub-up ${shown ? '' : 'ub-blank'}">${shown ? motifHtml(shown) : backSvg()}</span></span>${badge}`
     : '';
   // Where the card is, whether one lies there, and its motif only while it is face up.
   const member = 'seat' in loc ? memberName(ctx.view.players[loc.seat]?.members?.[loc.row]) || t('ub.row', { n: loc.row + 1 }) : '';
@@ -323,6 +383,10 @@ function cardHtml(loc, occupied, face, ctx) {
     const table = tableName(loc.seat, ctx);
     label = t(!occupied ? 'ub.tip.free' : shown ? 'ub.tip.card_open' : 'ub.tip.card', { table, member, motif });
     if (taken) label = t('ub.tip.taken', { table, member, name: ctx.name(taken.by) });
+    if (scored) {
+      const how = t(scored.points === 4 ? 'ub.exact' : scored.points === 3 ? 'ub.member' : 'ub.other');
+      label = t('ub.tip.points', { label, n: scored.points, how });
+    }
   }
   const attrs = can ? `data-act="ub-loc" data-loc='${esc(JSON.stringify(loc))}' role="button" tabindex="0"` : 'role="img"';
   // The key carries what lies above the board (ui.epoch): a card that moves slides, but when the
@@ -339,26 +403,29 @@ function ordinal(n) {
   const suffix = tens > 10 && tens < 14 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] || 'th');
   return `${n}${suffix}`;
 }
-function treeWhere(i, n) {
-  const { tiers, hung } = treeTiers(n);
-  if (i >= hung) return t('ub.where.under', { i: ordinal(i - hung + 1) });
+// The cards under the tree lie in rows of as many as the widest branch holds.
+function treeWhere(i, n, short = false) {
+  const { tiers, hung, widest } = treeTiers(n);
+  if (i >= hung) {
+    const at = { r: ordinal(Math.floor((i - hung) / widest) + 1), i: ordinal(((i - hung) % widest) + 1) };
+    return t(short ? 'ub.where.row' : 'ub.where.under', at);
+  }
   const b = tiers.findIndex(([from, w]) => i >= from && i < from + w);
   if (b === 0) return t('ub.where.top');
   return t('ub.where.branch', { b: ordinal(b + 1), i: ordinal(i - tiers[b][0] + 1) });
 }
 
-// Narrow screens hang at most 6 cards on the tree's widest branch, wider ones 7.
-const narrow = () => window.innerWidth < 480;
 
 // The fir tree behind the hanging cards: three tiers of branches, drawn to fill its box.
 const firSvg = '<svg class="ub-fir" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true" focusable="false">'
   + '<polygon points="50,0 66,30 58,30 80,62 70,62 100,100 0,100 30,62 20,62 42,30 34,30" fill="#1f6b45"/>'
   + '<polygon points="50,0 66,30 58,30 80,62 70,62 100,100 50,100" fill="#17583a"/></svg>';
 
-// The branches: 1, 2, 3, … cards wide (each [first card, width]), as many as the cards and the
-// screen allow; the cards left over lie under the tree.
+// The branches: 1, 2, 3, … 7 cards wide (each [first card, width]), as many as the cards allow;
+// the cards left over lie under the tree in rows of 7. The same on every screen, so that "the 3rd
+// branch from the top" is the same card on a phone and a desktop.
 function treeTiers(n) {
-  const widest = narrow() ? 6 : 7;
+  const widest = 7;
   const tiers = [];
   let hung = 0;
   for (let w = 1; w <= widest && hung + w <= n; w++) {
@@ -450,30 +517,45 @@ function assignHtml(ctx) {
     ui.draftFor = key;
     ui.pick = null;
   }
-  // Another player may have taken the chosen family meanwhile: fall back to the server's suggestion.
-  if (!domain.families.includes(ui.draft.family)) {
-    ui.draft.family = suggestion.family;
+  // Another player may have taken the family on this list meanwhile (each family goes once, first
+  // come): it leaves the choice and the player is told so, never renamed behind their back. A
+  // family the player chose must be chosen anew before the list can be folded; the suggested one
+  // is followed by the next suggestion, and a line says so and names the new rows.
+  if (ui.draft.family && !domain.families.includes(ui.draft.family)) {
+    const by = ctx.view.players.find((p) => p.family === ui.draft.family);
+    ui.draft.lost = { family: ui.draft.family, by: by ? by.seat : null };
+    ui.draft.family = ui.draft.chosen ? null : suggestion.family;
+    ui.draft.lost.to = ui.draft.family;
     ui.draft.chosen = false;
+    ui.pick = null;
+    saveDraft();
   }
+  const lost = ui.draft.lost && ui.draft.lost.to === ui.draft.family ? ui.draft.lost : null;
+  const byName = (l) => (l.by === null ? '?' : ctx.name(l.by));
   const used = new Set(ui.draft.wishes.map((w) => w.row));
-  const allRows = used.size === domain.rows;
+  const allRows = used.size === domain.rows && !!ui.draft.family;
   // What to do now, as the list stands: move the chosen present, fill an empty row, or fold the list.
   const members = families[ui.draft.family]?.members;
   const empty = Array.from({ length: domain.rows }, (_, r) => r).find((r) => !used.has(r));
-  const state = ui.pick ? 'pick' : allRows ? 'ready' : 'empty';
-  const hint = state === 'pick' ? t('ub.assign_pick')
+  const state = !ui.draft.family ? 'family' : ui.pick ? 'pick' : allRows ? 'ready' : 'empty';
+  const hint = state === 'family' ? (lost ? t('ub.family_taken', { family: familyName(lost.family), name: byName(lost) }) : t('ub.family_pick_first'))
+    : state === 'pick' ? t('ub.assign_pick')
     : state === 'ready' ? t('ub.assign_ready', { n: ui.draft.wishes.length, done: t('ub.assign_submit') })
       : t('ub.assign_empty', { member: memberName(members?.[empty]) || t('ub.row', { n: empty + 1 }) });
   // What "Use the suggestion" just did: nothing (the list already was the suggestion) or put the
   // presents back (they slide there, and this line says so).
-  const note = ui.note ? `<p class="ub-assign-note" data-key="ub-note-${ui.noteN}" data-testid="ub-assign-note" data-note="${ui.note}">${ui.note === 'same' ? 'ℹ️' : '↩️'} ${esc(t(ui.note === 'same' ? 'ub.assign_same' : 'ub.assign_back'))}</p>` : '';
+  const followed = lost && ui.draft.family
+    ? `<p class="ub-assign-note ub-family-note" data-key="ub-follow-${esc(lost.to)}" data-testid="ub-family-note">ℹ️ ${esc(t('ub.family_followed', {
+      family: familyName(lost.family), name: byName(lost), to: familyName(lost.to), members: (families[lost.to]?.members || []).slice(0, domain.rows).map(memberName).join(', ') }))}</p>` : '';
+  const note = followed + (ui.note ? `<p class="ub-assign-note" data-key="ub-note-${ui.noteN}" data-testid="ub-assign-note" data-note="${ui.note}">${ui.note === 'same' ? 'ℹ️' : '↩️'} ${esc(t(ui.note === 'same' ? 'ub.assign_same' : 'ub.assign_back'))}</p>` : '');
   const fams = domain.families.map((f) => `<option value="${esc(f)}" ${f === ui.draft.family ? 'selected' : ''}>${esc(familyName(f))}</option>`);
+  if (!ui.draft.family) fams.unshift(`<option value="" disabled selected>${esc(t('ub.family_choose'))}</option>`);
   return `<section class="ub-assign card" data-key="ub-assign">
     <h3>📝 ${esc(t('ub.wish_list'))}</h3>
     <p>${esc(t('ub.assign_help'))}</p>
-    <label class="field"><span>${esc(t('ub.assign_family'))}</span><select id="ub-family" data-fresh>${fams.join('')}</select></label>
+    <label class="field ${state === 'family' ? 'ub-family-lost' : ''}"><span>${esc(t('ub.assign_family'))}</span><select id="ub-family" data-testid="ub-family" data-fresh>${fams.join('')}</select></label>
     <div class="ub-wishes" data-testid="ub-assign-grid">${wishGrid(ui.draft.wishes, domain.rows, domain.slots, members, true)}</div>
-    <div role="status">${note}<p class="ub-assign-hint ${state === 'empty' ? 'error' : ''}" data-testid="ub-assign-hint" data-state="${state}">${esc(hint)}</p></div>
+    <div role="status">${note}<p class="ub-assign-hint ${state === 'empty' || state === 'family' ? 'error' : ''}" data-testid="ub-assign-hint" data-state="${state}">${esc(hint)}</p></div>
     <div class="row"><button class="big primary" data-act="ub-assign" ${allRows ? '' : 'disabled'}>${esc(t('ub.assign_submit'))}</button>
       <button data-act="ub-assign-reset">${esc(t('ub.assign_reset'))}</button></div>
     <p class="notice small">${esc(t('honesty'))}</p>
@@ -513,12 +595,16 @@ function wishListHtml(ctx) {
 
 function revealBanner(ctx) {
   const now = Date.now();
-  const open = [...ui.reveals.values()].filter((r) => r.until > now);
+  const open = [...ui.reveals.entries()].filter(([, r]) => r.until > now);
   // Always there and of no height: the banner floats over the board instead of pushing it down
   // (which would slide every card).
   if (!open.length) return '<div class="ub-reveal-slot" data-key="ub-reveal-slot"></div>';
-  const r = open[open.length - 1];
-  return `<div class="ub-reveal-slot" data-key="ub-reveal-slot"><div class="ub-reveal" data-testid="reveal" role="status"><span class="who">${esc(r.seat === ctx.seat ? t('ub.reveal_banner_mine') : t('ub.reveal_banner', { name: ctx.name(r.seat) }))}</span>
+  const [key, r] = open[open.length - 1];
+  // Where the card lies, in words (the page of someone watching does not move to it by itself):
+  // pressing the line brings the card, ringed in gold, into view.
+  const where = placeAt(keyLoc(key), ctx);
+  return `<div class="ub-reveal-slot" data-key="ub-reveal-slot"><div class="ub-reveal" data-testid="reveal" role="status"><span class="ub-reveal-text"><span class="who">${esc(r.seat === ctx.seat ? t('ub.reveal_banner_mine') : t('ub.reveal_banner', { name: ctx.name(r.seat) }))}</span>
+    <button class="ub-where" data-act="ub-show" data-place="${esc(key)}" data-testid="reveal-where" title="${esc(t('ub.show'))}">📍 ${esc(where)}</button></span>
     ${motifHtml(r.motif)}</div></div>`;
 }
 
@@ -527,24 +613,19 @@ document.addEventListener('change', (ev) => {
   if (ev.target.id === 'ub-family' && ui.draft) {
     ui.draft.family = ev.target.value;
     ui.draft.chosen = true;
+    ui.draft.lost = null;
     ui.note = null;
     saveDraft();
     rerender?.();
   }
 });
 
-// The tree hangs fewer cards per branch on a narrow screen: draw it again when that changes.
-let wasNarrow = null;
-window.addEventListener('resize', () => {
-  if (wasNarrow !== null && narrow() !== wasNarrow) rerender?.();
-});
 
 // After a render (the sticky reveal sits right under the sticky turn bar: --turn-bar-h, app.js),
 // what has to be seen now (the wish list when MEMORIZE starts, a card that was just turned over) is scrolled into the
 // part of the screen that no sticky bar covers.
 const pending = { wishlist: false, card: null };
 function afterRender() {
-  wasNarrow = narrow();
   const dockEl = document.querySelector('#screen .game-unterm_baum > .actions');
   document.documentElement.style.setProperty('--ub-dock-h', `${dockEl ? Math.ceil(dockEl.getBoundingClientRect().height) : 0}px`);
   const bar = document.querySelector('#screen .turn-bar');
@@ -643,6 +724,7 @@ export default {
       Object.assign(ui, { mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null, nearlyFull: new Set() });
       ui.reveals.clear();
       ui.taken.clear();
+      ui.landed.clear();
       cards.at.clear();
     }
     for (const ev of msg.events) {
@@ -657,6 +739,12 @@ export default {
         relocate(ui.reveals, [[ev.from, ev.to]]);
         relocate(cards.at, [[ev.from, ev.to]]);
         ui.taken.delete(locKey(ev.to));
+        // Where the card went: ringed in gold for a moment on every screen.
+        ui.landed.delete(locKey(ev.from));
+        if (ev.seq === undefined) {
+          ui.landed.set(locKey(ev.to), { until: Date.now() + takenMs });
+          setTimeout(() => ctx.render(), takenMs + 50);
+        }
         // Someone else took a present from this player's table: its place is marked for a moment.
         if (ev.seq === undefined && ctx.seat !== null && ev.from.seat === ctx.seat && ev.seat !== ctx.seat) {
           ui.taken.set(locKey(ev.from), { by: ev.seat, until: Date.now() + takenMs });
@@ -678,6 +766,7 @@ export default {
     noteNearlyFull(msg);
     for (const [key, r] of ui.reveals) if (r.until <= Date.now()) ui.reveals.delete(key);
     for (const [key, r] of ui.taken) if (r.until <= Date.now()) ui.taken.delete(key);
+    for (const [key, r] of ui.landed) if (r.until <= Date.now()) ui.landed.delete(key);
     if (ctx.view?.phase !== 'play') ui.selected = null;
   },
 
@@ -726,18 +815,18 @@ export default {
   // rearranges the table several times in a turn is said to do it once.
   eventText(ev, ctx, log, i) {
     const name = ctx.name(ev.seat);
+    // The player's own doings are told to them in the second person ("You move a card …").
+    const say = (key, args) => t(ctx.seat !== null && ev.seat === ctx.seat ? `${key}_you` : key, { name, ...args });
     switch (ev.kind) {
-      case 'assigned': return t('ub.e.assigned', { name });
+      case 'assigned': return say('ub.e.assigned');
       case 'memorize_started': return t('ub.e.memorize_started');
       case 'memorize_ended': return t('ub.e.memorize_ended');
-      case 'turn_started': return t('ub.e.turn_started', { name });
-      // Never the motif: the log stays on screen, a revealed card must not.
-      case 'revealed': return 'tree' in ev.location ? t('ub.e.revealed_tree', { name })
-        : ev.location.seat === ctx.seat ? t('ub.e.revealed_mine', { name })
-          : t('ub.e.revealed_field', { name, owner: ctx.name(ev.location.seat) });
-      case 'moved': return t('ub.e.moved', { name, from: placeWord('from', ev.from, ctx), to: placeWord('to', ev.to, ctx) });
-      case 'rearranged': return rearrangedBefore(ev, log, i) ? null : t('ub.e.rearranged', { name });
-      case 'turn_ended': return t('ub.e.turn_ended', { name });
+      case 'turn_started': return say('ub.e.turn_started');
+      // Where, never what: the log stays on screen, a revealed card's motif must not.
+      case 'revealed': return say('ub.e.revealed', { where: placeAt(ev.location, ctx) });
+      case 'moved': return say('ub.e.moved', { from: placeWord('from', ev.from, ctx), to: placeWord('to', ev.to, ctx) });
+      case 'rearranged': return rearrangedBefore(ev, log, i) ? null : say('ub.e.rearranged');
+      case 'turn_ended': return say('ub.e.turn_ended');
       case 'game_over': return t('ub.e.game_over');
       default: return null;
     }
@@ -775,7 +864,14 @@ export default {
 
   async onClick(el, ctx) {
     const act = el.dataset.act;
-    if (act === 'ub-mode') {
+    if (act === 'ub-show') {
+      const card = document.querySelector(`#screen [data-testid="ub-${el.dataset.place}"]`);
+      if (card) {
+        pending.card = el.dataset.place;
+        afterRender();
+        placeBanner();
+      }
+    } else if (act === 'ub-mode') {
       ui.mode = el.dataset.mode;
       ui.selected = null;
       ctx.render();
@@ -827,8 +923,11 @@ export default {
       }
       ctx.render();
     } else if (act === 'ub-assign') {
-      // A family the player did not choose is left out: the server then gives the first free sheet
-      // when the list arrives, so two players folding their lists at once cannot collide.
+      // A chosen family is sent: if someone else took it just now, the server refuses (rather than
+      // give another family) and the list says so.
+      // A suggested family is left out: the server gives the first free one (two players folding
+      // their lists at once cannot collide).
+      if (!ui.draft.family) return;
       const cmd = { kind: 'assign', wishes: ui.draft.wishes };
       if (ui.draft.chosen) cmd.family = ui.draft.family;
       // Once submitted, the list lives only in the player's memory: nothing of it stays stored.
