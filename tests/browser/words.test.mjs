@@ -45,11 +45,13 @@ await run('browser: plurals and words in English and German', async ({ browser, 
   await page.locator('.options summary').click();
   assert.equal(await page.locator('#opt-mainTimeoutSec option:checked').textContent(), '60 Sekunden');
   assert.equal(await page.locator('#opt-reactionWindowMs option:checked').textContent(), '4 Sekunden');
-  // The picker estimates how long a game takes, and follows the settings.
-  await page.getByTestId('estimate').getByText('Eine Partie dauert mit 6 Spielern etwa 60 Minuten.').waitFor();
-  await page.locator('#opt-maxPlayers').fill('4');
-  await page.locator('#opt-maxPlayers').dispatchEvent('change');
+  // The picker estimates how long a game takes, and follows the settings. A new room starts with
+  // four seats though the game's default is six: a family's evening.
+  assert.equal(await page.locator('#opt-maxPlayers').inputValue(), '4');
   await page.getByTestId('estimate').getByText('Eine Partie dauert mit 4 Spielern etwa 40 Minuten.').waitFor();
+  await page.locator('#opt-maxPlayers').fill('6');
+  await page.locator('#opt-maxPlayers').dispatchEvent('change');
+  await page.getByTestId('estimate').getByText('Eine Partie dauert mit 6 Spielern etwa 60 Minuten.').waitFor();
   await assertCleanText(page, 'de');
 
   // The check itself: the same screen in English is not a German screen.

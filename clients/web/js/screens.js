@@ -53,7 +53,7 @@ function homeHtml() {
       <strong>${esc(gameTitle(g.id))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>
       ${helpButton(g.id, 'home', 'small')}</div>`;
   });
-  const options = picked ? optionsForm(picked, draft('create-form', picked)) : '';
+  const options = picked ? optionsForm(picked, draft('create-form', picked) || newRoomSeats(picked)) : '';
   const err = store.error ? `<p class="error">${esc(errorText(store.error))}</p>` : '';
   return `${back}
   <section class="card">
@@ -79,6 +79,14 @@ function homeHtml() {
 
 // The settings the host is picking in `form`, as left (app.js keeps them across redraws).
 const draft = (form, game) => (store.optionDraft?.form === form && store.optionDraft.game === game ? store.optionDraft.values : null);
+
+// A new room starts with seats for a family of four where a game's default is more (Unterm Baum's
+// rulebook default is 6): the picker's time estimate then speaks of a usual evening, and the invite
+// does not offer seats nobody will take. The host may choose more.
+function newRoomSeats(gameId) {
+  const max = store.welcome?.games?.find((x) => x.id === gameId)?.default_options?.maxPlayers;
+  return typeof max === 'number' && max > 4 ? { maxPlayers: 4 } : null;
+}
 
 // The options form of a game: the main options first, the rest folded under "More settings".
 function optionsForm(gameId, current) {
