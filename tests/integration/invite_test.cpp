@@ -125,6 +125,22 @@ TEST_CASE("invite links: the summary and the preview follow the room, names esca
   CHECK(get(srv.port, "/r/" + code).has(R"(<meta property="og:title" content="Tinsel: Christmas games with family far away">)"));
 }
 
+TEST_CASE("computer players are named as no one at the table is", "[invite][bots]") {
+  test_server srv;
+  ws_client host(srv.port);
+  say_hello(host, "holly");
+  const auto created = host.request({{"type", "create_room"}, {"game", "happy_holidays"}, {"options", {{"maxPlayers", 4}}}});
+  REQUIRE(created["type"] == "ok");
+  const std::string code = created["room"];
+  REQUIRE(host.request({{"type", "add_bot"}})["type"] == "ok");
+  REQUIRE(host.request({{"type", "add_bot"}})["type"] == "ok");
+  const auto summary = json::parse(get(srv.port, "/rooms/" + code).body);
+  REQUIRE(summary["players"].size() == 3);
+  CHECK(summary["players"][1]["name"] == "Rudi");  // the first bot would be Holly: the host is
+  CHECK(summary["players"][2]["name"] == "Noel");
+  CHECK(summary["players"][1]["bot"] == true);
+}
+
 TEST_CASE("invite links: unknown codes share join_room's allowance per address", "[invite][http][limits]") {
   test_server srv;  // 3 free misses
   for (const char* code : {"ZZZZZ2", "ZZZZZ3", "ZZZZZ4"}) CHECK(get(srv.port, std::string("/rooms/") + code).status == 404);

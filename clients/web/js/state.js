@@ -54,21 +54,16 @@ export function gameTitle(id, fallback = '') {
   return t(key) !== key ? t(key) : fallback || id || '';
 }
 
-// The server names its computer players from this list (server/src/rooms/room.cpp, bot_name), the
-// same on every screen and in both languages (a family on the phone together talks about the same
-// "Rudi"); rooms journaled by older servers still say "Bot 1", "Bot 2" (player ids bot_1, bot_2),
-// and the page renames those by the same list. The seat list says it is a computer player.
+// The server names its computer players (server/src/rooms/room.cpp, bot_name: Holly, Rudi, …, one
+// not already taken by someone at the table), the same on every screen and in both languages (a
+// family on the phone together talks about the same "Rudi"). Rooms journaled by older servers still
+// say "Bot 1", "Bot 2": the page renames those by the same list. The seat list says it is a
+// computer player.
 const botNames = ['Holly', 'Rudi', 'Noel', 'Stella', 'Niko', 'Ella'];
-const botNumber = (name, player) => {
-  const id = /^bot_(\d+)$/.exec(player || '');
-  if (id) return Number(id[1]);
-  const m = player == null ? /^Bot (\d+)$/.exec(name || '') : null;
-  return m ? Number(m[1]) : null;
-};
 export function displayName(name, player) {
-  const n = botNumber(name, player);
-  if (n === null) return name;
-  return botNames[(n - 1 + botNames.length) % botNames.length];
+  const m = /^Bot (\d+)$/.exec(name || '');
+  const person = typeof player === 'string' && !player.startsWith('bot_'); // a person may call herself "Bot 1"
+  return m && !person ? botNames[(Number(m[1]) - 1) % botNames.length] : name;
 }
 
 export function parseRoute(path) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
@@ -179,12 +180,23 @@ void room::transfer_host(std::shared_ptr<participant> p, std::string player, jso
 }
 
 namespace {
-// A computer player's name: friendly, the same in every language, and the web client's list
-// (clients/web/js/state.js, botNames, which also renames the "Bot N" that rooms
-// journaled by older servers still carry).
-std::string bot_name(int n) {
+// A computer player's name: friendly, the same in every language, and not one a seated player
+// already has (a family's "Holly" and a computer's "Holly" at one table confuse everyone). The
+// web client renames the "Bot N" that rooms journaled by older servers still carry by the same
+// list (clients/web/js/state.js, botNames).
+std::string bot_name(int n, const std::vector<std::string>& at_table) {
   static constexpr std::array<const char*, 6> names{"Holly", "Rudi", "Noel", "Stella", "Niko", "Ella"};
-  return names[static_cast<std::size_t>(n - 1) % names.size()];
+  const auto lower = [](std::string_view v) {
+    std::string out(v);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const char* name = names[(static_cast<std::size_t>(n - 1) + i) % names.size()];
+    if (std::none_of(at_table.begin(), at_table.end(), [&](const std::string& t) { return lower(t) == lower(name); }))
+      return name;
+  }
+  return "Bot " + std::to_string(n);  // every name taken: at most 6 seats, so only by people
 }
 }  // namespace
 
@@ -200,7 +212,10 @@ void room::add_bot(std::shared_ptr<participant> p, json request_id) {
     ++r.bots_added_;
     *free = seat{};
     free->player_id = "bot_" + std::to_string(r.bots_added_);
-    free->name = bot_name(r.bots_added_);
+    std::vector<std::string> at_table;
+    for (const auto& s : r.seats_)
+      if (!s.player_id.empty()) at_table.push_back(s.name);
+    free->name = bot_name(r.bots_added_, at_table);
     free->bot = true;
     r.reply_ok(p, id, {{"seat", free - r.seats_.begin()}, {"player", free->player_id}});
     r.broadcast_room();
