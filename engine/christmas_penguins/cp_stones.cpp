@@ -24,6 +24,7 @@ std::optional<int> int_field(const json& cmd, const char* key) {
 }
 
 int ring(int q, int r) { return (std::abs(q) + std::abs(r) + std::abs(q + r)) / 2; }
+std::uint64_t bit(int f) { return std::uint64_t{1} << f; }
 
 constexpr std::array<std::array<int, 2>, 6> directions = {
     {{{1, 0}}, {{1, -1}}, {{0, -1}}, {{-1, 0}}, {{-1, 1}}, {{0, 1}}}};
@@ -182,10 +183,40 @@ void cp_game::legal_stones(int seat, legal_writer& out) const {
   for (int r = -reach; r <= reach; ++r)
     for (int q = -reach; q <= reach; ++q)
       if (ring(q, r) <= reach && floe_at(s_, q, r) < 0) vacant.push_back({q, r});
-  for (int f = 0; f < static_cast<int>(s_.floes.size()); ++f)
-    for (const auto& [q, r] : vacant)
-      if (!green_error(seat, f, q, r))
-        out.green_stone(f, q, r);
+  // The checks of green_error, for a whole floe at once: the board stays connected when the floe's
+  // new cell touches every piece that the board falls into without it (its channels go with it,
+  // the others' stay). One flood fill per floe instead of one per cell: the list is long, and it was
+  // the largest share of a Christmas Penguins server's own work (bench/README.md).
+  const int n = static_cast<int>(s_.floes.size());
+  std::array<int, max_floes> piece{};
+  for (int f = 0; f < n; ++f) {
+    piece.fill(-1);
+    int pieces = 0;
+    for (int g = 0; g < n; ++g) {
+      if (g == f || piece[static_cast<std::size_t>(g)] >= 0) continue;
+      piece[static_cast<std::size_t>(g)] = pieces;
+      for (std::uint64_t todo = bit(g); todo;) {
+        const int x = std::countr_zero(todo);
+        todo &= todo - 1;
+        for (int m : neighbours(s_, x))
+          if (m != f && piece[static_cast<std::size_t>(m)] < 0) {
+            piece[static_cast<std::size_t>(m)] = pieces;
+            todo |= bit(m);
+          }
+      }
+      ++pieces;
+    }
+    const std::uint64_t every_piece = (std::uint64_t{1} << pieces) - 1;  // pieces < max_floes < 64
+    for (const auto& [q, r] : vacant) {
+      std::uint64_t touched = 0;
+      for (const auto& d : directions) {
+        const int m = floe_at(s_, q + d[0], r + d[1]);
+        if (m >= 0 && m != f) touched |= std::uint64_t{1} << piece[static_cast<std::size_t>(m)];
+      }
+      if (touched == 0 || (s_.cfg->connectivity_guard && touched != every_piece)) continue;
+      out.green_stone(f, q, r);
+    }
+  }
 }
 
 // ---- water channels (A35, A36) ------------------------------------------------------------

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <iterator>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -209,4 +211,68 @@ TEST_CASE("Christmas Penguins writes a flight without a present (the victim hold
     REQUIRE(t.g->write_shared_view(view));
     CHECK(view == dump(*t.g->shared_view()));
   }
+}
+
+// The green stone's list is worked out a floe at a time (cp_stones.cpp, legal_stones), not by asking
+// green_error cell by cell: it must still be exactly the moves that apply() accepts. Every floe to
+// every cell of the largest board's hexagon and beyond, tried on a copy, in random positions with a
+// green stone to play (channels and Santa's supply included, the guard on and off).
+TEST_CASE("Christmas Penguins lists exactly the green-stone moves that are accepted", "[christmas_penguins][stones]") {
+  const game_info* info = builtin_games().find("christmas_penguins");
+  REQUIRE(info);
+  int checked = 0;
+  for (std::size_t vi = 0; vi < variants().size(); ++vi) {
+    int here = 0;  // positions checked in this variant: a few in each
+    const auto options = info->normalize_options(variants()[vi].options);
+    REQUIRE(options);
+    for (std::uint64_t seed = 1; seed <= 40 && here < 6; ++seed) {
+      seeded_dice d(seed * 104729 + vi);
+      seeded_dice pick(seed * 17 + vi);
+      setup su{options.value(), variants()[vi].players, std::nullopt};
+      if (options.value()["startPlayer"] == "host-picks") su.first_seat = static_cast<int>(seed % variants()[vi].players);
+      auto created = info->create(su, d);
+      REQUIRE(created);
+      auto g = std::move(created.value());
+      for (int step = 0; step < 3000 && !g->is_over(); ++step) {
+        const auto pr = g->current_prompt();
+        REQUIRE(pr);
+        if (pr->seats.empty()) {
+          g->on_timeout(pr->serial, d);
+          continue;
+        }
+        const int seat = pr->seats.at(pick.roll(static_cast<std::uint32_t>(pr->seats.size())));
+        const json legal = g->legal(seat);
+        std::set<std::string> listed;
+        for (const auto& e : legal)
+          if (e["kind"] == "use_stone" && e["stone"] == "green") listed.insert(e.dump());
+        if (!listed.empty() && here < 6) {
+          ++checked;
+          ++here;
+          std::set<std::string> accepted;
+          const int floes = static_cast<int>(g->full_state()["cells"].size() / 2);
+          for (int f = 0; f < floes; ++f)
+            for (int r = -6; r <= 6; ++r)
+              for (int q = -6; q <= 6; ++q) {
+                const json cmd = {{"floe", f}, {"kind", "use_stone"}, {"stone", "green"}, {"to", {q, r}}};
+                auto trial = g->clone();
+                seeded_dice scratch(1);
+                const auto applied = trial->apply(seat, cmd, scratch);
+                if (applied) accepted.insert(cmd.dump());
+                else if (listed.count(cmd.dump())) FAIL_CHECK(cmd.dump() << " listed, refused: " << applied.error().code << " " << applied.error().message);
+              }
+          std::vector<std::string> only_listed, only_accepted;
+          std::set_difference(listed.begin(), listed.end(), accepted.begin(), accepted.end(), std::back_inserter(only_listed));
+          std::set_difference(accepted.begin(), accepted.end(), listed.begin(), listed.end(), std::back_inserter(only_accepted));
+          INFO("variant " << vi << " seed " << seed << " step " << step << ": " << listed.size() << " listed, "
+                          << accepted.size() << " accepted; listed only: " << (only_listed.empty() ? "-" : only_listed[0])
+                          << "; accepted only: " << (only_accepted.empty() ? "-" : only_accepted[0]));
+          CHECK(only_listed.empty());
+          CHECK(only_accepted.empty());
+        }
+        const auto r = g->apply(seat, pick_entry(legal, pick), d);
+        REQUIRE(r);
+      }
+    }
+  }
+  CHECK(checked >= 20);
 }
