@@ -367,7 +367,7 @@ function tick() {
   }
   for (const el of document.querySelectorAll('[data-deadline]')) {
     el.textContent = formatSeconds(secondsLeft(Number(el.dataset.deadline)));
-    el.closest('.timer')?.classList.toggle('urgent', secondsLeft(Number(el.dataset.deadline)) <= 10);
+    el.closest('.timer')?.classList.toggle('urgent', secondsLeft(Number(el.dataset.deadline)) <= 15);
   }
 }
 setInterval(tick, 250);
