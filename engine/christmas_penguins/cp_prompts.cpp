@@ -50,7 +50,7 @@ std::optional<prompt> cp_game::current_prompt() const {
     case phase::flee: timeout = s_.cfg->sub_ms; break;
     default: timeout = s_.cfg->main_ms;
   }
-  return prompt{prompt_kind(), prompt_seats(), timeout, s_.serial};
+  return prompt{prompt_kind(), prompt_seats(), timeout, s_.serial, s_.ph == phase::reaction};
 }
 
 // ---- move destinations ----------------------------------------------------------------------

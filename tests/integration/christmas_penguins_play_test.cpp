@@ -2,6 +2,7 @@
 // "Stop!" claims sent near-simultaneously from several connections, many times over.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include "play_helpers.hpp"
@@ -177,4 +178,57 @@ TEST_CASE("Christmas Penguins: near-simultaneous Stop! claims, every time exactl
     if (f["type"] == "state")
       for (const auto& e : f["events"]) used += e["kind"] == "stone_used";
   CHECK(used > 0);
+}
+
+// The "Stop!" window after a roll waits for whoever wants to shout and closes by itself: letting it
+// close is no one's time running out. A newcomer trial found a grandmother holding a stone marked
+// "away" after two such windows, her own turns then played for her after 3 seconds (rulebook C5).
+TEST_CASE("Christmas Penguins: letting Stop! windows close never makes a player away", "[christmas_penguins][away]") {
+  test_server s(lift_rate_limit);
+  json options = cp_options();
+  options["reactionWindowMs"] = 300;
+  options["mainTimeoutSec"] = "off";
+  options["subPromptTimeoutSec"] = "off";
+  options["stopSeconds"] = "off";
+  options["maxRounds"] = 30;
+  auto t = seat_players(s, 3, options, "christmas_penguins");
+  std::mt19937 rng(23);
+  std::vector<follower> follow;
+  for (auto& c : t.clients) follow.push_back(follower{*c, 0, nullptr});
+  std::vector<int> closed_on(3, 0);  // windows that closed with the seat not answering
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  std::uint64_t counted = 0;
+  REQUIRE(t.clients[0]->request({{"type", "start_game"}})["type"] == "ok");
+  while (*std::min_element(closed_on.begin(), closed_on.end()) < 3) {
+    REQUIRE(std::chrono::steady_clock::now() < until);
+    const json st = follow[0].refresh();
+    if (st.is_null()) continue;
+    if (st["seq"].get<std::uint64_t>() > counted) {
+      for (const auto& f : t.clients[0]->transcript())
+        if (f["type"] == "state" && f["seq"].get<std::uint64_t>() > counted)
+          for (const auto& e : f["events"])
+            if (e["kind"] == "reaction_closed")
+              for (const auto& seat : e["unanswered"]) ++closed_on.at(seat.get<std::size_t>());
+      counted = st["seq"];
+    }
+    if (st["over"] == true) {
+      REQUIRE(t.clients[0]->request({{"type", "start_game"}})["type"] == "ok");
+      continue;
+    }
+    if (st["prompt"]["kind"] == "reaction") continue;  // nobody answers the window: it closes by itself
+    for (const int seat : st["prompt"]["seats"]) {
+      auto& f = follow[static_cast<std::size_t>(seat)];
+      const json mine = f.refresh();
+      if (mine.is_null() || mine["seq"] != st["seq"]) continue;
+      auto cmd = pick_move(mine, rng);
+      if (cmd.is_null()) continue;
+      t.clients[static_cast<std::size_t>(seat)]->request({{"type", "action"}, {"action", cmd}});
+      break;
+    }
+  }
+  INFO("windows closed unanswered, per seat: " << closed_on[0] << " " << closed_on[1] << " " << closed_on[2]);
+  for (const auto& c : t.clients)
+    for (const auto& f : c->transcript())
+      if (f["type"] == "room")
+        for (const auto& seat : f["room"]["seats"]) CHECK(seat.value("status", "") != "away");
 }

@@ -192,6 +192,7 @@ function eventText(ev, game, log, i) {
   if (ev.kind === 'log_truncated') return t('game.log_truncated');
   if (ev.kind === 'game_started') return t('game.started', { names: list(ev.players.map((name) => displayName(name))) });
   if (ev.kind === 'timed_out') {
+    if (game?.windowPrompts?.includes(ev.prompt)) return null; // a window closing: nobody's time ran out
     const names = ev.seats.map((s) => seatName(s));
     return names.length ? t('game.timed_out', { names: list(names) }) : null;
   }

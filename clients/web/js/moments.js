@@ -27,7 +27,7 @@ function momentText(ev, msg, game, ctx) {
   // Not the end of a window that only waited for whoever wanted to act (Christmas Penguins'
   // "Stop!" window): nothing was chosen for anybody there.
   if (ev.kind === 'timed_out') {
-    if (ctx.seat === null || ctx.seat === undefined || !ev.seats?.includes(ctx.seat) || ev.prompt === 'reaction') return null;
+    if (ctx.seat === null || ctx.seat === undefined || !ev.seats?.includes(ctx.seat) || game?.windowPrompts?.includes(ev.prompt)) return null;
     return `⏱ ${game?.timeoutText?.(msg, ctx) || t('moment.timed_out_you')}`;
   }
   // "Play again": the results give way to a new game, and everyone is told so.

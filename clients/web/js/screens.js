@@ -303,6 +303,10 @@ function gameHtml(room, g) {
       : `<span class="timer muted">${esc(t('game.no_timer'))}</span>`)
     : '';
   const spectator = store.seat === null ? `<p class="muted">${esc(t('game.spectating'))}</p>` : '';
+  // A player whose time ran out twice in a row is "away": the game then chooses for them after a few
+  // seconds (rulebook C5). They are told so, and how to play on.
+  const away = store.seat !== null && !state.over && room.seats[store.seat]?.status === 'away'
+    ? `<p class="notice away-note" data-testid="away-note">${esc(t('game.away_you'))}</p>` : '';
   // The host can move the game on for a player it is waiting on (the default, as on a timeout).
   const waitedFor = isHost() && prompt && !state.over
     ? prompt.seats.filter((s) => s !== store.seat && !['bot', 'gone'].includes(room.seats[s]?.status)) : [];
@@ -335,7 +339,7 @@ function gameHtml(room, g) {
       <strong class="turn" data-testid="turn">${esc(turnLine)}</strong>
       <span class="what">${esc(what)}</span> ${timer} ${helpButton(room.game, 'game', 'small')}
     </div>
-    ${spectator}${skip}
+    ${spectator}${away}${skip}
     ${state.over ? resultHtml(g, ctx) : ''}
     ${actions}
     <div class="board-wrap" data-key="board-wrap">${board}</div>

@@ -371,6 +371,7 @@ void room::on_prompt_timer(std::uint64_t serial) {
   bool away_changed = false;
   for (int s : due) {
     auto& st = seats_[static_cast<std::size_t>(s)];
+    if (pr->optional) continue;  // a window that closed by itself: nobody was late
     if (++st.timeouts >= cfg_.away_after_timeouts && !st.away) {
       st.away = true;
       away_changed = true;

@@ -293,6 +293,9 @@ export default [
     // playing a stone after "Stop!". Not the short window to shout "Stop!" after a roll, which is
     // part of the game (it closes by itself so that a roll never waits on every stone holder).
     followTurnLimit: ['subPromptTimeoutSec', 'stopSeconds'],
+    // Prompts that only wait for whoever wants to act and close by themselves (the "Stop!" window
+    // after a roll): their end is no one's time running out, so no "the game chose for …" line.
+    windowPrompts: ['reaction'],
     // About half a minute per turn (roll, the "Stop!" window, the move); games usually end at the
     // round cap (docs/rules/christmas-penguins.md, "An evening's game").
     estimateMinutes: (o) => (o.maxRounds * o.maxPlayers) / 2,

@@ -66,6 +66,10 @@ struct prompt {
   std::vector<int> seats;      // seats that may answer it
   std::optional<int> timeout_ms;  // nullopt: no timer (timers off, or the phase has none)
   std::uint64_t serial = 0;    // changes whenever a new prompt opens; guards stale timers
+  // Answering is optional: the timer closing the prompt is how the game goes on (Christmas
+  // Penguins' "Stop!" window after a roll), not a player being late, so it does not count towards
+  // "away" (rulebook C5).
+  bool optional = false;
 };
 
 struct setup {
