@@ -62,6 +62,8 @@ const texts = {
     'cp.cancel': 'Cancel',
     'cp.a.roll': 'Roll the die', 'cp.a.pass': 'No stop, go on', 'cp.a.end_turn': 'End my turn',
     'cp.a.push': 'Push the penguin to {where}', 'cp.a.confiscate': 'Take {a_colour} present',
+    'cp.a.confiscate.pool': 'Put {a_colour} present back under the tree', 'cp.a.confiscate.removed': 'Take {a_colour} present out of the game',
+    'cp.tb.now_you': "Now you! ({name}'s turn)",
     'cp.a.steal': 'Steal {a_colour} present', 'cp.a.pickup_yes': 'Take the stone', 'cp.a.pickup_no': 'Leave the stone',
     'cp.a.place_channel': 'Channel between {a} and {b}', 'cp.a.withdraw_stop': 'Take back my "Stop!"',
     'cp.a.cancel_stop': 'Do not play a stone', 'cp.a.use_red': 'Red stone: swap places with {who}',
@@ -183,6 +185,8 @@ const texts = {
     'cp.cancel': 'Abbrechen',
     'cp.a.roll': 'Würfeln', 'cp.a.pass': 'Kein Stopp, weiter', 'cp.a.end_turn': 'Zug beenden',
     'cp.a.push': 'Den Pinguin schieben auf {where}', 'cp.a.confiscate': 'Ein Geschenk in {colour} nehmen',
+    'cp.a.confiscate.pool': 'Ein Geschenk in {colour} zurück unter den Baum legen', 'cp.a.confiscate.removed': 'Ein Geschenk in {colour} aus dem Spiel nehmen',
+    'cp.tb.now_you': 'Jetzt du! ({name} ist am Zug)',
     'cp.a.steal': 'Ein Geschenk in {colour} stibitzen', 'cp.a.pickup_yes': 'Stein nehmen', 'cp.a.pickup_no': 'Stein liegen lassen',
     'cp.a.place_channel': 'Rinne zwischen {a} und {b}', 'cp.a.withdraw_stop': '„Stopp!“ zurücknehmen',
     'cp.a.cancel_stop': 'Keinen Stein spielen', 'cp.a.use_red': 'Roter Stein: Platz tauschen mit {who}',
@@ -701,7 +705,13 @@ function actionLabel(entry, ctx) {
     case 'roll': case 'pass': case 'end_turn': case 'withdraw_stop': case 'cancel_stop':
       return t(`cp.a.${entry.kind}`);
     case 'push': return t('cp.a.push', { where: where(entry.chain[entry.chain.length - 1], ctx.view) });
-    case 'confiscate': return t('cp.a.confiscate', { colour: colourName(entry.colour), a_colour: aColour(entry.colour) });
+    case 'confiscate': {
+      // Where the present goes (rulebook A27): back under the tree by default, so say so; Santa's
+      // own count does not rise.
+      const to = ctx.room?.options?.confiscatedTo ?? 'pool';
+      const key = to === 'pool' || to === 'removed' ? `cp.a.confiscate.${to}` : 'cp.a.confiscate';
+      return t(key, { colour: colourName(entry.colour), a_colour: aColour(entry.colour) });
+    }
     case 'steal': return t('cp.a.steal', { colour: colourName(entry.colour), a_colour: aColour(entry.colour) });
     case 'pickup_stone': return t(entry.take ? 'cp.a.pickup_yes' : 'cp.a.pickup_no');
     case 'place_channel': return t('cp.a.place_channel', { a: where(entry.a, ctx.view, true), b: where(entry.b, ctx.view, true) });
@@ -849,7 +859,10 @@ export default {
     const outOfTurn = seats.length !== 1 || seats[0] !== v.active;
     if (kind !== 'reaction' && kind !== 'stopped' && !(outOfTurn && ['confiscate', 'relocate_tree', 'flee'].includes(kind))) return null;
     const you = ctx.seat === v.active;
-    const turn = you ? t('game.your_turn') : t('game.turn_of', { name: ctx.name(v.active) });
+    // Someone else's turn, but the game waits on this player (a flight, Santa's choice, their own
+    // "Stop!"): the bar says "Now you!" rather than the other's name.
+    const askedNow = mine && !you && kind !== 'reaction';
+    const turn = you ? t('game.your_turn') : askedNow ? t('cp.tb.now_you', { name: ctx.name(v.active) }) : t('game.turn_of', { name: ctx.name(v.active) });
     const name = ctx.name(v.active);
     let what;
     if (kind === 'reaction') {

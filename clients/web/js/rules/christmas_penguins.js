@@ -24,10 +24,10 @@ export default {
   en: {
     goal: 'You are cheeky penguins who steal presents from under Santa\'s tree. One player is Santa and tries to catch the penguins. Whoever is caught becomes the new Santa. At the end the penguin with the most presents wins; the player who is Santa then cannot win.',
     pieces: [
-      [pic.penguin, 'Penguin', 'Each player has one, in their colour.'],
+      [pic.penguin, 'Penguin', 'Each player has one, in their colour, and starts with 2 presents of that colour.'],
       [pic.santa, 'Santa', 'One player plays Santa. His penguin waits beside the ice.'],
       [pic.hut, 'Santa\'s hut', 'When Santa hands his role on, his penguin starts again from here.'],
-      [pic.tree, 'The tree', 'The presents lie under it. Santa may never step on it.'],
+      [pic.tree, 'The tree', 'The presents lie under it. Santa may never step onto the tree\'s floe.'],
       [pic.bear, 'Polar bear', 'Moves only on a 1. Penguins run away from him.'],
       [pic.stones, 'Stones', 'Red, blue and green. Step on one to pick it up.'],
       [pic.channel, 'Water channel', 'Open water between two floes. Nobody can cross it.'],
@@ -59,10 +59,10 @@ export default {
   de: {
     goal: 'Ihr seid freche Pinguine, die dem Weihnachtsmann die Geschenke unterm Baum stibitzen. Ein Spieler ist der Weihnachtsmann und versucht, die Pinguine zu erwischen. Wer erwischt wird, ist der neue Weihnachtsmann. Am Ende gewinnt der Pinguin mit den meisten Geschenken; wer dann Weihnachtsmann ist, kann nicht gewinnen.',
     pieces: [
-      [pic.penguin, 'Pinguin', 'Jeder Spieler hat einen, in seiner Farbe.'],
+      [pic.penguin, 'Pinguin', 'Jeder Spieler hat einen, in seiner Farbe, und fängt mit 2 Geschenken in seiner Farbe an.'],
       [pic.santa, 'Weihnachtsmann', 'Ein Spieler spielt den Weihnachtsmann. Sein Pinguin wartet neben dem Eis.'],
       [pic.hut, 'Hütte', 'Gibt der Weihnachtsmann seine Rolle ab, startet sein Pinguin hier neu.'],
-      [pic.tree, 'Der Baum', 'Darunter liegen die Geschenke. Der Weihnachtsmann darf nie auf seine Scholle.'],
+      [pic.tree, 'Der Baum', 'Darunter liegen die Geschenke. Der Weihnachtsmann darf nie auf die Scholle mit dem Baum.'],
       [pic.bear, 'Eisbär', 'Zieht nur bei einer 1. Pinguine laufen vor ihm davon.'],
       [pic.stones, 'Steine', 'Rot, Blau, Grün. Wer auf einem stehen bleibt, darf ihn nehmen.'],
       [pic.channel, 'Wasserrinne', 'Offenes Wasser zwischen zwei Schollen. Da kommt keiner hinüber.'],
