@@ -892,11 +892,17 @@ export default {
 
   actionsExtra(ctx) {
     const out = [];
+    // "Stop!" comes first where it is the thing to decide now (the window after a roll, before one's
+    // own roll or move); while the player chooses something else (which present to steal, where to
+    // flee) it comes after those choices, so that it does not lie over them.
+    const stopBlock = [];
     const stop = ctx.legal.find((e) => e.kind === 'stop');
     if (stop) {
-      out.push(`<button class="stop-button" data-act="cp-stop" data-testid="stop">✋ ${esc(t('cp.stop'))}</button>`);
-      out.push(`<p class="hint cp-stop-why" data-testid="stop-why">${esc(stopWhy(ctx))}</p>`);
+      stopBlock.push(`<button class="stop-button" data-act="cp-stop" data-testid="stop">✋ ${esc(t('cp.stop'))}</button>`);
+      stopBlock.push(`<p class="hint cp-stop-why" data-testid="stop-why">${esc(stopWhy(ctx))}</p>`);
     }
+    const stopFirst = ['reaction', 'roll', 'move', 'bear_move', 'post_move'].includes(ctx.view.phase);
+    if (stopFirst) out.push(...stopBlock);
     if (ui.stop) {
       const text = ui.stop.status === 'sent' ? t('cp.stop_sent')
         : ui.stop.status === 'granted' ? t('cp.stop_granted')
@@ -905,7 +911,12 @@ export default {
       out.push(`<p class="stop-result ${esc(ui.stop.status)}" data-testid="stop-result" data-status="${esc(ui.stop.status)}">${esc(text)}</p>`);
     }
     // Before the target is picked: what each stone does.
-    if (ctx.view.phase === 'stopped' && ctx.view.stop?.claimant === ctx.seat) out.push(`<p class="hint" data-testid="stones-help">${esc(t('cp.stones_help'))}</p>`);
+    if (ctx.view.phase === 'stopped' && ctx.view.stop?.claimant === ctx.seat) {
+      // Only the stones this player holds (the sheet has all three).
+      const held = ctx.view.players[ctx.seat]?.stones || {};
+      const kinds = ['red', 'blue', 'green'].filter((k) => held[k]);
+      out.push(`<p class="hint" data-testid="stones-help">${esc(kinds.map((k) => t(`cp.sw.${k}`)).join(' ') || t('cp.stones_help'))}</p>`);
+    }
     // The first screen of a game: what it is all about, for a penguin and for Santa.
     const kinds = new Set(ctx.legal.map((e) => e.kind));
     if (kinds.has('place_penguin')) out.push(`<p class="hint cp-goal" data-testid="cp-goal">${esc(t('cp.goal_penguin'))}</p>`);
@@ -936,6 +947,7 @@ export default {
         ? `<p class="hint">${esc(t(`cp.${m}_hint`))}</p><button data-act="cp-mode" data-mode="">${esc(t('cp.cancel'))}</button>`
         : `<button data-act="cp-mode" data-mode="${m}">${esc(t(`cp.${m}_mode`))}</button>`);
     }
+    if (!stopFirst) out.push(...stopBlock);
     return out.join('');
   },
 
