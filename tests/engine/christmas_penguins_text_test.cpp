@@ -15,19 +15,14 @@
 #include <vector>
 
 #include "christmas_penguins_common.hpp"
-#include "tinsel/engine/game.hpp"
+#include "text_test_common.hpp"
 
 namespace {
 
 using namespace tinsel::engine;
-
-// As protocol::dump (protocol/src/messages.cpp), which the engine tests do not link.
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-struct variant {
-  json options;
-  int players;
-};
+using text_test::dump;
+using text_test::pick_entry;
+using text_test::variant;
 
 const std::vector<variant>& variants() {
   static const std::vector<variant> v = {
@@ -72,26 +67,13 @@ const std::vector<variant>& variants() {
 // Counts the kinds of the entries listed, to show which lists the games reached.
 void check_state(const game& g, const std::string& where, std::map<std::string, long>& kinds) {
   INFO(where);
-  // Appended after what the buffer holds already, as the server's frame does.
-  const std::string prefix = "{\"legal\":";
-  for (int seat = -1; seat <= g.players(); ++seat) {
-    std::string text = prefix;
-    REQUIRE(g.write_legal(seat, text));
-    const json legal = g.legal(seat);
-    CHECK(text == prefix + dump(legal));
-    for (const auto& e : legal) {
-      std::string k = e["kind"].get<std::string>();
-      if (k == "use_stone") k += " " + e["stone"].get<std::string>();
-      if (k == "flee" && e.contains("colour")) k += " with a present";
-      ++kinds[k];
-    }
-  }
-  std::string text = prefix;
-  REQUIRE(g.write_shared_view(text));
-  const auto shared = g.shared_view();
+  const auto shared = text_test::check_text(g, [&](const json& e) {
+    std::string k = e["kind"].get<std::string>();
+    if (k == "use_stone") k += " " + e["stone"].get<std::string>();
+    if (k == "flee" && e.contains("colour")) k += " with a present";
+    ++kinds[k];
+  });
   REQUIRE(shared);
-  CHECK(text == prefix + dump(*shared));
-  CHECK(text == prefix + dump(g.view(viewer::spectator())));
   const json& v = *shared;
   if (!v["loose_presents"].empty()) ++kinds["view: loose presents"];
   if (!v["channels"].empty()) ++kinds["view: channels"];
@@ -102,21 +84,6 @@ void check_state(const game& g, const std::string& where, std::map<std::string, 
   if (!v["result"].is_null()) ++kinds["view: result"];
   for (const auto& p : v["players"])
     if (p["penguin"] == "at_hut") ++kinds["view: penguin at_hut"];
-}
-
-// A legal entry of `seat`: a kind first, then one entry of that kind, so that a kind listed once
-// ("stop", "cancel_stop") is picked as often as one listed a hundred times ("place_channel").
-json pick_entry(const json& legal, seeded_dice& pick) {
-  std::vector<std::string> kinds;
-  for (const auto& e : legal) {
-    const auto k = e["kind"].get<std::string>();
-    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
-  }
-  const auto& kind = kinds.at(pick.roll(static_cast<std::uint32_t>(kinds.size())));
-  std::vector<const json*> of_kind;
-  for (const auto& e : legal)
-    if (e["kind"] == kind) of_kind.push_back(&e);
-  return *of_kind.at(pick.roll(static_cast<std::uint32_t>(of_kind.size())));
 }
 
 }  // namespace
@@ -130,16 +97,10 @@ TEST_CASE("Christmas Penguins writes legal and the shared view as exactly the te
   std::map<std::string, long> kinds;
   for (std::size_t vi = 0; vi < variants().size(); ++vi) {
     const auto& var = variants()[vi];
-    const auto options = info->normalize_options(var.options);
-    REQUIRE(options);
     for (std::uint64_t seed = 1; seed <= games_per_variant; ++seed) {
       seeded_dice d(seed * 7919 + vi);
       seeded_dice pick(seed * 31 + vi);
-      setup su{options.value(), var.players, std::nullopt};
-      if (options.value()["startPlayer"] == "host-picks") su.first_seat = static_cast<int>(seed % var.players);
-      auto created = info->create(su, d);
-      REQUIRE(created);
-      auto g = std::move(created.value());
+      auto g = text_test::create(*info, var, seed, d);
       const std::string name = "variant " + std::to_string(vi) + " seed " + std::to_string(seed);
       for (int step = 0; step < 5000; ++step) {
         check_state(*g, name + " step " + std::to_string(step), kinds);
@@ -223,16 +184,10 @@ TEST_CASE("Christmas Penguins lists exactly the green-stone moves that are accep
   int checked = 0;
   for (std::size_t vi = 0; vi < variants().size(); ++vi) {
     int here = 0;  // positions checked in this variant: a few in each
-    const auto options = info->normalize_options(variants()[vi].options);
-    REQUIRE(options);
     for (std::uint64_t seed = 1; seed <= 40 && here < 6; ++seed) {
       seeded_dice d(seed * 104729 + vi);
       seeded_dice pick(seed * 17 + vi);
-      setup su{options.value(), variants()[vi].players, std::nullopt};
-      if (options.value()["startPlayer"] == "host-picks") su.first_seat = static_cast<int>(seed % variants()[vi].players);
-      auto created = info->create(su, d);
-      REQUIRE(created);
-      auto g = std::move(created.value());
+      auto g = text_test::create(*info, variants()[vi], seed, d);
       for (int step = 0; step < 3000 && !g->is_over(); ++step) {
         const auto pr = g->current_prompt();
         REQUIRE(pr);

@@ -8,19 +8,13 @@
 #include <vector>
 
 #include "common/json_text.hpp"
-#include "tinsel/engine/game.hpp"
+#include "text_test_common.hpp"
 
 namespace {
 
 using namespace tinsel::engine;
-
-// As protocol::dump (protocol/src/messages.cpp), which the engine tests do not link.
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-struct variant {
-  json options;
-  int players;
-};
+using text_test::dump;
+using text_test::variant;
 
 const std::vector<variant>& variants() {
   static const std::vector<variant> v = {
@@ -35,24 +29,6 @@ const std::vector<variant>& variants() {
   return v;
 }
 
-// Compares the text with the json at the current state; `where` names the state in a failure.
-void check_state(const game& g, const std::string& where) {
-  INFO(where);
-  // Appended after what the buffer holds already, as the server's frame does.
-  const std::string prefix = "{\"legal\":";
-  for (int seat = -1; seat <= g.players(); ++seat) {
-    std::string text = prefix;
-    REQUIRE(g.write_legal(seat, text));
-    CHECK(text == prefix + dump(g.legal(seat)));
-  }
-  std::string text = prefix;
-  REQUIRE(g.write_shared_view(text));
-  const auto shared = g.shared_view();
-  REQUIRE(shared);
-  CHECK(text == prefix + dump(*shared));
-  CHECK(text == prefix + dump(g.view(viewer::spectator())));
-}
-
 }  // namespace
 
 TEST_CASE("Happy Holidays writes legal and the shared view as exactly the text of their json",
@@ -63,19 +39,14 @@ TEST_CASE("Happy Holidays writes legal and the shared view as exactly the text o
   long states = 0, over = 0;
   for (std::size_t vi = 0; vi < variants().size(); ++vi) {
     const auto& var = variants()[vi];
-    const auto options = info->normalize_options(var.options);
-    REQUIRE(options);
     for (std::uint64_t seed = 1; seed <= games_per_variant; ++seed) {
       seeded_dice d(seed * 7919 + vi);
       seeded_dice pick(seed);
-      setup su{options.value(), var.players, std::nullopt};
-      if (options.value()["startPlayer"] == "host-picks") su.first_seat = static_cast<int>(seed % var.players);
-      auto created = info->create(su, d);
-      REQUIRE(created);
-      auto g = std::move(created.value());
+      auto g = text_test::create(*info, var, seed, d);
       const std::string name = "variant " + std::to_string(vi) + " seed " + std::to_string(seed);
       for (int step = 0; step < 5000; ++step) {
-        check_state(*g, name + " step " + std::to_string(step));
+        INFO(name << " step " << step);
+        REQUIRE(text_test::check_text(*g));
         ++states;
         if (g->is_over()) {
           ++over;

@@ -11,19 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "tinsel/engine/game.hpp"
+#include "text_test_common.hpp"
 
 namespace {
 
 using namespace tinsel::engine;
-
-// As protocol::dump (protocol/src/messages.cpp), which the engine tests do not link.
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-struct variant {
-  json options;
-  int players;
-};
+using text_test::dump;
+using text_test::pick_entry;
+using text_test::variant;
 
 const std::vector<variant>& variants() {
   static const std::vector<variant> v = {
@@ -50,47 +45,19 @@ const std::vector<variant>& variants() {
 // Counts what the states showed, to prove the games reached it.
 void check_state(const game& g, const std::string& where, std::map<std::string, long>& seen) {
   INFO(where);
-  // Appended after what the buffer holds already, as the server's frame does.
-  const std::string prefix = "{\"legal\":";
-  for (int seat = -1; seat <= g.players(); ++seat) {
-    std::string text = prefix;
-    REQUIRE(g.write_legal(seat, text));
-    const json legal = g.legal(seat);
-    CHECK(text == prefix + dump(legal));
-    for (const auto& e : legal) ++seen[e["kind"].get<std::string>() + (e.contains("domain") ? " domain" : "")];
-  }
-  std::string text = prefix;
-  const auto shared = g.shared_view();
-  const bool wrote = g.write_shared_view(text);
-  CHECK(wrote == static_cast<bool>(shared));
+  const auto shared = text_test::check_text(g, [&](const json& e) {
+    ++seen[e["kind"].get<std::string>() + (e.contains("domain") ? " domain" : "")];
+  });
   if (!shared) {
-    CHECK(text == prefix);
     ++seen["no shared view"];
     return;
   }
-  CHECK(text == prefix + dump(*shared));
-  CHECK(text == prefix + dump(g.view(viewer::spectator())));
   const json& v = *shared;
   ++seen["view: " + v["phase"].get<std::string>()];
   if (!v["result"].is_null()) {
     ++seen["result: " + v["result"]["decided_by"].get<std::string>()];
     if (!v["result"]["ended_by"].is_null()) ++seen["result: ended_by"];
   }
-}
-
-// A concrete legal entry (never one with a "domain"): a kind first, then one entry of that kind,
-// so that ending the turn is picked as often as one of the many reveals.
-json pick_entry(const json& legal, seeded_dice& pick) {
-  std::vector<std::string> kinds;
-  for (const auto& e : legal) {
-    const auto k = e["kind"].get<std::string>();
-    if (!e.contains("domain") && std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
-  }
-  const auto& kind = kinds.at(pick.roll(static_cast<std::uint32_t>(kinds.size())));
-  std::vector<const json*> of_kind;
-  for (const auto& e : legal)
-    if (e["kind"] == kind && !e.contains("domain")) of_kind.push_back(&e);
-  return *of_kind.at(pick.roll(static_cast<std::uint32_t>(of_kind.size())));
 }
 
 }  // namespace
@@ -104,16 +71,10 @@ TEST_CASE("Unterm Baum writes legal and the shared view as exactly the text of t
   std::map<std::string, long> seen;
   for (std::size_t vi = 0; vi < variants().size(); ++vi) {
     const auto& var = variants()[vi];
-    const auto options = info->normalize_options(var.options);
-    REQUIRE(options);
     for (std::uint64_t seed = 1; seed <= games_per_variant; ++seed) {
       seeded_dice d(seed * 7919 + vi);
       seeded_dice pick(seed * 31 + vi);
-      setup su{options.value(), var.players, std::nullopt};
-      if (options.value()["startPlayer"] == "host-picks") su.first_seat = static_cast<int>(seed % var.players);
-      auto created = info->create(su, d);
-      REQUIRE(created);
-      auto g = std::move(created.value());
+      auto g = text_test::create(*info, var, seed, d);
       const std::string name = "variant " + std::to_string(vi) + " seed " + std::to_string(seed);
       for (int step = 0; step < 20000; ++step) {
         check_state(*g, name + " step " + std::to_string(step), seen);
