@@ -148,7 +148,7 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   // The start player took the only reindeer from the other: the other's turn says who took it,
   // and so does their own place on the board.
   assert.match(await secondPage.locator('.turn-bar .what').textContent(), /^(Oma Inge hat dein Rentier genommen – nimm dir eins, dann würfeln|Ben took your reindeer: take one yourself, then roll)$/);
-  assert.match(await secondPage.getByTestId('hh-news').locator('li').first().textContent(), /^(Oma Inge nimmt dir dein Rentier weg|Ben takes your reindeer)$/);
+  assert.match(await secondPage.getByTestId('hh-news').locator('li:not(.hh-news-head)').first().textContent(), /^(Oma Inge nimmt dir dein Rentier weg|Ben takes your reindeer)$/);
   let rewardChecked = false;
   let endNearSeen = false;
 
@@ -542,7 +542,7 @@ await run('browser: Happy Holidays tells each player what happened to them', asy
   assert.equal(de.promptLast, 'Letzter Zug! Welche Farbe kommt vom Schlitten auf die Stapel?');
   assert.equal(de.nearBanner, '⏳ Unterm Baum nur noch Blau und Gelb: ist eine Farbe aufgebraucht, ist das Spiel aus.');
   assert.equal(de.deerPrompt, 'Rudi hat dein Rentier genommen – nimm dir eins, dann würfeln');
-  assert.equal(de.deerNews, '|Rudi nimmt dir dein Rentier weg|');
+  assert.equal(de.deerNews, '|Seit deinem letzten Wurf:||Rudi nimmt dir dein Rentier weg|');
   assert.equal(de.timeoutBanner, '⏱ Die Zeit war um: das Spiel hat Grün für dich gestapelt');
   assert.deepEqual(de.shown, ['⏱ Die Zeit war um: das Spiel hat Grün für dich gestapelt'], 'another player\'s time running out is no banner for Oma');
   assert.equal(de.timeoutStart, 'Die Zeit war um: das Spiel hat für dich das Rentier von Holly genommen und gewürfelt');

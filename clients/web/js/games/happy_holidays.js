@@ -17,6 +17,7 @@ const texts = {
     'hh.reindeer': 'has a reindeer',
     'hh.no_reindeer': 'no reindeer',
     'hh.points': { one: '{n} point', other: '{n} points' },
+    'hh.news_head': 'Since your last roll:',
     'hh.total': { one: '{n} gift in all', other: '{n} gifts in all' },
     'hh.round': 'Round {n}',
     'hh.a.take_reindeer': "Take {name}'s reindeer",
@@ -105,6 +106,7 @@ const texts = {
     'hh.reindeer': 'hat ein Rentier',
     'hh.no_reindeer': 'kein Rentier',
     'hh.points': { one: '{n} Punkt', other: '{n} Punkte' },
+    'hh.news_head': 'Seit deinem letzten Wurf:',
     'hh.total': { one: '{n} Geschenk insgesamt', other: '{n} Geschenke insgesamt' },
     'hh.round': 'Runde {n}',
     'hh.a.take_reindeer': 'Rentier von {name} nehmen',
@@ -477,6 +479,7 @@ const newsText = (n, ctx) => (n.ev.kind === 'sleigh_swapped' ? swapLostText(n.ev
 function weak(entry, v) {
   if (entry.kind === 'wish_colour') return !v.players.some((p) => p.seat !== v.active && (p.stacks?.[entry.colour] || 0) > 0);
   if (entry.kind === 'choose_sleigh') return !colours.some((c) => (v.players[entry.owner]?.sleigh?.gifts?.[c] || 0) > 0);
+  if (entry.kind === 'sleigh_colour') return !(v.players[v.active]?.sleigh?.gifts?.[entry.colour] > 0);
   return false;
 }
 
@@ -640,10 +643,10 @@ export default {
         return `<div class="tower ${n ? '' : 'none'}" style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)}>
           <span class="tower-boxes">${anchor(`st-${p.seat}-${c}`)}${boxes(c, `st-${p.seat}-${c}`, n, 10)}</span>${countChip(n)}</div>`;
       }).join('');
-      return `<div class="hh-player ${active ? 'active' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
+      return `<div class="hh-player ${active ? 'active' : ''} ${isMe(ctx, p.seat) ? 'me' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
         <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
           <span class="score">${esc(t('hh.points', { n: p.score }))}</span></div>
-        ${news && isMe(ctx, p.seat) ? `<ul class="hh-news" data-testid="hh-news">${news}</ul>` : ''}
+        ${news && isMe(ctx, p.seat) ? `<ul class="hh-news" data-testid="hh-news"><li class="hh-news-head">${esc(t('hh.news_head'))}</li>${news}</ul>` : ''}
         <div class="hh-table">
           <div class="rig">
             <div class="sleigh" role="group" aria-label="${esc(t('hh.tip.sleigh', { name }))}" ${tip(t('hh.tip.sleigh', { name }))}>
