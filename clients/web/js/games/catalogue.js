@@ -144,16 +144,17 @@ export default [
     // Both time limits side by side: "no limit" for a turn does not cover writing the wish list.
     mainOptions: ['maxPlayers', 'cardsToRemember', 'startPlayer', 'mainTimeoutSec', 'assignSeconds'],
     // Writing the lists (about a minute, at most the time allowed) and memorising them, then about K
-    // rounds of about 40 seconds a turn: the game ends when a table is full (K presents), and every
-    // turn can add a present to the own table (the computer player does so every turn). A newcomer
-    // trial played K = 8 with three in 3 to 4 minutes at a quick pace; a family talks and thinks
-    // between moves, hence 40 s a turn. No more than the round cap.
+    // rounds of about 25 seconds a turn: the game ends when a table is full (K presents), and every
+    // turn can add a present to the own table (the computer player does so every turn). Newcomer
+    // trials played K = 8 in 3 to 4 minutes, three and four at the table with computer players, a
+    // person's turn taking 5 to 21 s; a family talks and thinks between moves, hence 25 s a turn
+    // (40 s promised 25 minutes for games of 4). No more than the round cap.
     estimateMinutes: (o) => {
       const k = o.cardsToRemember;
       const rounds = Math.min(k, typeof o.maxRounds === 'number' ? o.maxRounds : 5 * k);
       const writing = Math.min(60, typeof o.assignSeconds === 'number' && o.assignSeconds > 0 ? o.assignSeconds : 60);
       const lists = writing + (typeof o.memorizeSeconds === 'number' ? o.memorizeSeconds : 30);
-      return (lists + rounds * o.maxPlayers * 40) / 60;
+      return (lists + rounds * o.maxPlayers * 25) / 60;
     },
     options: {
       startPlayer: { choices: ['random', 'host-picks'] },

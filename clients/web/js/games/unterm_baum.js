@@ -39,6 +39,8 @@ const texts = {
     'ub.p.assign': 'Write your wish list',
     'ub.p.memorize': 'Everyone memorises their wish list',
     'ub.p.turn': 'Collect presents for your table!',
+    'ub.tb.lists_wait': { one: 'Waiting for the wish list of {names}', other: 'Waiting for the wish lists of {names}' },
+    'ub.tb.last_one': 'One more present on your table and the game is over!',
     'ub.reveal_banner': '{name} looks at a card:',
     'ub.reveal_banner_mine': 'You look at a card:',
     'ub.e.assigned': '{name} has written the wish list',
@@ -129,6 +131,8 @@ const texts = {
     'ub.p.assign': 'Schreib deine Wunschliste',
     'ub.p.memorize': 'Alle prägen sich ihre Wunschliste ein',
     'ub.p.turn': 'Sammle Geschenke für deinen Tisch!',
+    'ub.tb.lists_wait': { one: 'Warte auf die Wunschliste von {names}', other: 'Warte auf die Wunschlisten von {names}' },
+    'ub.tb.last_one': 'Noch ein Geschenk auf deinen Tisch, dann ist das Spiel aus!',
     'ub.reveal_banner': '{name} sieht sich eine Karte an:',
     'ub.reveal_banner_mine': 'Du siehst dir eine Karte an:',
     'ub.e.assigned': '{name} hat die Wunschliste geschrieben',
@@ -506,6 +510,17 @@ function wishGrid(wishes, rows, slots, members, editable) {
   return lines.join('');
 }
 
+// The family a player's list starts with: a free one that depends on the seat (the last free one for
+// the first seat, the one before for the next, …), so that two people writing at once do not both
+// start on the same family and see their rows renamed when the other folds first (a newcomer trial
+// met it); computer players take the first free ones. It is sent with the list.
+function ownFamily(ctx, domain, suggestion) {
+  const free = domain.families || [];
+  if (!free.length) return suggestion.family;
+  const seat = typeof ctx.seat === 'number' ? ctx.seat : 0;
+  return free[free.length - 1 - (seat % free.length)];
+}
+
 function assignHtml(ctx) {
   const suggestion = entries(ctx, 'assign').find((e) => !e.domain);
   const domain = domainOf(ctx, 'assign');
@@ -513,7 +528,7 @@ function assignHtml(ctx) {
   const key = JSON.stringify(domain.motifs);
   if (ui.draftFor !== key) {
     // A list being written survives a reload of this tab (sessionStorage, this hand only).
-    ui.draft = loadDraft(key) || { family: suggestion.family, wishes: suggestion.wishes.map((w) => ({ ...w })) };
+    ui.draft = loadDraft(key) || { family: ownFamily(ctx, domain, suggestion), wishes: suggestion.wishes.map((w) => ({ ...w })) };
     ui.draftFor = key;
     ui.pick = null;
   }
@@ -524,7 +539,7 @@ function assignHtml(ctx) {
   if (ui.draft.family && !domain.families.includes(ui.draft.family)) {
     const by = ctx.view.players.find((p) => p.family === ui.draft.family);
     ui.draft.lost = { family: ui.draft.family, by: by ? by.seat : null };
-    ui.draft.family = ui.draft.chosen ? null : suggestion.family;
+    ui.draft.family = ui.draft.chosen ? null : ownFamily(ctx, domain, suggestion);
     ui.draft.lost.to = ui.draft.family;
     ui.draft.chosen = false;
     ui.pick = null;
@@ -775,6 +790,22 @@ export default {
     return kind ? t(`ub.p.${kind}`) : '';
   },
 
+  // While the others still write their wish lists, the bar says so (not "Anna's turn"); on the
+  // player's own turn with one present to go, it warns that the next one ends the game.
+  turnBar(ctx, { mine }) {
+    const v = ctx.view;
+    const seats = ctx.state.prompt?.seats || [];
+    if (v.phase === 'assign' && !mine && seats.length) {
+      const names = seats.map((s) => ctx.name(s));
+      const list = new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'conjunction' }).format(names);
+      return { turn: t('ub.tb.lists_wait', { n: names.length, names: list }), what: '' };
+    }
+    const me = v.players?.[ctx.seat];
+    if (mine && v.phase === 'play' && me && me.card_count === v.cards_to_remember - 1)
+      return { turn: t('game.your_turn'), what: t('ub.tb.last_one') };
+    return null;
+  },
+
   // The board handles reveals, moves, rearrangements and the wish list; end_turn stays a button.
   boardEntries(ctx) {
     return ctx.legal.map((e, i) => [e, i]).filter(([e]) => e.kind !== 'end_turn').map(([, i]) => i);
@@ -923,20 +954,18 @@ export default {
       }
       ctx.render();
     } else if (act === 'ub-assign') {
-      // A chosen family is sent: if someone else took it just now, the server refuses (rather than
-      // give another family) and the list says so.
-      // A suggested family is left out: the server gives the first free one (two players folding
-      // their lists at once cannot collide).
+      // The family is sent, chosen or the seat's own start (ownFamily): if someone else took it just
+      // now, the server refuses (rather than give another family) and the list says so.
       if (!ui.draft.family) return;
-      const cmd = { kind: 'assign', wishes: ui.draft.wishes };
-      if (ui.draft.chosen) cmd.family = ui.draft.family;
+      const cmd = { kind: 'assign', wishes: ui.draft.wishes, family: ui.draft.family };
       // Once submitted, the list lives only in the player's memory: nothing of it stays stored.
       await ctx.act(cmd).then(() => sessionStorage.removeItem(draftKey), () => {});
     } else if (act === 'ub-assign-reset') {
       const suggestion = entries(ctx, 'assign').find((e) => !e.domain);
       const was = ui.draft;
       const spot = (ws) => JSON.stringify([...ws].map((w) => [w.motif, w.row, w.slot]).sort());
-      const unchanged = !!(suggestion && was && was.family === suggestion.family && spot(was.wishes) === spot(suggestion.wishes));
+      const domain = domainOf(ctx, 'assign');
+      const unchanged = !!(suggestion && domain && was && was.family === ownFamily(ctx, domain, suggestion) && spot(was.wishes) === spot(suggestion.wishes));
       ui.draftFor = null;
       sessionStorage.removeItem(draftKey);
       ui.note = unchanged ? 'same' : 'back';
