@@ -276,7 +276,9 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
   const deadline = Date.now() + 200000;
   while (Date.now() < deadline) {
     if ((await oma.page.getByTestId('results').count()) && (await ben.page.getByTestId('results').count())) {
-      if (state.moved && state.stopped && state.channel && state.reloaded) break;
+      // Another game until the "Stop!" window after a roll was caught on screen too (it lasts 3 s:
+      // a slow machine's round of checks can miss every one of a game).
+      if (state.moved && state.stopped && state.channel && state.reloaded && state.barSeen.has('reaction')) break;
       // The dice gave nobody a stone at the right moment: the host starts another game.
       await oma.page.getByRole('button', { name: 'Play again' }).click();
       await oma.page.getByTestId('results').waitFor({ state: 'detached' });

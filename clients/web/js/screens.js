@@ -53,7 +53,7 @@ function homeHtml() {
       <strong>${esc(gameTitle(g.id))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>
       ${helpButton(g.id, 'home', 'small')}</div>`;
   });
-  const options = picked ? optionsForm(picked, draft('create-form', picked) || newRoomSeats(picked)) : '';
+  const options = picked ? optionsForm(picked, draft('create-form', picked) || newRoomOptions(picked)) : '';
   const err = store.error ? `<p class="error">${esc(errorText(store.error))}</p>` : '';
   return `${back}
   <section class="card">
@@ -82,10 +82,13 @@ const draft = (form, game) => (store.optionDraft?.form === form && store.optionD
 
 // A new room starts with seats for a family of four where a game's default is more (Unterm Baum's
 // rulebook default is 6): the picker's time estimate then speaks of a usual evening, and the invite
-// does not offer seats nobody will take. The host may choose more.
-function newRoomSeats(gameId) {
+// does not offer seats nobody will take. A game may start a family's room with other values too
+// (`familyDefaults` in its catalogue entry). The host may choose otherwise.
+function newRoomOptions(gameId) {
   const max = store.welcome?.games?.find((x) => x.id === gameId)?.default_options?.maxPlayers;
-  return typeof max === 'number' && max > 4 ? { maxPlayers: 4 } : null;
+  const out = { ...(games[gameId]?.familyDefaults || {}) };
+  if (typeof max === 'number' && max > 4) out.maxPlayers = 4;
+  return Object.keys(out).length ? out : null;
 }
 
 // The options form of a game: the main options first, the rest folded under "More settings".

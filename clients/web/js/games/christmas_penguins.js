@@ -83,7 +83,8 @@ const texts = {
     'cp.e.rolled': '{name} rolled a {value}', 'cp.e.passed': '{name} does not stop', 'cp.e.reaction_closed': 'Play goes on',
     'cp.e.moved': '{name} moves to {to}', 'cp.e.no_move': '{name} cannot move',
     'cp.e.entered_hut_floe': '{name} comes out of the hut', 'cp.e.pushed': '{name} pushes penguins away',
-    'cp.e.santa_met': 'Santa caught a penguin!', 'cp.e.present_confiscated': 'Santa takes {a_colour} present from {victim}',
+    'cp.e.santa_met': "Santa ({santa}) caught {penguin}'s penguin!", 'cp.e.santa_met_you': 'Santa ({santa}) caught your penguin!',
+    'cp.m.caught_you': '🎅 {santa} caught you! Now you become Santa.', 'cp.e.present_confiscated': 'Santa takes {a_colour} present from {victim}',
     'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.you_are_santa': 'You are Santa now! Catch the penguins.',
     'cp.end_rounds': 'The last round has been played.', 'cp.end_pool': 'The last present has been stolen.',
     'cp.result_note': 'One point per present, and one more for the most presents of one colour or the most colours.', 'cp.result_santa': 'Whoever is Santa at the end cannot win.', 'cp.e.present_stolen': '{name} steals {a_colour} present!',
@@ -206,7 +207,8 @@ const texts = {
     'cp.e.rolled': '{name} würfelt eine {value}', 'cp.e.passed': '{name} ruft nicht „Stopp!“', 'cp.e.reaction_closed': 'Es geht weiter',
     'cp.e.moved': '{name} zieht auf {to}', 'cp.e.no_move': '{name} kann nicht ziehen',
     'cp.e.entered_hut_floe': '{name} kommt aus der Hütte', 'cp.e.pushed': '{name} schiebt Pinguine weg',
-    'cp.e.santa_met': 'Der Weihnachtsmann hat einen Pinguin erwischt!', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein Geschenk in {colour} ab',
+    'cp.e.santa_met': 'Der Weihnachtsmann ({santa}) hat den Pinguin von {penguin} erwischt!', 'cp.e.santa_met_you': 'Der Weihnachtsmann ({santa}) hat deinen Pinguin erwischt!',
+    'cp.m.caught_you': '🎅 {santa} hat dich erwischt! Jetzt wirst du der Weihnachtsmann.', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein Geschenk in {colour} ab',
     'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.you_are_santa': 'Du bist jetzt der Weihnachtsmann! Fang die Pinguine.',
     'cp.end_rounds': 'Die letzte Runde ist gespielt.', 'cp.end_pool': 'Das letzte Geschenk ist stibitzt.',
     'cp.result_note': 'Ein Punkt pro Geschenk, und einer mehr für die meisten Geschenke einer Farbe oder die meisten Farben.', 'cp.result_santa': 'Wer am Ende der Weihnachtsmann ist, kann nicht gewinnen.', 'cp.e.present_stolen': '{name} stibitzt ein Geschenk in {colour}!',
@@ -962,6 +964,11 @@ export default {
       params.a_colour = aColour(ev.colour);
     }
     if (ev.kind === 'present_confiscated') params.victim = ctx.name(ev.from);
+    if (ev.kind === 'santa_met') {
+      params.santa = ctx.name(ev.santa_seat);
+      params.penguin = ctx.name(ev.penguin_seat);
+      if (ctx.seat !== null && ctx.seat !== undefined && ev.penguin_seat === ctx.seat) return t('cp.e.santa_met_you', params);
+    }
     if (ev.kind === 'roles_swapped') {
       params.santa = ctx.name(ev.santa_seat);
       if (ev.santa_seat === ctx.seat) return t('cp.e.you_are_santa');
@@ -991,6 +998,13 @@ export default {
   // their own turn begins (moments.js drops older news then).
   moments: {
     stop_claimed: '✋', stop_granted: '✋', stone_used: '🪨', present_stolen: '🎁', present_dropped: '🐻‍❄️',
+    // The caught penguin hears it at once, in the second person (a trial's grandmother learnt she
+    // was Santa only when her next turn began); Santa's own catch is no news to Santa.
+    santa_met: (ev, ctx) => {
+      if (ctx.seat !== null && ctx.seat !== undefined && ev.penguin_seat === ctx.seat) return t('cp.m.caught_you', { santa: ctx.name(ev.santa_seat) });
+      if (ctx.seat !== null && ctx.seat !== undefined && ev.santa_seat === ctx.seat) return null;
+      return `🎅 ${ctx.game.eventText(ev, ctx)}`;
+    },
     present_confiscated: (ev, ctx, msg) => {
       // Santa's own choice is no news to Santa.
       if (ctx.seat !== null && msg.events.some((e) => (e.kind === 'santa_met' && e.santa_seat === ctx.seat)
