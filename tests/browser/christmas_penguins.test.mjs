@@ -172,6 +172,18 @@ async function step(page, state) {
         // The screen may have moved on meanwhile (the state after the last click arrived): look again.
         if (!marked && (await page.locator('.cp-layout').getAttribute('data-phase')) !== 'move') return null;
         assert.ok(marked >= 1, 'the moving figure is marked');
+        // A penguin may move onto Santa's floe (and is caught there): that floe is marked red and
+        // the hint says why; no other floe is.
+        const seen = await page.evaluate(() => ({ // one look at the page, so that no state lands between
+          phase: document.querySelector('.cp-layout')?.dataset.phase,
+          santaTarget: document.querySelectorAll('.cp-board .floe.target [data-flip="cp-santa"]').length,
+          danger: document.querySelectorAll('.cp-board .floe.danger').length,
+          hint: document.querySelector('[data-testid="cp-move-hint"]')?.textContent || '',
+        }));
+        if (seen.phase === 'move') {
+          assert.equal(seen.danger, seen.santaTarget, 'only Santa\'s floe, when offered, is marked as a danger');
+          if (seen.danger) assert.match(seen.hint, /red floe is Santa's|rote Scholle ist die des Weihnachtsmanns/);
+        }
         const lang = await page.evaluate(() => document.documentElement.lang);
         if (!state.shotMove?.has(lang)) {
           await floe.hover();

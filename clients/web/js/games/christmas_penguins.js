@@ -84,7 +84,9 @@ const texts = {
     'cp.e.moved': '{name} moves to {to}', 'cp.e.no_move': '{name} cannot move',
     'cp.e.entered_hut_floe': '{name} comes out of the hut', 'cp.e.pushed': '{name} pushes penguins away',
     'cp.e.santa_met': "Santa ({santa}) caught {penguin}'s penguin!", 'cp.e.santa_met_you': 'Santa ({santa}) caught your penguin!',
-    'cp.m.caught_you': '🎅 {santa} caught you! Now you become Santa.', 'cp.e.present_confiscated': 'Santa takes {a_colour} present from {victim}',
+    'cp.m.caught_you': '🎅 {santa} caught you! Now you become Santa.',
+    'cp.danger_santa': 'Careful: Santa stands there and catches you',
+    'cp.h.danger': "The red floe is Santa's: there he catches you.", 'cp.e.present_confiscated': 'Santa takes {a_colour} present from {victim}',
     'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.you_are_santa': 'You are Santa now! Catch the penguins.',
     'cp.end_rounds': 'The last round has been played.', 'cp.end_pool': 'The last present has been stolen.',
     'cp.result_note': 'One point per present, and one more for the most presents of one colour or the most colours.', 'cp.result_santa': 'Whoever is Santa at the end cannot win.', 'cp.e.present_stolen': '{name} steals {a_colour} present!',
@@ -208,7 +210,9 @@ const texts = {
     'cp.e.moved': '{name} zieht auf {to}', 'cp.e.no_move': '{name} kann nicht ziehen',
     'cp.e.entered_hut_floe': '{name} kommt aus der Hütte', 'cp.e.pushed': '{name} schiebt Pinguine weg',
     'cp.e.santa_met': 'Der Weihnachtsmann ({santa}) hat den Pinguin von {penguin} erwischt!', 'cp.e.santa_met_you': 'Der Weihnachtsmann ({santa}) hat deinen Pinguin erwischt!',
-    'cp.m.caught_you': '🎅 {santa} hat dich erwischt! Jetzt wirst du der Weihnachtsmann.', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein Geschenk in {colour} ab',
+    'cp.m.caught_you': '🎅 {santa} hat dich erwischt! Jetzt wirst du der Weihnachtsmann.',
+    'cp.danger_santa': 'Achtung: dort steht der Weihnachtsmann und erwischt dich',
+    'cp.h.danger': 'Die rote Scholle ist die des Weihnachtsmanns: dort erwischt er dich.', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein Geschenk in {colour} ab',
     'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.you_are_santa': 'Du bist jetzt der Weihnachtsmann! Fang die Pinguine.',
     'cp.end_rounds': 'Die letzte Runde ist gespielt.', 'cp.end_pool': 'Das letzte Geschenk ist stibitzt.',
     'cp.result_note': 'Ein Punkt pro Geschenk, und einer mehr für die meisten Geschenke einer Farbe oder die meisten Farben.', 'cp.result_santa': 'Wer am Ende der Weihnachtsmann ist, kann nicht gewinnen.', 'cp.e.present_stolen': '{name} stibitzt ein Geschenk in {colour}!',
@@ -574,7 +578,10 @@ function boardSvg(ctx) {
     const isTarget = targets.has(id);
     const modeTarget = ctx.seat !== null && ((ui.mode === 'green' && greenFloe(id)) || (ui.mode === 'channel' && channelPartner(id)));
     const chosen = ui.first === id;
-    const cls = ['floe', id === v.hut ? 'hut' : '', id === v.tree ? 'tree' : '', isTarget ? 'target' : '', modeTarget ? 'mode' : '', chosen ? 'chosen' : '',
+    // A penguin that moves onto Santa's floe is caught: that floe is offered, but marked red and
+    // says so (a trial's grandmother stepped onto Santa unwarned).
+    const danger = isTarget && id === v.santa && mover?.kind === 'penguin' && ctx.legal.some((e) => e.kind === 'move' && e.to === id);
+    const cls = ['floe', id === v.hut ? 'hut' : '', id === v.tree ? 'tree' : '', isTarget ? 'target' : '', danger ? 'danger' : '', modeTarget ? 'mode' : '', chosen ? 'chosen' : '',
       mover && mover.floe === id ? 'from' : ''].filter(Boolean).join(' ');
     const clickable = isTarget || modeTarget;
     const here = figures.get(id) || [];
@@ -583,7 +590,7 @@ function boardSvg(ctx) {
       stones.has(id) ? t('cp.tip.stone', { colour: colourName(stones.get(id)) }).split(':')[0] : '',
       ...here.map((f) => (f.kind === 'penguin' ? t('cp.tip.penguin', { name: ctx.name(f.seat) }) : t(`cp.${f.kind}`)))].filter(Boolean);
     const place = where(id, v);
-    const label = `${place.charAt(0).toUpperCase()}${place.slice(1)}${on.length ? `: ${on.join(', ')}` : ''}`;
+    const label = `${place.charAt(0).toUpperCase()}${place.slice(1)}${on.length ? `: ${on.join(', ')}` : ''}${danger ? `. ${t('cp.danger_santa')}` : ''}`;
     parts.push(`<g class="${cls}" ${clickable ? `data-act="cp-floe" data-floe="${id}" role="button" tabindex="0" aria-label="${esc(label)}"` : ''} data-testid="floe-${id}">
       <polygon points="${hexPoints(c, size - 2)}"></polygon><polygon class="sheen" points="${hexPoints([c[0] - size * 0.08, c[1] - size * 0.1], size * 0.62)}"></polygon>`);
     const crowded = here.length > 0;
@@ -755,6 +762,8 @@ function moveHint(ctx) {
     else if (kinds.has('bear_move')) text = t('cp.h.bear_move');
     else if (kinds.has('flee')) text = t('cp.h.flee');
     else text = t('cp.h.swap');
+    const v = ctx.view;
+    if (mover.kind === 'penguin' && ctx.legal.some((e) => e.kind === 'move' && e.to === v.santa)) text += ` ${t('cp.h.danger')}`;
     if (window.matchMedia?.('(hover: hover) and (pointer: fine)').matches) text += ` ${t('cp.h.arrow')}`;
   }
   return `<p class="hint cp-move-hint" data-testid="cp-move-hint">${esc(text)}</p>`;
