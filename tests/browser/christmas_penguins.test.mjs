@@ -93,7 +93,7 @@ async function checkTurn(page, seen) {
   if (!s.phase || s.over) return s;
   const where = `${page.playerName} in ${s.phase}: bar "${s.turn}" / "${s.what}", die "${s.die}", stop "${s.stopWhy}"`;
   if (s.phase === 'reaction') {
-    if (s.onTurnMe) assert.match(s.turn, /^(Your turn!|Du bist dran!)$/, where);
+    if (s.onTurnMe) assert.match(s.turn, /^(Your turn!|Du bist dran!|Your turn: one moment|Dein Zug: einen Moment)$/, where);
     else assert.ok(s.turn.includes(s.onTurnName), `the bar names the roller: ${where}`);
     assert.ok(dieIn(s.die), `the die shows the roll in the "Stop!" window: ${where}`);
     assert.equal(rolledIn(s.what), dieIn(s.die), `the bar names the roll the die shows: ${where}`);

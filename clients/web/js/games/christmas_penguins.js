@@ -63,7 +63,7 @@ const texts = {
     'cp.a.roll': 'Roll the die', 'cp.a.pass': 'No stop, go on', 'cp.a.end_turn': 'End my turn',
     'cp.a.push': 'Push the penguin to {where}', 'cp.a.confiscate': 'Take {a_colour} present',
     'cp.a.confiscate.pool': 'Put {a_colour} present back under the tree', 'cp.a.confiscate.removed': 'Take {a_colour} present out of the game',
-    'cp.tb.now_you': "Now you! ({name}'s turn)",
+    'cp.tb.now_you': "Now you! ({name}'s turn)", 'cp.tb.yours_wait': 'Your turn: one moment',
     'cp.a.steal': 'Steal {a_colour} present', 'cp.a.pickup_yes': 'Take the stone', 'cp.a.pickup_no': 'Leave the stone',
     'cp.a.place_channel': 'Channel between {a} and {b}', 'cp.a.withdraw_stop': 'Take back my "Stop!"',
     'cp.a.cancel_stop': 'Do not play a stone', 'cp.a.use_red': 'Red stone: swap places with {who}',
@@ -77,6 +77,7 @@ const texts = {
     'cp.p.relocate_tree': 'You are Santa: move the tree', 'cp.p.pickup_stone': 'Take the stone or leave it',
     'cp.p.bear_move': 'Move the polar bear one floe', 'cp.p.flee': 'Flee from the polar bear',
     'cp.p.post_move': 'Build channels or end your turn', 'cp.p.stopped': '"Stop!": play a stone',
+    'cp.p.roll_plain': 'Roll the die', 'cp.p.post_move_plain': 'End your turn',
     'cp.e.turn_started': "{name}'s turn", 'cp.e.stone_placed': 'A {stone} stone now lies on {floe_on}',
     'cp.e.stone_discarded': 'A {stone} stone leaves the game', 'cp.e.penguin_placed': "{name}'s penguin stands on {floe_on}",
     'cp.e.tree_placed': 'The tree stands on {floe_on}', 'cp.e.bear_placed': 'The polar bear stands on {floe_on}',
@@ -189,7 +190,7 @@ const texts = {
     'cp.a.roll': 'Würfeln', 'cp.a.pass': 'Kein Stopp, weiter', 'cp.a.end_turn': 'Zug beenden',
     'cp.a.push': 'Den Pinguin schieben auf {where}', 'cp.a.confiscate': 'Ein Geschenk in {colour} nehmen',
     'cp.a.confiscate.pool': 'Ein Geschenk in {colour} zurück unter den Baum legen', 'cp.a.confiscate.removed': 'Ein Geschenk in {colour} aus dem Spiel nehmen',
-    'cp.tb.now_you': 'Jetzt du! ({name} ist am Zug)',
+    'cp.tb.now_you': 'Jetzt du! ({name} ist am Zug)', 'cp.tb.yours_wait': 'Dein Zug: einen Moment',
     'cp.a.steal': 'Ein Geschenk in {colour} stibitzen', 'cp.a.pickup_yes': 'Stein nehmen', 'cp.a.pickup_no': 'Stein liegen lassen',
     'cp.a.place_channel': 'Rinne zwischen {a} und {b}', 'cp.a.withdraw_stop': '„Stopp!“ zurücknehmen',
     'cp.a.cancel_stop': 'Keinen Stein spielen', 'cp.a.use_red': 'Roter Stein: Platz tauschen mit {who}',
@@ -203,6 +204,7 @@ const texts = {
     'cp.p.relocate_tree': 'Du bist der Weihnachtsmann: stell den Baum um', 'cp.p.pickup_stone': 'Stein nehmen oder liegen lassen',
     'cp.p.bear_move': 'Zieh den Eisbären eine Scholle weit', 'cp.p.flee': 'Flieh vor dem Eisbären',
     'cp.p.post_move': 'Rinnen bauen oder den Zug beenden', 'cp.p.stopped': '„Stopp!“: spiel einen Stein',
+    'cp.p.roll_plain': 'Würfeln', 'cp.p.post_move_plain': 'Beende deinen Zug',
     'cp.e.turn_started': '{name} ist dran', 'cp.e.stone_placed': 'Ein Stein in {stone} liegt jetzt auf {floe_on}',
     'cp.e.stone_discarded': 'Ein Stein in {stone} verlässt das Spiel', 'cp.e.penguin_placed': 'Der Pinguin von {name} steht auf {floe_on}',
     'cp.e.tree_placed': 'Der Baum steht auf {floe_on}', 'cp.e.bear_placed': 'Der Eisbär steht auf {floe_on}',
@@ -854,6 +856,8 @@ export default {
     const santa = ctx.view.players[ctx.view.active]?.role === 'santa';
     if (kind === 'move') return t(santa ? 'cp.p.move_santa' : 'cp.p.move_penguin', { n: ctx.view.roll ?? '' });
     if (kind === 'roll' && santa) return t('cp.p.roll_santa');
+    // Channels are mentioned only while the player can still build one.
+    if ((kind === 'roll' || kind === 'post_move') && !ctx.legal.some((e) => e.kind === 'place_channel')) return t(`cp.p.${kind}_plain`);
     return kind ? t(`cp.p.${kind}`, { n: ctx.view.roll ?? '' }) : '';
   },
 
@@ -873,7 +877,9 @@ export default {
     // Someone else's turn, but the game waits on this player (a flight, Santa's choice, their own
     // "Stop!"): the bar says "Now you!" rather than the other's name.
     const askedNow = mine && !you && kind !== 'reaction';
-    const turn = you ? t('game.your_turn') : askedNow ? t('cp.tb.now_you', { name: ctx.name(v.active) }) : t('game.turn_of', { name: ctx.name(v.active) });
+    // The player's own turn, while the game waits on someone else (Santa moving the tree after her
+    // steal): not "Your turn!", which reads as "act now".
+    const turn = you ? t(mine ? 'game.your_turn' : 'cp.tb.yours_wait') : askedNow ? t('cp.tb.now_you', { name: ctx.name(v.active) }) : t('game.turn_of', { name: ctx.name(v.active) });
     const name = ctx.name(v.active);
     let what;
     if (kind === 'reaction') {
