@@ -294,6 +294,10 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
       // The dice gave nobody a stone at the right moment: the host starts another game.
       await oma.page.getByRole('button', { name: 'Play again' }).click();
       await oma.page.getByTestId('results').waitFor({ state: 'detached' });
+      // Both are told a new game begins, also the one asked to place a penguin at once (the
+      // moments of the new game's first state once pushed it out).
+      await oma.page.locator('#moment[data-shown*="A new game begins"]').waitFor({ state: 'attached', timeout: 10000 });
+      await ben.page.locator('#moment[data-shown*="Ein neues Spiel beginnt"]').waitFor({ state: 'attached', timeout: 10000 });
       state.log = null;
       continue;
     }

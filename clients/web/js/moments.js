@@ -75,12 +75,22 @@ export function showMoments(msg, game, ctx) {
     timer = null;
   }
   awaited = mine;
+  let first = null; // a new game is said first and never trimmed away by the moments after it
   for (const ev of msg.events) {
     const text = momentText(ev, msg, game, ctx);
-    if (text) queue.push(text);
+    if (!text) continue;
+    if (ev.kind === 'game_started') {
+      queue.length = 0;
+      first = text;
+    } else queue.push(text);
   }
   // A burst (a turn of a computer player) keeps only its last few moments.
-  while (queue.length > 3) queue.shift();
+  while (queue.length > (first ? 2 : 3)) queue.shift();
+  if (first) {
+    queue.unshift(first);
+    clearTimeout(timer);
+    timer = null;
+  }
   if (!timer) next();
 }
 
