@@ -485,6 +485,25 @@ await run('browser: Unterm Baum has 160 different motif pictures, none like the 
   await page.getByRole('button', { name: /Unterm Baum/ }).click();
   await page.locator('#opt-maxPlayers').waitFor({ timeout: 5000 });
   for (const opt of ['mainTimeoutSec', 'assignSeconds']) assert.ok(await page.locator(`#opt-${opt}`).isVisible(), `${opt} is shown without "More settings"`);
+  // The turn bar when the game may end: with one present to go on the player's own table, and when
+  // another table is one short (the game may end before the next turn); while others still write
+  // their lists, whom the player waits for.
+  const bars = await page.evaluate(async () => {
+    const { default: ub } = await import('/js/games/unterm_baum.js');
+    const ctx = (seat, counts, phase = 'play', seats = [seat]) => ({
+      seat, name: (s) => ['Oma', 'Ben', 'Rudi'][s], state: { prompt: { seats } },
+      view: { phase, cards_to_remember: 8, players: counts.map((n, i) => ({ seat: i, card_count: n })) } });
+    return {
+      own: ub.turnBar(ctx(0, [7, 3, 2]), { mine: true }),
+      other: ub.turnBar(ctx(1, [3, 2, 7]), { mine: true }),
+      none: ub.turnBar(ctx(1, [3, 2, 6]), { mine: true }),
+      lists: ub.turnBar(ctx(0, [0, 0, 0], 'assign', [1, 2]), { mine: false }),
+    };
+  });
+  assert.deepEqual(bars.own, { turn: 'Your turn!', what: 'One more present on your table and the game is over!' });
+  assert.deepEqual(bars.other, { turn: 'Your turn!', what: 'Collect presents for your table! Careful: Rudi needs one more present, then the game is over.' });
+  assert.equal(bars.none, null);
+  assert.deepEqual(bars.lists, { turn: 'Waiting for the wish lists of Ben and Rudi', what: '' });
   // The time promise: writing and memorising the lists, then about 8 rounds (a table holds 8
   // presents) of about 25 s a turn.
   await page.locator('#opt-maxPlayers').fill('3');

@@ -62,8 +62,10 @@ export default [
     // "Time for a turn" set to no limit takes these along in the picker (app.js), unless set by hand.
     followTurnLimit: ['subPromptTimeoutSec'],
     // Commands in a game of bots with 8 gifts per colour (median of 20 games per table size:
-    // `tinsel-engine-bench --bot-games 20 --game happy_holidays`), about 10 seconds each for a family.
-    estimateMinutes: (o) => ({ 2: 78, 3: 69, 4: 64, 5: 61, 6: 53 }[o.maxPlayers] ?? 64) * (o.giftsPerColour / 8) * 10 / 60,
+    // `tinsel-engine-bench --bot-games 20 --game happy_holidays`), about 7 seconds each for a family
+    // (newcomer trials decided in 3 to 9 s; with 10 s the picker promised 10 minutes for four and
+    // games took 2.5 to 3 with two computer players).
+    estimateMinutes: (o) => ({ 2: 78, 3: 69, 4: 64, 5: 61, 6: 53 }[o.maxPlayers] ?? 64) * (o.giftsPerColour / 8) * 7 / 60,
     options: {
       startPlayer: { choices: ['random', 'host-picks'] },
       maxPlayers: { min: 2, max: 6 },

@@ -41,6 +41,7 @@ const texts = {
     'ub.p.turn': 'Collect presents for your table!',
     'ub.tb.lists_wait': { one: 'Waiting for the wish list of {names}', other: 'Waiting for the wish lists of {names}' },
     'ub.tb.last_one': 'One more present on your table and the game is over!',
+    'ub.tb.other_last': { one: 'Careful: {names} needs one more present, then the game is over.', other: 'Careful: {names} each need one more present, then the game is over.' },
     'ub.reveal_banner': '{name} looks at a card:',
     'ub.reveal_banner_mine': 'You look at a card:',
     'ub.e.assigned': '{name} has written the wish list',
@@ -133,6 +134,7 @@ const texts = {
     'ub.p.turn': 'Sammle Geschenke für deinen Tisch!',
     'ub.tb.lists_wait': { one: 'Warte auf die Wunschliste von {names}', other: 'Warte auf die Wunschlisten von {names}' },
     'ub.tb.last_one': 'Noch ein Geschenk auf deinen Tisch, dann ist das Spiel aus!',
+    'ub.tb.other_last': { one: 'Achtung: {names} fehlt nur noch ein Geschenk, dann ist das Spiel aus.', other: 'Achtung: {names} fehlt je nur noch ein Geschenk, dann ist das Spiel aus.' },
     'ub.reveal_banner': '{name} sieht sich eine Karte an:',
     'ub.reveal_banner_mine': 'Du siehst dir eine Karte an:',
     'ub.e.assigned': '{name} hat die Wunschliste geschrieben',
@@ -639,7 +641,7 @@ document.addEventListener('change', (ev) => {
 // After a render (the sticky reveal sits right under the sticky turn bar: --turn-bar-h, app.js),
 // what has to be seen now (the wish list when MEMORIZE starts, a card that was just turned over) is scrolled into the
 // part of the screen that no sticky bar covers.
-const pending = { wishlist: false, card: null };
+const pending = { wishlist: false, card: null, to: null };
 function afterRender() {
   const dockEl = document.querySelector('#screen .game-unterm_baum > .actions');
   document.documentElement.style.setProperty('--ub-dock-h', `${dockEl ? Math.ceil(dockEl.getBoundingClientRect().height) : 0}px`);
@@ -653,6 +655,15 @@ function afterRender() {
       const top = list.getBoundingClientRect().top - barBottom - 8;
       window.scrollBy({ top, behavior });
     }
+  }
+  // The player's own turn begins (the tree) or a new game's wish list is to be written (the list):
+  // brought into view if it is not, so that she does not start her turn looking at someone else's
+  // table with the clock running (found by a newcomer trial).
+  if (pending.to) {
+    const el = document.querySelector(`#screen ${pending.to}`);
+    pending.to = null;
+    const r = el?.getBoundingClientRect();
+    if (r && (r.bottom < barBottom + 120 || r.top > window.innerHeight * 0.6)) window.scrollBy({ top: r.top - barBottom - 8, behavior });
   }
   if (pending.card) {
     const el = document.querySelector(`#screen [data-testid="ub-${pending.card}"]`);
@@ -735,6 +746,7 @@ export default {
   // key, for the slide, and an open reveal with it).
   onState(msg, ctx) {
     rerender = ctx.render;
+    if (msg.events.some((e) => e.kind === 'game_started' && e.seq === undefined) && ctx.seat !== null) pending.to = '.ub-assign';
     if (msg.events.some((e) => e.kind === 'game_started')) {
       Object.assign(ui, { mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null, nearlyFull: new Set() });
       ui.reveals.clear();
@@ -773,6 +785,7 @@ export default {
         // A new player's turn never starts under an old card: a card looked at in the turn before
         // goes when that turn is over, even if its few seconds are not.
         for (const [key, r] of ui.reveals) if (r.seat !== ev.seat) ui.reveals.delete(key);
+        if (ev.seq === undefined && ctx.seat !== null && ev.seat === ctx.seat) pending.to = '[data-testid="ub-tree"]';
       } else if (ev.kind === 'memorize_started' && ev.seq === undefined) {
         pending.wishlist = true;
       }
@@ -801,8 +814,14 @@ export default {
       return { turn: t('ub.tb.lists_wait', { n: names.length, names: list }), what: '' };
     }
     const me = v.players?.[ctx.seat];
-    if (mine && v.phase === 'play' && me && me.card_count === v.cards_to_remember - 1)
-      return { turn: t('game.your_turn'), what: t('ub.tb.last_one') };
+    if (!mine || v.phase !== 'play' || !me) return null;
+    if (me.card_count === v.cards_to_remember - 1) return { turn: t('game.your_turn'), what: t('ub.tb.last_one') };
+    // Someone else's table is one present short: the game may end before this player's next turn.
+    const close = v.players.filter((p) => p.seat !== ctx.seat && p.card_count === v.cards_to_remember - 1).map((p) => ctx.name(p.seat));
+    if (close.length) {
+      const names = new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'conjunction' }).format(close);
+      return { turn: t('game.your_turn'), what: `${t('ub.p.turn')} ${t('ub.tb.other_last', { n: close.length, names })}` };
+    }
     return null;
   },
 
