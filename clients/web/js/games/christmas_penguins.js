@@ -33,8 +33,9 @@ const texts = {
     'cp.m.you_santa': '🎅 You are Santa now! Catch the penguins.', 'cp.m.taken_from_you': '🎅 Santa takes {a_colour} present from you',
     'cp.m.santa_now': '🎅 {santa} is Santa now.',
     'cp.m.santa_now_you_penguin': '🎅 {santa} is Santa now. You are a penguin again: yours starts at the hut.',
-    'cp.final_santa': '{name} is Santa at the end, and Santa cannot win.',
-    'cp.final_santa_you': 'You are Santa at the end, and Santa cannot win.',
+    'cp.final_santa': '{name} is Santa at the end: no bonus point, and Santa cannot win.',
+    'cp.bonus': 'Bonus', 'cp.bonus_santa': 'none: Santa',
+    'cp.final_santa_you': 'You are Santa at the end: no bonus point, and Santa cannot win.',
     'cp.at_hut': 'waiting at the hut', 'cp.edge': 'plays Santa',
     'cp.stop': 'Stop!',
     'cp.stop_sent': 'Stop! sent…',
@@ -56,7 +57,7 @@ const texts = {
     'cp.open_water': 'Open water {side}',
     'cp.choose': 'Choose:',
     'cp.channel_mode': 'Build a water channel',
-    'cp.channel_hint': 'Choose a floe, then a neighbouring floe: the channel goes between them.',
+    'cp.channel_hint': 'A water channel is open water: nobody can cross it, you neither. Choose a floe, then a neighbouring floe: the channel goes between them.',
     'cp.green_mode': 'Move a floe (green stone)',
     'cp.green_hint': 'Choose the floe to move, then a free water place next to the ice.',
     'cp.cancel': 'Cancel',
@@ -78,6 +79,7 @@ const texts = {
     'cp.p.bear_move': 'Move the polar bear one floe', 'cp.p.flee': 'Flee from the polar bear',
     'cp.p.post_move': 'Build channels or end your turn', 'cp.p.stopped': '"Stop!": play a stone',
     'cp.p.roll_plain': 'Roll the die', 'cp.p.post_move_plain': 'End your turn',
+    'cp.p.no_move': 'With a {n} your figure cannot go anywhere, so it stays.',
     'cp.e.turn_started': "{name}'s turn", 'cp.e.stone_placed': 'A {stone} stone now lies on {floe_on}',
     'cp.e.stone_discarded': 'A {stone} stone leaves the game', 'cp.e.penguin_placed': "{name}'s penguin stands on {floe_on}",
     'cp.e.tree_placed': 'The tree stands on {floe_on}', 'cp.e.bear_placed': 'The polar bear stands on {floe_on}',
@@ -160,8 +162,9 @@ const texts = {
     'cp.m.you_santa': '🎅 Du bist jetzt der Weihnachtsmann! Fang die Pinguine.', 'cp.m.taken_from_you': '🎅 Der Weihnachtsmann nimmt dir ein Geschenk in {colour} ab',
     'cp.m.santa_now': '🎅 {santa} ist jetzt der Weihnachtsmann.',
     'cp.m.santa_now_you_penguin': '🎅 {santa} ist jetzt der Weihnachtsmann. Du bist wieder Pinguin: deiner fängt an der Hütte an.',
-    'cp.final_santa': '{name} ist am Ende der Weihnachtsmann und kann deshalb nicht gewinnen.',
-    'cp.final_santa_you': 'Du bist am Ende der Weihnachtsmann und kannst deshalb nicht gewinnen.',
+    'cp.final_santa': '{name} ist am Ende der Weihnachtsmann: kein Extrapunkt, und der Weihnachtsmann kann nicht gewinnen.',
+    'cp.bonus': 'Extrapunkt', 'cp.bonus_santa': 'keiner: Weihnachtsmann',
+    'cp.final_santa_you': 'Du bist am Ende der Weihnachtsmann: kein Extrapunkt, und der Weihnachtsmann kann nicht gewinnen.',
     'cp.at_hut': 'wartet an der Hütte', 'cp.edge': 'neben dem Brett (spielt den Weihnachtsmann)',
     'cp.stop': 'Stopp!',
     'cp.stop_sent': '„Stopp!“ gesendet…',
@@ -183,7 +186,7 @@ const texts = {
     'cp.open_water': 'Offenes Wasser {side}',
     'cp.choose': 'Wähle:',
     'cp.channel_mode': 'Wasserrinne bauen',
-    'cp.channel_hint': 'Wähl eine Scholle, dann eine Nachbarscholle: die Rinne kommt dazwischen.',
+    'cp.channel_hint': 'Eine Wasserrinne ist offenes Wasser: da kommt keiner hinüber, du auch nicht. Wähl eine Scholle, dann eine Nachbarscholle: die Rinne kommt dazwischen.',
     'cp.green_mode': 'Scholle verschieben (grüner Stein)',
     'cp.green_hint': 'Wähl die Scholle, dann einen freien Wasserplatz neben dem Eis.',
     'cp.cancel': 'Abbrechen',
@@ -205,6 +208,7 @@ const texts = {
     'cp.p.bear_move': 'Zieh den Eisbären eine Scholle weit', 'cp.p.flee': 'Flieh vor dem Eisbären',
     'cp.p.post_move': 'Rinnen bauen oder den Zug beenden', 'cp.p.stopped': '„Stopp!“: spiel einen Stein',
     'cp.p.roll_plain': 'Würfeln', 'cp.p.post_move_plain': 'Beende deinen Zug',
+    'cp.p.no_move': 'Mit einer {n} kommt deine Figur nirgends hin: sie bleibt stehen.',
     'cp.e.turn_started': '{name} ist dran', 'cp.e.stone_placed': 'Ein Stein in {stone} liegt jetzt auf {floe_on}',
     'cp.e.stone_discarded': 'Ein Stein in {stone} verlässt das Spiel', 'cp.e.penguin_placed': 'Der Pinguin von {name} steht auf {floe_on}',
     'cp.e.tree_placed': 'Der Baum steht auf {floe_on}', 'cp.e.bear_placed': 'Der Eisbär steht auf {floe_on}',
@@ -857,7 +861,12 @@ export default {
     if (kind === 'move') return t(santa ? 'cp.p.move_santa' : 'cp.p.move_penguin', { n: ctx.view.roll ?? '' });
     if (kind === 'roll' && santa) return t('cp.p.roll_santa');
     // Channels are mentioned only while the player can still build one.
-    if ((kind === 'roll' || kind === 'post_move') && !ctx.legal.some((e) => e.kind === 'place_channel')) return t(`cp.p.${kind}_plain`);
+    let text = (kind === 'roll' || kind === 'post_move') && !ctx.legal.some((e) => e.kind === 'place_channel') ? t(`cp.p.${kind}_plain`) : null;
+    // A roll that left no way to go is said where she looks, not only in the log.
+    if (kind === 'post_move' && (ctx.state.events || []).some((e) => e.kind === 'no_move' && e.seat === ctx.seat)) {
+      return `${t('cp.p.no_move', { n: ctx.view.roll ?? '' })} ${text ?? t('cp.p.post_move')}`;
+    }
+    if (text) return text;
     return kind ? t(`cp.p.${kind}`, { n: ctx.view.roll ?? '' }) : '';
   },
 
@@ -909,16 +918,16 @@ export default {
 
   actionsExtra(ctx) {
     const out = [];
-    // "Stop!" comes first where it is the thing to decide now (the window after a roll, before one's
-    // own roll or move); while the player chooses something else (which present to steal, where to
-    // flee) it comes after those choices, so that it does not lie over them.
+    // "Stop!" comes first where it is the thing to decide now (the window after someone's roll);
+    // while the player has something else to do (roll, move, steal, flee) it comes after those
+    // choices, so that the optional red button does not lie over the real step (two trials).
     const stopBlock = [];
     const stop = ctx.legal.find((e) => e.kind === 'stop');
     if (stop) {
       stopBlock.push(`<button class="stop-button" data-act="cp-stop" data-testid="stop">✋ ${esc(t('cp.stop'))}</button>`);
       stopBlock.push(`<p class="hint cp-stop-why" data-testid="stop-why">${esc(stopWhy(ctx))}</p>`);
     }
-    const stopFirst = ['reaction', 'roll', 'move', 'bear_move', 'post_move'].includes(ctx.view.phase);
+    const stopFirst = ctx.view.phase === 'reaction';
     if (stopFirst) out.push(...stopBlock);
     if (ui.stop) {
       const text = ui.stop.status === 'sent' ? t('cp.stop_sent')
@@ -937,7 +946,11 @@ export default {
     // The first screen of a game: what it is all about, for a penguin and for Santa.
     const kinds = new Set(ctx.legal.map((e) => e.kind));
     if (kinds.has('place_penguin')) out.push(`<p class="hint cp-goal" data-testid="cp-goal">${esc(t('cp.goal_penguin'))}</p>`);
-    else if (kinds.has('place_tree') || kinds.has('place_bear')) out.push(`<p class="hint cp-goal" data-testid="cp-goal">${esc(t('cp.goal_santa'))}</p>`);
+    else if (kinds.has('place_tree') || kinds.has('place_bear')) {
+      out.push(`<p class="hint cp-goal" data-testid="cp-goal">${esc(t('cp.goal_santa'))}</p>`);
+      // What the bear is for, when Santa places it.
+      if (kinds.has('place_bear')) out.push(`<p class="hint" data-testid="cp-bear-why">${esc(t('cp.tip.bear'))}</p>`);
+    }
     // Take the stone or leave it: what a stone is for.
     if (kinds.has('pickup_stone')) {
       const floe = ctx.view.pending?.floe;
@@ -1111,11 +1124,15 @@ export default {
   },
 
   resultHtml(ctx) {
+    const presentCount = (p) => Object.values(p || {}).reduce((a, b) => a + b, 0);
     const r = ctx.state.result;
     const rows = r.scores.map((score, seat) => `<tr class="${r.winners.includes(seat) ? 'winner' : ''}">
       <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))} ${seat === r.final_santa ? `<span role="img" aria-label="${esc(t('cp.santa'))}">${picture(art.santa())}</span>` : ''}</td>
-      <td><strong>${score}</strong></td><td>${presentsHtml(r.presents[seat] || {})}</td></tr>`);
-    return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('cp.presents'))}</th></tr></thead>
+      <td><strong>${score}</strong></td><td>${presentsHtml(r.presents[seat] || {})}</td>
+      <td data-testid="cp-bonus-${seat}">${esc(seat === r.final_santa ? t('cp.bonus_santa') : `+${score - presentCount(r.presents[seat])}`)}</td></tr>`);
+    // The bonus point in a column of its own, so that a score above the presents (or equal to them,
+    // for the final Santa) explains itself.
+    return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('cp.presents'))}</th><th>${esc(t('cp.bonus'))}</th></tr></thead>
       <tbody>${rows.join('')}</tbody></table>`;
   },
 };
