@@ -391,6 +391,19 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
   assert.ok(state.reloaded, "Clara's page was reloaded and kept its log's words");
   console.log(`turn bar and "Stop!" checked in: ${[...state.barSeen].join(', ')}; a present to steal: ${Boolean(state.stealSeen)}`);
   assert.ok(state.barSeen.has('reaction'), 'the "Stop!" window after a roll was seen');
+  // How far Santa is from a penguin, as the "Stop!" window says it: over the ice, around water and
+  // channels. Two rows: 0 (-1,0), 1 (0,0), 2 (1,0) above 3 (-1,1), 4 (0,1); Santa on 0, the penguin
+  // on 2: two floes away, three around a channel between 0 and 1, out of reach with 0 cut off.
+  const steps = await oma.page.evaluate(async () => {
+    const { santaSteps } = await import('/js/games/christmas_penguins.js');
+    const cells = [[-1, 0], [0, 0], [1, 0], [-1, 1], [0, 1]];
+    return {
+      open: santaSteps({ cells, santa: 0, channels: [] }, 2),
+      channel: santaSteps({ cells, santa: 0, channels: [{ a: 1, b: 0 }] }, 2),
+      cut: santaSteps({ cells, santa: 0, channels: [{ a: 0, b: 1 }, { a: 3, b: 0 }] }, 2),
+    };
+  });
+  assert.deepEqual(steps, { open: 2, channel: 3, cut: null });
   await oma.page.getByTestId('results').waitFor({ timeout: 5000 });
   await ben.page.getByTestId('results').waitFor({ timeout: 5000 });
   await shot(oma.page, 'christmas-penguins-results.png');

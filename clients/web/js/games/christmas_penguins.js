@@ -126,6 +126,8 @@ const texts = {
     'cp.sw.not_rolled': '{name} has not rolled yet. Shout "Stop!" to play a stone now.',
     'cp.sw.not_rolled_you': 'Before you roll, you may shout "Stop!" and play a stone.',
     'cp.sw.now': 'Shout "Stop!" to play a stone now.',
+    'cp.sw.santa_may': { one: 'Santa is {n} floe away from your penguin: with a {roll} he may catch you!', other: 'Santa is {n} floes away from your penguin: with a {roll} he may catch you!' },
+    'cp.sw.santa_not': { one: 'Santa is {n} floe away from your penguin: a {roll} is not enough to catch you.', other: 'Santa is {n} floes away from your penguin: a {roll} is not enough to catch you.' },
     'cp.sw.red': 'Your red stone: swap places with another penguin.', 'cp.sw.blue': 'Your blue stone: swap places with any figure.',
     'cp.sw.green': 'Your green stone: move a floe.',
     'cp.die_none': 'Not rolled yet', 'cp.die_none_of': '{name} has not rolled yet',
@@ -253,6 +255,8 @@ const texts = {
     'cp.sw.not_rolled': '{name} hat noch nicht gewürfelt. Ruf „Stopp!“, um jetzt einen Stein zu spielen.',
     'cp.sw.not_rolled_you': 'Bevor du würfelst, darfst du „Stopp!“ rufen und einen Stein spielen.',
     'cp.sw.now': 'Ruf „Stopp!“, um jetzt einen Stein zu spielen.',
+    'cp.sw.santa_may': { one: 'Der Weihnachtsmann ist {n} Scholle von deinem Pinguin entfernt: mit einer {roll} kann er dich erwischen!', other: 'Der Weihnachtsmann ist {n} Schollen von deinem Pinguin entfernt: mit einer {roll} kann er dich erwischen!' },
+    'cp.sw.santa_not': { one: 'Der Weihnachtsmann ist {n} Scholle von deinem Pinguin entfernt: eine {roll} reicht nicht, um dich zu erwischen.', other: 'Der Weihnachtsmann ist {n} Schollen von deinem Pinguin entfernt: eine {roll} reicht nicht, um dich zu erwischen.' },
     'cp.sw.red': 'Dein roter Stein: mit einem anderen Pinguin den Platz tauschen.', 'cp.sw.blue': 'Dein blauer Stein: mit irgendeiner Figur den Platz tauschen.',
     'cp.sw.green': 'Dein grüner Stein: eine Scholle verschieben.',
     'cp.die_none': 'Noch nicht gewürfelt', 'cp.die_none_of': '{name} hat noch nicht gewürfelt',
@@ -777,6 +781,25 @@ function moveHint(ctx) {
 
 // What "Stop!" does now, next to its button, in the same words as the die: after a roll it names
 // the roll the die shows; before one, it says nobody has rolled yet. Then what the stones held do.
+// Floes Santa needs at the least to reach floe `to` (over the ice, not across water or channels;
+// figures in the way are not counted), or null when no way leads there.
+export function santaSteps(v, to) {
+  const n = v.cells.length;
+  const blocked = new Set((v.channels || []).map((c) => `${Math.min(c.a, c.b)}-${Math.max(c.a, c.b)}`));
+  const dist = new Array(n).fill(null);
+  dist[v.santa] = 0;
+  for (const queue = [v.santa]; queue.length;) {
+    const f = queue.shift();
+    if (f === to) return dist[f];
+    for (let g = 0; g < n; g++) {
+      if (dist[g] !== null || apart(v.cells[f], v.cells[g]) !== 1 || blocked.has(`${Math.min(f, g)}-${Math.max(f, g)}`)) continue;
+      dist[g] = dist[f] + 1;
+      queue.push(g);
+    }
+  }
+  return null;
+}
+
 function stopWhy(ctx) {
   const v = ctx.view;
   const you = v.active === ctx.seat;
@@ -787,6 +810,13 @@ function stopWhy(ctx) {
   if (rolled && (phase === 'reaction' || phase === 'move')) text = t(you ? 'cp.sw.rolled_you' : 'cp.sw.rolled', { name, n: v.roll });
   else if (!rolled && phase === 'roll') text = t(you ? 'cp.sw.not_rolled_you' : 'cp.sw.not_rolled', { name });
   else text = t('cp.sw.now');
+  // Santa rolled: whether he might reach this player's penguin with it, the question "Stop!" is for
+  // (a newcomer had a few seconds and no way to tell).
+  const me = v.players[ctx.seat];
+  if (rolled && phase === 'reaction' && v.players[v.active]?.role === 'santa' && me?.role !== 'santa' && typeof me?.penguin === 'number') {
+    const steps = santaSteps(v, me.penguin);
+    if (steps !== null) text += ` ${t(steps <= v.roll ? 'cp.sw.santa_may' : 'cp.sw.santa_not', { n: steps, roll: v.roll })}`;
+  }
   const held = v.players[ctx.seat]?.stones || {};
   const kinds = ['red', 'blue', 'green'].filter((k) => held[k]);
   return [text, ...kinds.map((k) => t(`cp.sw.${k}`))].join(' ');
