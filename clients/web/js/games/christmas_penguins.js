@@ -5,6 +5,7 @@
 // queued or beaten. Everything in this game is public.
 import { addTexts, t } from '../i18n.js';
 import { esc } from '../util.js';
+import { reducedMotion } from '../motion.js';
 
 const presentColours = ['red', 'blue', 'green', 'yellow', 'purple', 'orange'];
 const paint = { red: '#d62828', blue: '#1d6fd6', green: '#2a9d3f', yellow: '#e0b000', purple: '#8e44ad', orange: '#e06c00' };
@@ -89,7 +90,8 @@ const texts = {
     'cp.e.santa_met': "Santa ({santa}) caught {penguin}'s penguin!", 'cp.e.santa_met_you': 'Santa ({santa}) caught your penguin!',
     'cp.m.caught_you': '🎅 {santa} caught you! Now you become Santa.',
     'cp.danger_santa': 'Careful: Santa stands there and catches you',
-    'cp.h.danger': "The red floe is Santa's: there he catches you.", 'cp.e.present_confiscated': 'Santa takes {a_colour} present from {victim}',
+    'cp.h.danger': "The red floe is Santa's: there he catches you.",
+    'cp.m.dropped_you': '🐻‍❄️ The polar bear scared you: you drop {a_colour} present and flee.', 'cp.e.present_confiscated': 'Santa takes {a_colour} present from {victim}',
     'cp.e.roles_swapped': '{santa} is Santa now', 'cp.e.you_are_santa': 'You are Santa now! Catch the penguins.',
     'cp.end_rounds': 'The last round has been played.', 'cp.end_pool': 'The last present has been stolen.',
     'cp.result_note': 'One point per present, and one more for the most presents of one colour or the most colours.', 'cp.result_santa': 'Whoever is Santa at the end cannot win.', 'cp.e.present_stolen': '{name} steals {a_colour} present!',
@@ -220,7 +222,8 @@ const texts = {
     'cp.e.santa_met': 'Der Weihnachtsmann ({santa}) hat den Pinguin von {penguin} erwischt!', 'cp.e.santa_met_you': 'Der Weihnachtsmann ({santa}) hat deinen Pinguin erwischt!',
     'cp.m.caught_you': '🎅 {santa} hat dich erwischt! Jetzt wirst du der Weihnachtsmann.',
     'cp.danger_santa': 'Achtung: dort steht der Weihnachtsmann und erwischt dich',
-    'cp.h.danger': 'Die rote Scholle ist die des Weihnachtsmanns: dort erwischt er dich.', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein Geschenk in {colour} ab',
+    'cp.h.danger': 'Die rote Scholle ist die des Weihnachtsmanns: dort erwischt er dich.',
+    'cp.m.dropped_you': '🐻‍❄️ Der Eisbär hat dich erschreckt: du lässt ein Geschenk in {colour} fallen und fliehst.', 'cp.e.present_confiscated': 'Der Weihnachtsmann nimmt {victim} ein Geschenk in {colour} ab',
     'cp.e.roles_swapped': '{santa} ist jetzt der Weihnachtsmann', 'cp.e.you_are_santa': 'Du bist jetzt der Weihnachtsmann! Fang die Pinguine.',
     'cp.end_rounds': 'Die letzte Runde ist gespielt.', 'cp.end_pool': 'Das letzte Geschenk ist stibitzt.',
     'cp.result_note': 'Ein Punkt pro Geschenk, und einer mehr für die meisten Geschenke einer Farbe oder die meisten Farben.', 'cp.result_santa': 'Wer am Ende der Weihnachtsmann ist, kann nicht gewinnen.', 'cp.e.present_stolen': '{name} stibitzt ein Geschenk in {colour}!',
@@ -880,6 +883,18 @@ export default {
     }
     ui.choice = null;
     const legal = msg.legal || [];
+    // A chance to shout "Stop!" after someone's roll opens: its button is brought into view if the
+    // page was left scrolled away from it (a trial's tap low on the board hid it above).
+    const stopWindow = msg.prompt?.kind === 'reaction' && legal.some((e) => e.kind === 'stop');
+    if (stopWindow && msg.prompt.serial !== ui.stopSerial) {
+      ui.stopSerial = msg.prompt.serial;
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        const button = document.querySelector('#screen [data-testid="stop"]');
+        const bar = document.querySelector('#screen .turn-bar')?.getBoundingClientRect().bottom ?? 0;
+        const r = button?.getBoundingClientRect();
+        if (r && (r.top < bar || r.bottom > innerHeight)) button.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
+      }));
+    }
     if (ui.mode === 'channel' && !legal.some((e) => e.kind === 'place_channel')) ui.mode = null;
     if (ui.mode === 'green' && !legal.some((e) => e.kind === 'use_stone' && e.stone === 'green')) ui.mode = null;
     if (!ui.mode) ui.first = null;
@@ -1055,7 +1070,12 @@ export default {
   // rest in the third person. Caught in someone else's turn, the new Santa hears it once more when
   // their own turn begins (moments.js drops older news then).
   moments: {
-    stop_claimed: '✋', stop_granted: '✋', stone_used: '🪨', present_stolen: '🎁', present_dropped: '🐻‍❄️',
+    stop_claimed: '✋', stop_granted: '✋', stone_used: '🪨', present_stolen: '🎁',
+    // The bear's victim is told in the second person (an own-seat event would get no banner: a
+    // trial's grandmother lost a present and saw it only in the log).
+    present_dropped: (ev, ctx) => (ctx.seat !== null && ctx.seat !== undefined && ev.seat === ctx.seat
+      ? t('cp.m.dropped_you', { colour: colourName(ev.colour), a_colour: aColour(ev.colour) })
+      : `🐻‍❄️ ${ctx.game.eventText(ev, ctx)}`),
     // The caught penguin hears it at once, in the second person (a trial's grandmother learnt she
     // was Santa only when her next turn began); Santa's own catch is no news to Santa.
     santa_met: (ev, ctx) => {
