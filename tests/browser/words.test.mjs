@@ -44,8 +44,8 @@ await run('browser: plurals and words in English and German', async ({ browser, 
   await page.getByRole('button', { name: /Christmas Penguins|Pinguin/ }).click();
   await page.locator('.options summary').click();
   assert.equal(await page.locator('#opt-mainTimeoutSec option:checked').textContent(), '60 Sekunden');
-  // A family's room gives 8 s to shout "Stop!" (familyDefaults), the rulebook 4 s.
-  assert.equal(await page.locator('#opt-reactionWindowMs option:checked').textContent(), '8 Sekunden');
+  // A family's room gives 10 s to shout "Stop!" (familyDefaults), the rulebook 4 s.
+  assert.equal(await page.locator('#opt-reactionWindowMs option:checked').textContent(), '10 Sekunden');
   // The picker estimates how long a game takes, and follows the settings. A new room starts with
   // four seats though the game's default is six: a family's evening.
   assert.equal(await page.locator('#opt-maxPlayers').inputValue(), '4');

@@ -299,10 +299,10 @@ export default [
     // Prompts that only wait for whoever wants to act and close by themselves (the "Stop!" window
     // after a roll): their end is no one's time running out, so no "the game chose for …" line.
     windowPrompts: ['reaction'],
-    // A family's room gives 8 seconds to shout "Stop!" after a roll (the rulebook's 4 s left a
+    // A family's room gives 10 seconds to shout "Stop!" after a roll (the rulebook's 4 s left a
     // newcomer no time to look at the board and decide); the window still closes as soon as
     // everyone has passed.
-    familyDefaults: { reactionWindowMs: 8000 },
+    familyDefaults: { reactionWindowMs: 10000 },
     // About half a minute per turn (roll, the "Stop!" window, the move); games usually end at the
     // round cap (docs/rules/christmas-penguins.md, "An evening's game").
     estimateMinutes: (o) => (o.maxRounds * o.maxPlayers) / 2,
