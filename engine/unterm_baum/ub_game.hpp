@@ -167,6 +167,9 @@ class ub_game final : public game {
   // The same as text (outside ASSIGN and MEMORIZE, where the view is shared), and its parts.
   void write_location(std::string& out, const location& l) const;
   void write_wishes(std::string& out, int seat) const;
+  // A wish list's entries as text, as `[{"motif":…,"row":…,"slot":…},…]` (a grid of motifs, empty
+  // places left out): the suggestion in `legal` and the wish lists of the result.
+  static void write_wish_grid(std::string& out, const std::vector<int>& grid, const config& cfg);
   void write_result(std::string& out) const;
 
   state s_;

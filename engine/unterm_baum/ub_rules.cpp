@@ -334,23 +334,10 @@ void ub_game::write_legal_assign(int seat, std::string& out) const {
   const auto& cfg = s_.cfg;
   out += "[{\"family\":";
   json_text::string(out, family(first_free_family()).id);
-  out += ",\"kind\":\"assign\",\"wishes\":[";
-  const auto grid = default_wishes(seat);
+  out += ",\"kind\":\"assign\",\"wishes\":";
+  write_wish_grid(out, default_wishes(seat), cfg);
+  out += "},{\"domain\":{\"families\":[";
   bool first = true;
-  for (int i = 0; i < cfg.grid(); ++i) {
-    const int m = grid[static_cast<std::size_t>(i)];
-    if (m == empty) continue;
-    out += first ? "{\"motif\":" : ",{\"motif\":";
-    first = false;
-    json_text::string(out, motif_name(m));
-    out += ",\"row\":";
-    json_text::integer(out, i / cfg.c);
-    out += ",\"slot\":";
-    json_text::integer(out, i % cfg.c);
-    out += '}';
-  }
-  out += "]},{\"domain\":{\"families\":[";
-  first = true;
   for (int f = 0; f < family_count; ++f) {
     if (std::find(s_.families.begin(), s_.families.end(), f) != s_.families.end()) continue;
     if (!first) out += ',';

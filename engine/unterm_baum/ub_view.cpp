@@ -316,19 +316,22 @@ void ub_game::write_wishes(std::string& out, int seat) const {
     out += "null";
     return;
   }
+  write_wish_grid(out, s_.wishes[us], s_.cfg);
+}
+
+void ub_game::write_wish_grid(std::string& out, const std::vector<int>& grid, const config& cfg) {
   out += '[';
   bool first = true;
-  const auto& grid = s_.wishes[us];
-  for (int i = 0; i < s_.cfg.grid(); ++i) {
+  for (int i = 0; i < cfg.grid(); ++i) {
     const int m = grid[static_cast<std::size_t>(i)];
     if (m == empty) continue;
     out += first ? "{\"motif\":" : ",{\"motif\":";
     first = false;
     json_text::string(out, motif_name(m));
     out += ",\"row\":";
-    json_text::integer(out, i / s_.cfg.c);
+    json_text::integer(out, i / cfg.c);
     out += ",\"slot\":";
-    json_text::integer(out, i % s_.cfg.c);
+    json_text::integer(out, i % cfg.c);
     out += '}';
   }
   out += ']';
