@@ -65,7 +65,7 @@ const texts = {
     'cp.a.roll': 'Roll the die', 'cp.a.pass': 'No stop, go on', 'cp.a.end_turn': 'End my turn',
     'cp.a.push': 'Push the penguin to {where}', 'cp.a.confiscate': 'Take {a_colour} present',
     'cp.a.confiscate.pool': 'Put {a_colour} present back under the tree', 'cp.a.confiscate.removed': 'Take {a_colour} present out of the game',
-    'cp.tb.now_you': "Now you! ({name}'s turn)", 'cp.tb.yours_wait': 'Your turn: one moment',
+    'cp.tb.now_you': 'Now you!', 'cp.tb.yours_wait': 'Your turn: one moment',
     'cp.a.steal': 'Steal {a_colour} present', 'cp.a.pickup_yes': 'Take the stone', 'cp.a.pickup_no': 'Leave the stone',
     'cp.a.place_channel': 'Channel between {a} and {b}', 'cp.a.withdraw_stop': 'Take back my "Stop!"',
     'cp.a.cancel_stop': 'Do not play a stone', 'cp.a.use_red': 'Red stone: swap places with {who}',
@@ -75,7 +75,7 @@ const texts = {
     'cp.p.place_bear': 'You are Santa: place the polar bear', 'cp.p.place_stone': 'You are Santa: put a stone back on the ice',
     'cp.p.roll': 'Roll the die (you may build channels first)', 'cp.p.reaction': 'Anyone with a stone may shout "Stop!" now',
     'cp.p.move': { one: 'Move your figure exactly {n} floe', other: 'Move your figure exactly {n} floes' }, 'cp.p.push_chain': 'Choose where the pushed penguin should go',
-    'cp.p.confiscate': 'You caught a penguin: take one of its presents', 'cp.p.steal_colour': 'Steal a present from under the tree',
+    'cp.p.confiscate': 'You caught a penguin: choose a present', 'cp.p.steal_colour': 'Steal a present from under the tree',
     'cp.p.relocate_tree': 'You are Santa: move the tree', 'cp.p.pickup_stone': 'Take the stone or leave it',
     'cp.p.bear_move': 'Move the polar bear one floe', 'cp.p.flee': 'Flee from the polar bear',
     'cp.p.post_move': 'Build channels or end your turn', 'cp.p.stopped': '"Stop!": play a stone',
@@ -197,7 +197,7 @@ const texts = {
     'cp.a.roll': 'Würfeln', 'cp.a.pass': 'Kein Stopp, weiter', 'cp.a.end_turn': 'Zug beenden',
     'cp.a.push': 'Den Pinguin schieben auf {where}', 'cp.a.confiscate': 'Ein Geschenk in {colour} nehmen',
     'cp.a.confiscate.pool': 'Ein Geschenk in {colour} zurück unter den Baum legen', 'cp.a.confiscate.removed': 'Ein Geschenk in {colour} aus dem Spiel nehmen',
-    'cp.tb.now_you': 'Jetzt du! ({name} ist am Zug)', 'cp.tb.yours_wait': 'Dein Zug: einen Moment',
+    'cp.tb.now_you': 'Jetzt du!', 'cp.tb.yours_wait': 'Dein Zug: einen Moment',
     'cp.a.steal': 'Ein Geschenk in {colour} stibitzen', 'cp.a.pickup_yes': 'Stein nehmen', 'cp.a.pickup_no': 'Stein liegen lassen',
     'cp.a.place_channel': 'Rinne zwischen {a} und {b}', 'cp.a.withdraw_stop': '„Stopp!“ zurücknehmen',
     'cp.a.cancel_stop': 'Keinen Stein spielen', 'cp.a.use_red': 'Roter Stein: Platz tauschen mit {who}',
@@ -207,7 +207,7 @@ const texts = {
     'cp.p.place_bear': 'Du bist der Weihnachtsmann: setz den Eisbären', 'cp.p.place_stone': 'Du bist der Weihnachtsmann: leg einen Stein aufs Eis',
     'cp.p.roll': 'Würfeln (vorher darfst du Rinnen bauen)', 'cp.p.reaction': 'Wer einen Stein hat, darf jetzt „Stopp!“ rufen',
     'cp.p.move': { one: 'Zieh deine Figur genau {n} Scholle weit', other: 'Zieh deine Figur genau {n} Schollen weit' }, 'cp.p.push_chain': 'Wähl, wohin der geschobene Pinguin soll',
-    'cp.p.confiscate': 'Du hast einen Pinguin erwischt: nimm ihm ein Geschenk ab', 'cp.p.steal_colour': 'Stibitz ein Geschenk unterm Baum',
+    'cp.p.confiscate': 'Erwischt! Wähl ein Geschenk', 'cp.p.steal_colour': 'Stibitz ein Geschenk unterm Baum',
     'cp.p.relocate_tree': 'Du bist der Weihnachtsmann: stell den Baum um', 'cp.p.pickup_stone': 'Stein nehmen oder liegen lassen',
     'cp.p.bear_move': 'Zieh den Eisbären eine Scholle weit', 'cp.p.flee': 'Flieh vor dem Eisbären',
     'cp.p.post_move': 'Rinnen bauen oder den Zug beenden', 'cp.p.stopped': '„Stopp!“: spiel einen Stein',
@@ -929,7 +929,8 @@ export default {
     if (kind !== 'reaction' && kind !== 'stopped' && !(outOfTurn && ['confiscate', 'relocate_tree', 'flee'].includes(kind))) return null;
     const you = ctx.seat === v.active;
     // Someone else's turn, but the game waits on this player (a flight, Santa's choice, their own
-    // "Stop!"): the bar says "Now you!" rather than the other's name.
+    // "Stop!"): the bar says "Now you!" rather than the other's name (short: with the prompt and the
+    // clock it must stay within a fifth of a 360 px phone's screen).
     const askedNow = mine && !you && kind !== 'reaction';
     // The player's own turn, while the game waits on someone else (Santa moving the tree after her
     // steal): not "Your turn!", which reads as "act now".
