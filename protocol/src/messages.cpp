@@ -279,7 +279,7 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
       out.error = field_error("action", "is required and must be an object with a string 'kind'");
       return out;
     }
-    out.ok = request{out.id, action_msg{*a}};
+    out.ok = request{out.id, action_msg{std::move(j["action"])}};  // j is ours: no copy
   } else if (t == "kick" || t == "transfer_host" || t == "readmit") {
     auto player = req_player(j);
     if (failed(player, out)) return out;
@@ -315,6 +315,78 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 void dump_to(std::string& out, const json& j) {
   nlohmann::detail::serializer<json> s(nlohmann::detail::output_adapter<char>(out), ' ', json::error_handler_t::replace);
   s.dump(j, false, false, 0);
+}
+
+namespace {
+// The index just past the JSON value that starts at `i` (a string, a number, a literal, or an
+// object or array with everything in it).
+std::size_t skip_value(std::string_view t, std::size_t i) {
+  int depth = 0;
+  for (; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '"') {
+      for (++i; i < t.size() && t[i] != '"'; ++i)
+        if (t[i] == '\\') ++i;
+      if (depth == 0) return i + 1;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (depth == 0) return i;  // the end of the enclosing container: a bare value ended here
+      if (--depth == 0) return i + 1;
+    } else if (c == ',' && depth == 0) {
+      return i;
+    }
+  }
+  return i;
+}
+}  // namespace
+
+std::string insert_member(std::string_view object, std::string_view key, std::string_view value) {
+  std::string out;
+  out.reserve(object.size() + key.size() + value.size() + 4);
+  const auto member = [&] {
+    out += '"';
+    out += key;
+    out += "\":";
+    out += value;
+  };
+  // Walk the members: each is "key":value; keys are compared as their text, which is their
+  // value when they hold no escape (a key with one sends us to the slow path below).
+  std::size_t i = 1;
+  if (object.size() < 2 || object.front() != '{') return std::string(object);
+  while (i < object.size() && object[i] == '"') {
+    const std::size_t close = object.find('"', i + 1);
+    if (close == std::string_view::npos) break;
+    const std::string_view k = object.substr(i + 1, close - i - 1);
+    if (k.find('\\') != std::string_view::npos) {
+      json j = json::parse(object, nullptr, false);
+      if (!j.is_object()) return std::string(object);
+      j[std::string(key)] = json::parse(value, nullptr, false);
+      return dump(j);
+    }
+    const std::size_t end = skip_value(object, close + 2);  // past the value
+    if (k >= key) {
+      out.append(object.substr(0, i));
+      member();
+      if (k == key) {
+        out.append(object.substr(end));  // replaced: what follows, from its comma or brace
+      } else {
+        out += ',';
+        out.append(object.substr(i));
+      }
+      return out;
+    }
+    i = end < object.size() && object[end] == ',' ? end + 1 : end;
+    if (i >= object.size() || object[i] != '"') break;
+  }
+  // Every key sorts before `key` (or the object is empty): it goes last.
+  const std::size_t last = object.rfind('}');
+  if (last == std::string_view::npos) return std::string(object);
+  out.append(object.substr(0, last));
+  if (last > 1) out += ',';
+  member();
+  out += '}';
+  return out;
 }
 
 std::string make_ok(const json& id, json extra) {

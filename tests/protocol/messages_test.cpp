@@ -1,6 +1,8 @@
 // Parsing and validation of client messages (protocol v1 envelope).
 #include <catch2/catch.hpp>
 
+#include "tinsel/engine/dice.hpp"
+#include "tinsel/engine/game.hpp"
 #include "tinsel/protocol/messages.hpp"
 
 using namespace tinsel::protocol;
@@ -234,4 +236,69 @@ TEST_CASE("every error code of the protocol is documented in docs/protocol.md", 
     INFO(code);
     CHECK(doc.find("| `" + std::string(code) + "` |") != std::string::npos);
   }
+}
+
+// insert_member: the catch-up and the game log give every event its state's seq in the text the
+// server serialized once; it must be exactly what dump() writes for the event with "seq" set.
+namespace {
+std::string with_member_by_json(const std::string& object, const std::string& key, const json& value) {
+  json j = json::parse(object);
+  j[key] = value;
+  return dump(j);
+}
+}  // namespace
+
+TEST_CASE("insert_member writes what dump writes with the member set", "[protocol]") {
+  const std::vector<std::string> objects = {
+      R"({})",
+      R"({"a":1})",
+      R"({"z":1})",
+      R"({"seq":3})",
+      R"({"kind":"moved","seat":2})",
+      R"({"kind":"moved","seat":2,"to":{"x":1,"y":[1,2,{"seq":9}]}})",
+      R"({"a":"}\"]{,","seq":1,"zz":[]})",
+      R"({"s":null,"se":true,"seqq":false,"sf":-1.5})",
+      R"({"":0,"A":"é","b\"q":1,"t":"\\"})",  // a key with an escape: the slow path
+      R"({"kind":"a","list":[{"k":[[],{}]},"]"],"z":"x\\\"y"})",
+  };
+  for (const auto& o : objects) {
+    for (const std::string key : {"seq", "a", "zz", "", "kind", "s"}) {
+      for (const json& value : {json(17), json("x\"y"), json::parse(R"({"b":[1,{"c":null}]})")}) {
+        INFO(o << " + " << key << ": " << dump(value));
+        CHECK(insert_member(o, key, dump(value)) == with_member_by_json(o, key, value));
+      }
+    }
+  }
+}
+
+TEST_CASE("insert_member gives every event of random games its seq as dump would", "[protocol]") {
+  using namespace tinsel::engine;
+  std::size_t checked = 0;
+  for (const auto* info : builtin_games().all()) {
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      seeded_dice d(seed), pick(seed * 7919);
+      auto options = info->normalize_options(json::object());
+      REQUIRE(options);
+      auto created = info->create(setup{options.value(), 3 + static_cast<int>(seed % 2), std::nullopt}, d);
+      REQUIRE(created);
+      auto& g = *created.value();
+      for (int step = 0; step < 400 && !g.is_over(); ++step) {
+        const auto prompt = g.current_prompt();
+        if (!prompt || prompt->seats.empty()) break;
+        const int seat = prompt->seats[pick.roll(static_cast<std::uint32_t>(prompt->seats.size()))];
+        std::vector<json> concrete;
+        for (const auto& e : g.legal(seat))
+          if (!e.contains("domain")) concrete.push_back(e);
+        if (concrete.empty()) break;
+        auto applied = g.apply(seat, concrete[pick.roll(static_cast<std::uint32_t>(concrete.size()))], d);
+        REQUIRE(applied);
+        for (const auto& e : applied.value()) {
+          const auto seq = static_cast<std::uint64_t>(step) + 1;
+          CHECK(insert_member(dump(e.body), "seq", std::to_string(seq)) == with_member_by_json(dump(e.body), "seq", seq));
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked > 1000);
 }

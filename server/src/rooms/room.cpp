@@ -23,7 +23,7 @@ std::shared_ptr<const std::string> share(std::string s) { return std::make_share
 
 room::room(boost::asio::any_io_executor ex, std::string code, const engine::game_info& game, json options,
            const config& cfg, on_expired_fn on_expired, storage::journal* journal, bool recovered)
-    : strand_(boost::asio::make_strand(ex)),
+    : strand_(std::move(ex)),
       code_(std::move(code)),
       game_(game),
       options_(std::move(options)),
@@ -97,20 +97,31 @@ void room::committed(bool ok, std::vector<outgoing> out, const pptr& sender, con
   }
   // Each participant's frames go in one hand-over, in order: a command's `ok` and its `state`
   // can then share a write. Anything else flushes what is gathered first, to keep the order.
-  std::vector<std::pair<pptr, std::vector<frame_ptr>>> batches;
+  // Most get one frame: a batch holds its first frame by itself and a vector only for more.
+  struct batch {
+    const pptr* to;
+    frame_ptr first;
+    std::vector<frame_ptr> more;
+  };
+  std::vector<batch> batches;
+  batches.reserve(out.size());
   const auto flush = [&] {
-    for (auto& [to, frames] : batches) {
-      if (frames.size() == 1) to->send(std::move(frames.front()));
-      else to->send_all(std::move(frames));
+    for (auto& b : batches) {
+      if (b.more.empty()) {
+        (*b.to)->send(std::move(b.first));
+      } else {
+        b.more.insert(b.more.begin(), std::move(b.first));
+        (*b.to)->send_all(std::move(b.more));
+      }
     }
     batches.clear();
   };
   for (auto& o : out) {
     switch (o.kind) {
       case outgoing::what::send: {
-        auto it = std::find_if(batches.begin(), batches.end(), [&](const auto& b) { return b.first == o.to; });
-        if (it == batches.end()) it = batches.insert(batches.end(), {o.to, {}});
-        it->second.push_back(std::move(o.frame));
+        auto it = std::find_if(batches.begin(), batches.end(), [&](const batch& b) { return *b.to == o.to; });
+        if (it == batches.end()) batches.push_back({&o.to, std::move(o.frame), {}});
+        else it->more.push_back(std::move(o.frame));
         break;
       }
       case outgoing::what::left_room:

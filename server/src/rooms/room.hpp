@@ -1,7 +1,8 @@
 #pragma once
 // A private room: seats, spectators, host, chat, and the game. All of its state lives on its own
-// strand; every public method only posts onto that strand, so it may be called from any thread.
-// No mutex guards room or game state.
+// strand: its io_context, which one thread alone runs (io_pool), so its handlers never run at once
+// (an implicit strand, without an asio::strand's lock and type-erased copies). Every public method
+// only posts onto it, so it may be called from any thread. No mutex guards room or game state.
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -17,7 +18,6 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
@@ -118,17 +118,18 @@ class room : public std::enable_shared_from_this<room> {
     std::chrono::steady_clock::time_point disconnected_at{};
     bool played_by_server() const { return bot || gone; }
   };
-  struct history_entry {
-    std::uint64_t seq;
-    engine::events evs;
-  };
-  // One event of the current game for the game_log push: who may see it, and its body serialized
-  // once, with the `seq` of its state.
+  // One event of the current game: who may see it, and its body serialized once, with the `seq`
+  // of its state; the game_log push and the catch-up of a resuming member share the text.
   struct logged_event {
     std::uint64_t seq;
     engine::event::audience to;
     int seat;
-    std::string body;
+    std::shared_ptr<const std::string> body;
+    bool visible_to(engine::viewer v) const { return engine::event{json(), to, seat}.visible_to(v); }
+  };
+  struct history_entry {
+    std::uint64_t seq;
+    std::vector<logged_event> evs;
   };
   struct member {
     std::weak_ptr<participant> p;
@@ -167,8 +168,11 @@ class room : public std::enable_shared_from_this<room> {
 
   void do_join(const pptr& p, identity who, bool spectator, std::optional<std::uint64_t> last_seq, const json& id);
   void send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uint64_t> last_seq);
-  // Keeps the events of state `seq` for resuming clients (history_) and for the game log.
-  void keep_events(std::uint64_t seq, const engine::events& evs);
+  // Keeps the events of state `seq` (serialized: make_state_parts or serialize_events) for
+  // resuming clients (history_) and for the game log.
+  struct state_parts;
+  void keep_events(std::uint64_t seq, const state_parts& parts);
+  void keep_events(std::uint64_t seq, const engine::events& evs);  // replaying the journal
   // A new game begins: its players (ids and names, by game seat) and an empty history and log.
   void begin_game_memory(std::vector<std::string> player_ids, json names);
   // Whose eyes a member sees the current or last game with: during a game its seat; after it, the
@@ -202,8 +206,11 @@ class room : public std::enable_shared_from_this<room> {
   // A state frame is put together from serialized parts: what every viewer of one broadcast shares
   // (events, prompt, result, and the view where the game hides nothing) is serialized once, and
   // per viewer only its seat, its legal commands, and what differs.
-  struct state_parts;
   state_parts make_state_parts(const engine::events& evs) const;
+  // Only the events' part of it (each body serialized, and who may see it).
+  static state_parts serialize_events(const engine::events& evs);
+  // The rest of it, from the events in `s`: the events array, prompt, result, view.
+  void complete_state_parts(state_parts& s) const;
   std::string state_frame(engine::viewer v, const state_parts& parts, std::string_view extra = {}) const;
   // One viewer's frame on its own (catch-up, resync); `extra`: more members, e.g. "resync":true.
   std::string state_frame(engine::viewer v, const engine::events& evs, const json& extra = nullptr) const;
@@ -232,7 +239,7 @@ class room : public std::enable_shared_from_this<room> {
   bool is_host(std::uint64_t connection) const;
   bool check_host(const pptr& p, const json& id, std::string_view what);
 
-  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  boost::asio::any_io_executor strand_;  // the room's context: one thread, so an implicit strand
   std::string code_;
   const engine::game_info& game_;
   json options_;

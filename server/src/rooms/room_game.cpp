@@ -7,6 +7,7 @@
 #include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 #include "rooms/room.hpp"
+#include "common/json_text.hpp"
 #include "tinsel/engine/bot.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
@@ -106,8 +107,13 @@ void room::do_action(const pptr& p, const json& command, const json& id) {
 }
 
 struct room::state_parts {
-  std::vector<std::string> events;  // each event's body, serialized
-  std::vector<const engine::event*> sources;
+  struct event_text {
+    std::string body;  // serialized
+    engine::event::audience to;
+    int seat;
+    bool visible_to(engine::viewer v) const { return engine::event{json(), to, seat}.visible_to(v); }
+  };
+  std::vector<event_text> events;
   std::string public_events;        // the events array, when every event is public
   bool all_public = true;
   std::string middle;               // from "over" to "seat": the same for every viewer
@@ -117,7 +123,6 @@ struct room::state_parts {
 
 void room::broadcast_state(const engine::events& evs) {
   ++seq_;
-  keep_events(seq_, evs);
   const bool over = game_state_->is_over();
   if (over) {
     status_ = status::finished;
@@ -137,12 +142,15 @@ void room::broadcast_state(const engine::events& evs) {
   }
   // One frame per distinct view: all spectators share one, and so do seats whose frames match.
   const state_parts parts = make_state_parts(evs);
+  keep_events(seq_, parts);
   std::shared_ptr<const std::string> spectator_frame;
-  std::map<int, std::shared_ptr<const std::string>> seat_frames;
+  std::vector<std::shared_ptr<const std::string>> seat_frames(seats_.size());  // by seat
   for (auto& [c, m] : members_) {
     auto p = m.p.lock();
     if (!p) continue;
-    auto& frame = m.seat < 0 ? spectator_frame : seat_frames[m.seat];
+    const auto index = static_cast<std::size_t>(m.seat);
+    if (m.seat >= 0 && index >= seat_frames.size()) seat_frames.resize(index + 1);
+    auto& frame = m.seat < 0 ? spectator_frame : seat_frames[index];
     if (!frame) frame = share(state_frame(engine::viewer{m.seat}, parts));
     tell(p, frame);
   }
@@ -156,33 +164,62 @@ void room::broadcast_state(const engine::events& evs) {
 // The members come in the order nlohmann::json writes an object's (alphabetical), as they did when
 // a frame was one JSON document; catch-up members (`resync`, `replayed_from`) follow at the end.
 room::state_parts room::make_state_parts(const engine::events& evs) const {
+  state_parts s = serialize_events(evs);
+  complete_state_parts(s);
+  return s;
+}
+
+room::state_parts room::serialize_events(const engine::events& evs) {
   state_parts s;
   s.events.reserve(evs.size());
-  for (const auto& e : evs) {
-    s.events.push_back(protocol::dump(e.body));
-    s.sources.push_back(&e);
+  for (const auto& e : evs) s.events.push_back({protocol::dump(e.body), e.to, e.seat});
+  return s;
+}
+
+void room::complete_state_parts(state_parts& s) const {
+  for (const auto& e : s.events)
     if (e.to != engine::event::audience::everyone) s.all_public = false;
-  }
   if (s.all_public) {
     s.public_events = "[";
     for (const auto& e : s.events) {
       if (s.public_events.size() > 1) s.public_events += ',';
-      s.public_events += e;
+      s.public_events += e.body;
     }
     s.public_events += ']';
   }
-  json prompt = nullptr;
-  if (auto pr = game_state_->current_prompt())
-    prompt = {{"deadline", deadline_ ? json(epoch_ms(*deadline_)) : json(nullptr)}, {"kind", pr->kind}, {"seats", pr->seats}};
+  namespace text = engine::json_text;
   const bool over = game_state_->is_over();
-  s.middle = std::string(",\"over\":") + (over ? "true" : "false") + ",\"prompt\":" + protocol::dump(prompt) +
-             ",\"result\":" + (over ? protocol::dump(last_result_) : "null") + ",\"room\":" + protocol::dump(json(code_)) +
-             ",\"seat\":";
-  s.tail = ",\"seq\":" + std::to_string(seq_) + ",\"type\":\"state\",\"view\":";
+  s.middle.reserve(128);
+  s.middle += ",\"over\":";
+  text::boolean(s.middle, over);
+  s.middle += ",\"prompt\":";
+  if (auto pr = game_state_->current_prompt()) {
+    s.middle += "{\"deadline\":";
+    if (deadline_) text::integer(s.middle, epoch_ms(*deadline_));
+    else s.middle += "null";
+    s.middle += ",\"kind\":";
+    text::string(s.middle, pr->kind);
+    s.middle += ",\"seats\":[";
+    for (std::size_t i = 0; i < pr->seats.size(); ++i) {
+      if (i) s.middle += ',';
+      text::integer(s.middle, pr->seats[i]);
+    }
+    s.middle += "]}";
+  } else {
+    s.middle += "null";
+  }
+  s.middle += ",\"result\":";
+  if (over) protocol::dump_to(s.middle, last_result_);
+  else s.middle += "null";
+  s.middle += ",\"room\":";
+  text::string(s.middle, code_);
+  s.middle += ",\"seat\":";
+  s.tail = ",\"seq\":";
+  text::integer(s.tail, seq_);
+  s.tail += ",\"type\":\"state\",\"view\":";
   // The game's own text where it writes one (game::write_shared_view), else its json serialized.
   if (!game_state_->write_shared_view(s.shared_view))
     if (const auto shared = game_state_->shared_view()) protocol::dump_to(s.shared_view, *shared);
-  return s;
 }
 
 std::string room::state_frame(engine::viewer v, const state_parts& s, std::string_view extra) const {
@@ -195,11 +232,11 @@ std::string room::state_frame(engine::viewer v, const state_parts& s, std::strin
   } else {
     f += '[';
     bool first = true;
-    for (std::size_t i = 0; i < s.events.size(); ++i) {
-      if (!s.sources[i]->visible_to(v)) continue;
+    for (const auto& e : s.events) {
+      if (!e.visible_to(v)) continue;
       if (!first) f += ',';
       first = false;
-      f += s.events[i];
+      f += e.body;
     }
     f += ']';
   }
@@ -229,34 +266,37 @@ std::string room::state_frame(engine::viewer v, const engine::events& evs, const
 // carries every event of the states it missed, each tagged with its state's `seq`, so the stream
 // continues with no gap and no duplicate; beyond the history it is marked `resync`.
 void room::send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uint64_t> last_seq) {
-  json extra = json::object();
-  engine::events missed;
+  state_parts missed;
+  std::string extra;
   if (last_seq && *last_seq < seq_) {
     const bool covered = !history_.empty() && history_.front().seq <= *last_seq + 1;
     if (covered) {
-      extra["replayed_from"] = *last_seq + 1;
       for (const auto& h : history_) {
         if (h.seq <= *last_seq) continue;
-        for (auto e : h.evs) {
-          e.body["seq"] = h.seq;
-          missed.push_back(std::move(e));
-        }
+        for (const auto& e : h.evs) missed.events.push_back({*e.body, e.to, e.seat});  // with their seq
       }
+      extra = ",\"replayed_from\":" + std::to_string(*last_seq + 1);
     } else {
-      extra["resync"] = true;
+      extra = ",\"resync\":true";
     }
   }
+  complete_state_parts(missed);
   tell(p, share(state_frame(v, missed, extra)));
 }
 
-void room::keep_events(std::uint64_t seq, const engine::events& evs) {
-  history_.push_back({seq, evs});
-  while (history_.size() > cfg_.history_states) history_.pop_front();
-  for (const auto& e : evs) {
-    json body = e.body;
-    body["seq"] = seq;
-    event_log_.push_back({seq, e.to, e.seat, protocol::dump(body)});
+void room::keep_events(std::uint64_t seq, const engine::events& evs) { keep_events(seq, serialize_events(evs)); }
+
+void room::keep_events(std::uint64_t seq, const state_parts& parts) {
+  // Each body once more with its state's seq, shared by the history and the log.
+  history_.push_back({seq, {}});
+  auto& kept = history_.back().evs;
+  kept.reserve(parts.events.size());
+  const std::string seq_text = std::to_string(seq);
+  for (const auto& e : parts.events) {
+    kept.push_back({seq, e.to, e.seat, std::make_shared<const std::string>(protocol::insert_member(e.body, "seq", seq_text))});
+    event_log_.push_back(kept.back());
   }
+  while (history_.size() > cfg_.history_states) history_.pop_front();
   while (event_log_.size() > cfg_.game_log_events) {
     event_log_.pop_front();
     event_log_truncated_ = true;
@@ -284,10 +324,10 @@ std::string room::game_log_frame(engine::viewer v) const {
   std::string f = "{\"events\":[";
   bool first = true;
   for (const auto& e : event_log_) {
-    if (!engine::event{json(), e.to, e.seat}.visible_to(v)) continue;
+    if (!e.visible_to(v)) continue;
     if (!first) f += ',';
     first = false;
-    f += e.body;
+    f += *e.body;
   }
   f += "],\"game\":" + protocol::dump(json(game_.id)) + ",\"room\":" + protocol::dump(json(code_)) +
        ",\"seq\":" + std::to_string(seq_) + ",\"truncated\":" + (event_log_truncated_ ? "true" : "false") +

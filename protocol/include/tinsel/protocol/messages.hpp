@@ -103,6 +103,11 @@ std::optional<std::string> normalize_room_code(std::string_view s);
 std::string dump(const json& j);
 // The same, appended to `out` (a frame built in one buffer, without a string per part).
 void dump_to(std::string& out, const json& j);
+// `object` is a JSON object as dump() writes it (members sorted by key, no spaces); returns it with
+// the member `key` (plain text, nothing to escape) set to `value` (serialized JSON) in the place
+// dump() would give it: the same text as dump() of the object with that member set, without
+// parsing or building a document. An existing member of that key is replaced.
+std::string insert_member(std::string_view object, std::string_view key, std::string_view value);
 
 // Server → client builders. Each returns the serialized frame.
 std::string make_ok(const json& id, json extra = json::object());
