@@ -1,6 +1,6 @@
 #pragma once
 // What one connected client has said and where it is: the v1 request dispatcher. Knows nothing of
-// sockets; its websocket session calls it on the session's strand, one frame at a time.
+// sockets; its websocket session calls it on the session's thread, one frame at a time.
 #include <memory>
 #include <string>
 #include <string_view>

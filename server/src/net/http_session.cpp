@@ -11,7 +11,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
 
-http_session::http_session(net::ip::tcp::socket&& socket, std::shared_ptr<server_state> state)
+http_session::http_session(connection_socket&& socket, std::shared_ptr<server_state> state)
     : stream_(std::move(socket)), state_(std::move(state)) {
   boost::system::error_code ec;
   const auto ep = stream_.socket().remote_endpoint(ec);

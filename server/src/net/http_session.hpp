@@ -9,13 +9,14 @@
 #include <boost/beast/http.hpp>
 
 #include "net/http_routes.hpp"
+#include "net/io_pool.hpp"
 #include "server_state.hpp"
 
 namespace tinsel::server {
 
 class http_session : public std::enable_shared_from_this<http_session> {
  public:
-  http_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<server_state> state);
+  http_session(connection_socket&& socket, std::shared_ptr<server_state> state);
   void run();
 
  private:
@@ -31,7 +32,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
   template <class Response>
   void write(Response&& res);
 
-  boost::beast::tcp_stream stream_;
+  boost::beast::basic_stream<boost::asio::ip::tcp, connection_executor> stream_;
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<server_state> state_;
   std::string peer_;  // the TCP peer's address

@@ -16,9 +16,9 @@ io_pool::~io_pool() {
   join();
 }
 
-boost::asio::any_io_executor io_pool::next() {
+boost::asio::io_context& io_pool::next_context() {
   const unsigned i = next_.fetch_add(1, std::memory_order_relaxed) % static_cast<unsigned>(contexts_.size());
-  return contexts_[i]->get_executor();
+  return *contexts_[i];
 }
 
 void io_pool::run() {

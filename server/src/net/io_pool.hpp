@@ -12,8 +12,16 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 
 namespace tinsel::server {
+
+// A connection's socket, bound to its context's executor by type. The type-erased
+// any_io_executor of tcp::socket costs a call through a table on every operation, and its size
+// pushed Beast's WebSocket state (one allocation per connection) into the next size class of
+// jemalloc (bench/README.md, "Idle memory").
+using connection_executor = boost::asio::io_context::executor_type;
+using connection_socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, connection_executor>;
 
 class io_pool {
  public:
@@ -26,7 +34,8 @@ class io_pool {
   // too, in their turn).
   boost::asio::io_context& main() { return *contexts_.front(); }
   // The context for a new connection or room, round robin. Thread-safe.
-  boost::asio::any_io_executor next();
+  boost::asio::io_context& next_context();
+  boost::asio::any_io_executor next() { return next_context().get_executor(); }
   std::size_t size() const { return contexts_.size(); }
 
   void run();   // one thread per context

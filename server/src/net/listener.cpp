@@ -34,7 +34,7 @@ void listener::stop() {
 }
 
 void listener::do_accept() {
-  acceptor_.async_accept(net::make_strand(pool_.next()), [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {
+  acceptor_.async_accept(pool_.next_context(), [self = shared_from_this()](boost::system::error_code ec, connection_socket socket) {
     if (ec == net::error::operation_aborted || !self->acceptor_.is_open()) return;
     if (ec) return self->back_off(ec);
     self->retry_delay_ = std::chrono::milliseconds(0);

@@ -1,6 +1,6 @@
 #pragma once
-// Accepts TCP connections and hands each to an http_session, on its own strand of the next of the
-// pool's contexts.
+// Accepts TCP connections and hands each to an http_session, on the next of the pool's contexts
+// (round robin), whose one thread is the connection's implicit strand.
 #include <chrono>
 #include <cstdint>
 #include <memory>

@@ -6,7 +6,9 @@
 
 #include <cerrno>
 
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/recycling_allocator.hpp>
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
@@ -40,7 +42,7 @@ void server_state::for_each_session(const std::function<void(const std::shared_p
   for (const auto& s : live) f(s);
 }
 
-ws_session::ws_session(net::ip::tcp::socket&& socket, std::shared_ptr<server_state> state, std::string address)
+ws_session::ws_session(connection_socket&& socket, std::shared_ptr<server_state> state, std::string address)
     : ws_(std::move(socket)),
       state_(std::move(state)),
       address_(std::move(address)),
@@ -92,8 +94,11 @@ void ws_session::on_accept(beast::error_code ec) {
   do_read();
 }
 
+// Beast's operations name std::allocator as theirs, so Asio would allocate every read and write
+// with plain new; the recycling allocator reuses the thread's freed blocks instead.
 void ws_session::do_read() {
-  ws_.async_read(buffer_, beast::bind_front_handler(&ws_session::on_read, shared_from_this()));
+  ws_.async_read(buffer_, net::bind_allocator(net::recycling_allocator<void>(),
+                                              beast::bind_front_handler(&ws_session::on_read, shared_from_this())));
 }
 
 void ws_session::on_read(beast::error_code ec, std::size_t) {
@@ -196,7 +201,9 @@ void ws_session::cork(bool on) {
 
 void ws_session::do_write() {
   ws_.text(true);
-  ws_.async_write(net::buffer(*queue_.front()), beast::bind_front_handler(&ws_session::on_write, shared_from_this()));
+  ws_.async_write(net::buffer(*queue_.front()),
+                  net::bind_allocator(net::recycling_allocator<void>(),
+                                      beast::bind_front_handler(&ws_session::on_write, shared_from_this())));
 }
 
 void ws_session::on_write(beast::error_code ec, std::size_t) {

@@ -1,6 +1,6 @@
 #pragma once
 // One WebSocket connection: a read loop and a bounded write queue with one write in flight, all on
-// the connection's own strand. Requests are handed to `client`; rooms reach us through `send`.
+// the connection's io_context, which one thread alone runs (io_pool): an implicit strand. Requests are handed to `client`; rooms reach us through `send`.
 #include <chrono>
 #include <vector>
 #include <memory>
@@ -11,6 +11,7 @@
 #include <boost/beast/websocket.hpp>
 
 #include "net/client.hpp"
+#include "net/io_pool.hpp"
 #include "rooms/participant.hpp"
 #include "server_state.hpp"
 
@@ -48,7 +49,7 @@ class ws_session final : public participant, public std::enable_shared_from_this
  public:
   // `address`: the client's address key; its connection slot (address_limits::open_connection)
   // is released when the session ends.
-  ws_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<server_state> state, std::string address);
+  ws_session(connection_socket&& socket, std::shared_ptr<server_state> state, std::string address);
   ~ws_session() override;
 
   void run(boost::beast::http::request<boost::beast::http::string_body> upgrade);
@@ -77,7 +78,7 @@ class ws_session final : public participant, public std::enable_shared_from_this
 
   // On the bare socket: the websocket layer's own timeouts (handshake, idle pings) are all this
   // connection needs, and tcp_stream's per-operation timer bookkeeping would cost on every frame.
-  boost::beast::websocket::stream<boost::asio::ip::tcp::socket> ws_;
+  boost::beast::websocket::stream<connection_socket> ws_;
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<server_state> state_;
   const std::string address_;
