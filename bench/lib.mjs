@@ -91,7 +91,7 @@ export async function startServer({ binary, flags, logFile, port: fixedPort }) {
     for (const line of chunk.toString().split('\n')) {
       if (!line.trim()) continue;
       if (server.capture) {
-        server.capture.push(line); // malloc_stats() output asked for by heapStats, not a log line
+        server.capture.push(line); // the allocator statistics asked for by heapStats, not a log line
         continue;
       }
       ++server.logLines;
@@ -155,20 +155,24 @@ export function table(rows) {
   return rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`).join('\n');
 }
 
-// The server's heap as glibc sees it: {inUseBytes, systemBytes} from malloc_stats(), called in the
-// server through gdb (which pauses it for a moment), or null without gdb or ptrace. RSS alone cannot
-// tell a leak from freed memory the allocator keeps; "in use" can.
+// The server's heap as its allocator sees it: {inUseBytes, systemBytes}, called in the server
+// through gdb (which pauses it for a moment), or null without gdb or ptrace. RSS alone cannot tell a
+// leak from freed memory the allocator keeps; "in use" can. tinsel-server links jemalloc
+// (malloc_stats_print: "Allocated" and "mapped"); built without it, glibc's malloc_stats() ("in use
+// bytes" and "system bytes" of its Total).
 export async function heapStats(server) {
   if (server.exit) return null;
   server.capture = [];
   try {
-    await new Promise((resolve, reject) =>
-      execFile('gdb', ['-p', String(server.child.pid), '-batch', '-ex', 'call (void)malloc_stats()'], { timeout: 60000 }, (e) =>
-        e ? reject(e) : resolve(),
-      ),
+    // jemalloc's first; where it is missing gdb says so and goes on to glibc's.
+    const calls = ['-ex', 'call (void)malloc_stats_print(0, 0, "gmdablxeh")', '-ex', 'call (void)malloc_stats()'];
+    await new Promise((resolve) =>
+      execFile('gdb', ['-p', String(server.child.pid), '-batch', ...calls], { timeout: 60000 }, () => resolve()),
     );
     await new Promise((r) => setTimeout(r, 300)); // the server's stderr reaches us a little later
     const text = server.capture.join('\n');
+    const je = /Allocated:\s*(\d+),.*?mapped:\s*(\d+)/.exec(text);
+    if (je) return { inUseBytes: Number(je[1]), systemBytes: Number(je[2]) };
     const total = text.slice(text.lastIndexOf('Total'));
     const systemBytes = Number(/system bytes\s*=\s*(\d+)/.exec(total)?.[1]);
     const inUseBytes = Number(/in use bytes\s*=\s*(\d+)/.exec(total)?.[1]);

@@ -35,7 +35,7 @@ const defaults = {
   sampleSec: 10,
   maxRssGrowth: 5, // percent
   answerTimeoutSec: 30, // a request unanswered this long counts as lost
-  noHeapStats: false, // skip malloc_stats() through gdb at the start and the end of the steady state
+  noHeapStats: false, // skip the allocator's statistics through gdb at the start and the end of the steady state
 };
 
 const opt = parseArgs(process.argv.slice(2), defaults);
@@ -545,7 +545,7 @@ async function main() {
       ['RSS at end', `${mb(end.rssKb)} MB (max seen ${mb(maxRssKb)} MB)`],
       ['RSS growth', `${growth.toFixed(2)} % (limit ${opt.maxRssGrowth} %)`],
       ['RSS growth, 2nd half', secondHalf],
-      ['heap in use (malloc_stats)', steady.heap && endHeap
+      ['heap in use (the allocator)', steady.heap && endHeap
         ? `${mb(steady.heap.inUseBytes / 1024)} MB -> ${mb(endHeap.inUseBytes / 1024)} MB (${((100 * (endHeap.inUseBytes - steady.heap.inUseBytes)) / steady.heap.inUseBytes).toFixed(2)} %); from the system ${mb(steady.heap.systemBytes / 1024)} -> ${mb(endHeap.systemBytes / 1024)} MB`
         : 'n/a (no gdb, or --no-heap-stats)'],
       ['server CPU', `${((100 * (end.cpuSec - steady.cpuSec)) / secs).toFixed(1)} % of one core (${(end.cpuSec - steady.cpuSec).toFixed(1)} s in ${secs.toFixed(0)} s)`],
