@@ -182,23 +182,18 @@ void build_adjacency(const state& s) {
   s.reach_ok = false;
 }
 
-// Breadth-first distances from every floe, cut at 6 (the largest roll).
+// Distances from every floe, cut at 6 (the largest roll), a step at a time for all floes at once:
+// the floes within d steps of f are f and those within d - 1 steps of one of its neighbours.
 void build_reach(const state& s) {
   if (!s.adj_ok) build_adjacency(s);
   const auto n = s.floes.size();
-  for (std::size_t from = 0; from < n; ++from) {
-    auto& r = s.reach[from];
-    std::uint64_t seen = bit(static_cast<int>(from)), frontier = seen;
-    r[0] = seen;
-    for (std::size_t d = 1; d < r.size(); ++d) {
-      std::uint64_t next = 0;
-      for (std::uint64_t f = frontier; f; f &= f - 1)
-        for (int m : s.adj[static_cast<std::size_t>(std::countr_zero(f))]) next |= bit(m);
-      frontier = next & ~seen;
-      seen |= next;
-      r[d] = seen;
+  for (std::size_t f = 0; f < n; ++f) s.reach[f][0] = bit(static_cast<int>(f));
+  for (std::size_t d = 1; d < s.reach[0].size(); ++d)
+    for (std::size_t f = 0; f < n; ++f) {
+      std::uint64_t r = s.reach[f][d - 1];
+      for (int m : s.adj[f]) r |= s.reach[static_cast<std::size_t>(m)][d - 1];
+      s.reach[f][d] = r;
     }
-  }
   s.reach_ok = true;
 }
 }  // namespace

@@ -179,10 +179,22 @@ void cp_game::legal_stones(int seat, legal_writer& out) const {
   // the board connected: at most floes x (cells of that hexagon - floes), 888 on a radius-3
   // board and 1,830 on radius 4, listed floe by floe, cells in (r, q) order.
   const int reach = s_.cfg->radius + 1;
-  std::vector<std::array<int, 2>> vacant;
+  struct vacant_cell {
+    int q, r;
+    neighbour_list floes;  // the floes around it
+  };
+  std::vector<vacant_cell> vacant;
+  vacant.reserve(64);
   for (int r = -reach; r <= reach; ++r)
-    for (int q = -reach; q <= reach; ++q)
-      if (ring(q, r) <= reach && floe_at(s_, q, r) < 0) vacant.push_back({q, r});
+    for (int q = -reach; q <= reach; ++q) {
+      if (ring(q, r) > reach || floe_at(s_, q, r) >= 0) continue;
+      vacant_cell c{q, r, {}};
+      for (const auto& d : directions) {
+        const int m = floe_at(s_, q + d[0], r + d[1]);
+        if (m >= 0) c.floes.v[static_cast<std::size_t>(c.floes.n++)] = m;
+      }
+      vacant.push_back(c);
+    }
   // The checks of green_error, for a whole floe at once: the board stays connected when the floe's
   // new cell touches every piece that the board falls into without it (its channels go with it,
   // the others' stay). One flood fill per floe instead of one per cell: the list is long, and it was
@@ -207,14 +219,12 @@ void cp_game::legal_stones(int seat, legal_writer& out) const {
       ++pieces;
     }
     const std::uint64_t every_piece = (std::uint64_t{1} << pieces) - 1;  // pieces < max_floes < 64
-    for (const auto& [q, r] : vacant) {
+    for (const auto& c : vacant) {
       std::uint64_t touched = 0;
-      for (const auto& d : directions) {
-        const int m = floe_at(s_, q + d[0], r + d[1]);
-        if (m >= 0 && m != f) touched |= std::uint64_t{1} << piece[static_cast<std::size_t>(m)];
-      }
+      for (int m : c.floes)
+        if (m != f) touched |= std::uint64_t{1} << piece[static_cast<std::size_t>(m)];
       if (touched == 0 || (s_.cfg->connectivity_guard && touched != every_piece)) continue;
-      out.green_stone(f, q, r);
+      out.green_stone(f, c.q, c.r);
     }
   }
 }
