@@ -88,6 +88,19 @@ void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, i
       left <= 6 ? s.reach[static_cast<std::size_t>(v)][static_cast<std::size_t>(left)] : ~std::uint64_t{0};
   const std::uint64_t open = near & candidates & (s.cfg->simple_path ? ~seen : ~std::uint64_t{0});
   if (target < 0 ? (open & ~found) == 0 : (open & bit(target)) == 0) return;
+  if (left == 1) {  // the last step, for all neighbours at once: the same tests as the loop below
+    std::uint64_t ends = neighbours(s, v).bits & ~m.barred;
+    if (s.cfg->simple_path) {
+      ends &= ~seen;
+    } else {
+      if (prev >= 0) ends &= ~bit(prev);
+      if (m.from_hut) ends &= ~bit(m.origin);
+    }
+    if (target >= 0) ends &= bit(target);  // hex_dist(n, target) > 0 for every other floe
+    found |= ends;
+    if (ends) hit = target >= 0;
+    return;
+  }
   for (int n : neighbours(s, v)) {
     if (hit) return;
     if (s.cfg->simple_path) {
@@ -97,11 +110,6 @@ void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, i
     }
     if (m.barred & bit(n)) continue;  // A12: Santa never passes or enters the tree floe
     if (target >= 0 && hex_dist(s, n, target) > left - 1) continue;
-    if (left == 1) {
-      found |= bit(n);
-      if (n == target) hit = true;
-      continue;
-    }
     if (m.blocked & bit(n)) continue;
     walk(s, m, n, v, seen | bit(n), left - 1, target, candidates, found, hit);
   }
@@ -168,7 +176,10 @@ neighbour_list compute_neighbours(const state& s, int f) {
   const bool any_channel = !s.channels.empty();
   for (const auto& d : directions) {
     const int n = floe_at(s, c.q + d[0], c.r + d[1]);
-    if (n >= 0 && !(any_channel && has_channel(s, f, n))) out.v[static_cast<std::size_t>(out.n++)] = n;
+    if (n >= 0 && !(any_channel && has_channel(s, f, n))) {
+      out.v[static_cast<std::size_t>(out.n++)] = n;
+      out.bits |= bit(n);
+    }
   }
   return out;
 }
@@ -208,7 +219,17 @@ std::uint64_t within(const state& s, int f, int d) {
   return d <= 6 ? s.reach[static_cast<std::size_t>(f)][static_cast<std::size_t>(d)] : ~std::uint64_t{0};
 }
 
-bool board_connected(const state& s) { return board_connected_after(s, -1, 0, 0, -1, -1); }
+bool board_connected(const state& s) {
+  std::uint64_t seen = bit(0);
+  for (std::uint64_t todo = seen; todo;) {
+    const int f = std::countr_zero(todo);
+    todo &= todo - 1;
+    const std::uint64_t fresh = neighbours(s, f).bits & ~seen;
+    seen |= fresh;
+    todo |= fresh;
+  }
+  return seen == (std::uint64_t{1} << s.floes.size()) - 1;  // fewer than 64 floes
+}
 
 // Tarjan's bridge search over the connected neighbours: an edge whose cut would split the board.
 // Depth is at most max_floes, so plain recursion is fine.

@@ -175,7 +175,7 @@ namespace {
 // a list can hold hundreds of green-stone moves and channels.
 class json_legal final : public legal_writer {
  public:
-  explicit json_legal(json& out) : out_(out) {}
+  explicit json_legal(std::vector<json>& out) : out_(out) {}
   void kind(const char* kind) override { add(kind_only(kind)); }
   void floe(const char* kind, const char* key, int f) override { add(floe_cmd(kind, key, f)); }
   void push(const std::vector<int>& chain) override {
@@ -208,8 +208,8 @@ class json_legal final : public legal_writer {
   }
 
  private:
-  void add(json entry) { fast_json::elements(out_).push_back(std::move(entry)); }
-  json& out_;
+  void add(json entry) { out_.push_back(std::move(entry)); }
+  std::vector<json>& out_;
 };
 
 // write_legal(): the same entries as JSON text, each object's keys in ascending order (as nlohmann
@@ -310,9 +310,16 @@ class text_legal final : public legal_writer {
 }  // namespace
 
 json cp_game::legal(int seat) const {
-  json out = json::array();
-  json_legal writer(out);
+  // The entries gather in a buffer kept from call to call, so that the list, which can run to
+  // hundreds of entries, is allocated once at its size instead of growing step by step.
+  thread_local std::vector<json> entries;
+  entries.clear();
+  json_legal writer(entries);
   list_legal(seat, writer);
+  json out = fast_json::array_with_capacity(entries.size());
+  auto& list = fast_json::elements(out);
+  list.insert(list.end(), std::make_move_iterator(entries.begin()), std::make_move_iterator(entries.end()));
+  entries.clear();
   return out;
 }
 

@@ -278,12 +278,9 @@ void cp_game::legal_channels(int seat, legal_writer& out) const {
   const auto cut = guard ? bridges(s_) : std::array<std::uint64_t, max_floes>{};
   const int n = static_cast<int>(s_.floes.size());
   for (int a = 0; a < n; ++a) {
-    const auto& c = s_.floes[static_cast<std::size_t>(a)];
-    std::uint64_t around = 0;  // the partners b > a, as bits: read out in ascending order
-    for (const auto& dir : directions) {
-      const int b = floe_at(s_, c.q + dir[0], c.r + dir[1]);
-      if (b > a && !has_channel(s_, a, b)) around |= std::uint64_t{1} << b;
-    }
+    // The partners b > a, as bits, read out in ascending order: the adjacent floes without a
+    // channel between are exactly a's connected neighbours.
+    std::uint64_t around = neighbours(s_, a).bits & ~((std::uint64_t{2} << a) - 1);
     for (around &= ~cut[static_cast<std::size_t>(a)]; around; around &= around - 1) {
       const int b = std::countr_zero(around);
       assert(!channel_error(seat, a, b));
