@@ -121,12 +121,11 @@ std::uint64_t walk_candidates(const state& s, const mover& m, int steps) {
   std::uint64_t seen = bit(m.origin), frontier = seen, out = 0;
   for (int d = 0; d < steps && frontier; ++d) {
     std::uint64_t next = 0;
-    for (std::uint64_t f = frontier; f; f &= f - 1)
-      for (int n : neighbours(s, std::countr_zero(f))) {
-        if (m.barred & bit(n)) continue;
-        out |= bit(n);
-        if (!(seen & bit(n)) && !(m.blocked & bit(n))) next |= bit(n);
-      }
+    for (std::uint64_t f = frontier; f; f &= f - 1) {
+      const std::uint64_t around = neighbours(s, std::countr_zero(f)).bits & ~m.barred;
+      out |= around;
+      next |= around & ~seen & ~m.blocked;
+    }
     seen |= next;
     frontier = next;
   }
@@ -170,25 +169,31 @@ bool has_channel(const state& s, int a, int b) {
 bool connected_edge(const state& s, int a, int b) { return lattice_adjacent(s, a, b) && !has_channel(s, a, b); }
 
 namespace {
-neighbour_list compute_neighbours(const state& s, int f) {
-  neighbour_list out;
-  const auto& c = s.floes[static_cast<std::size_t>(f)];
-  const bool any_channel = !s.channels.empty();
-  for (const auto& d : directions) {
-    const int n = floe_at(s, c.q + d[0], c.r + d[1]);
-    if (n >= 0 && !(any_channel && has_channel(s, f, n))) {
-      out.v[static_cast<std::size_t>(out.n++)] = n;
-      out.bits |= bit(n);
-    }
-  }
-  return out;
-}
-}  // namespace
-
-namespace {
+// The lattice neighbours of every floe, then each channel's edge taken out again (one pass over the
+// channels instead of a search of them per edge).
 void build_adjacency(const state& s) {
   const auto n = s.floes.size();
-  for (std::size_t i = 0; i < n; ++i) s.adj[i] = compute_neighbours(s, static_cast<int>(i));
+  for (std::size_t i = 0; i < n; ++i) {
+    neighbour_list& out = s.adj[i];
+    out = neighbour_list{};
+    for (const auto& d : directions) {
+      const int m = floe_at(s, s.floes[i].q + d[0], s.floes[i].r + d[1]);
+      if (m < 0) continue;
+      out.v[static_cast<std::size_t>(out.n++)] = m;
+      out.bits |= bit(m);
+    }
+  }
+  const auto cut = [&](int f, int m) {
+    neighbour_list& l = s.adj[static_cast<std::size_t>(f)];
+    if (!(l.bits & bit(m))) return;
+    l.bits &= ~bit(m);
+    const auto end = std::remove(l.v.begin(), l.v.begin() + l.n, m);  // keeps the direction order
+    l.n = static_cast<int>(end - l.v.begin());
+  };
+  for (const auto& c : s.channels) {
+    cut(c.a, c.b);
+    cut(c.b, c.a);
+  }
   s.adj_ok = true;
   s.reach_ok = false;
 }
@@ -324,8 +329,9 @@ std::vector<int> move_destinations(const state& s) {
     walk(s, m, m.origin, -1, bit(m.origin), s.roll, -1, walk_candidates(s, m, s.roll), found, hit);
   }
   std::vector<int> out;
-  for (int f = 0; f < static_cast<int>(s.floes.size()); ++f)
-    if ((found & bit(f)) && end_allowed(s, m, f)) out.push_back(f);
+  out.reserve(static_cast<std::size_t>(std::popcount(found)));
+  for (; found; found &= found - 1)
+    if (const int f = std::countr_zero(found); end_allowed(s, m, f)) out.push_back(f);
   return out;
 }
 
