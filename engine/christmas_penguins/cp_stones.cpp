@@ -202,7 +202,8 @@ void cp_game::legal_stones(int seat, legal_writer& out) const {
   std::array<std::uint64_t, max_floes> pieces{};
   for (int f = 0; f < n; ++f) {
     int count = 0;
-    for (std::uint64_t rest = board & ~bit(f); rest; rest &= ~pieces[static_cast<std::size_t>(count++)]) {
+    std::uint64_t rest = board & ~bit(f);
+    while (rest) {
       std::uint64_t piece = bit(std::countr_zero(rest));  // the lowest floe left, and all it is connected to
       for (std::uint64_t todo = piece; todo;) {
         const int x = std::countr_zero(todo);
@@ -211,7 +212,8 @@ void cp_game::legal_stones(int seat, legal_writer& out) const {
         piece |= fresh;
         todo |= fresh;
       }
-      pieces[static_cast<std::size_t>(count)] = piece;
+      pieces[static_cast<std::size_t>(count++)] = piece;
+      rest &= ~piece;
     }
     const auto touches_every_piece = [&](std::uint64_t around) {
       for (int k = 0; k < count; ++k)
