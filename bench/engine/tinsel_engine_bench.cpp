@@ -16,6 +16,10 @@
 //       average frame size too.
 //   (d) legal(seat) + view(seat) for the four seats on a fixed mid-game position: rounds of four
 //       seats per second (calls per second = 8 × rounds).
+//   (d-text) the same position and rounds, but each seat's legal list and view as the text the
+//       server splices into its frames, into one reused buffer: write_legal(seat), and the view
+//       from write_shared_view (else the shared view, else view(seat), dumped); four of each per
+//       round. --json-frames dumps the json documents instead, as in (c).
 //
 //
 // --frame-sizes instead plays each game with default options for every player count it allows, for
@@ -23,7 +27,7 @@
 // (c), and prints the largest frame, which seat it went to and what its legal list held, and the
 // average: the figures docs/protocol.md quotes under Limits.
 //
-//   tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]
+//   tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d|d-text]
 //                       [--json-frames]
 //
 // --bot-games N instead plays N games per game and player count with the server's bot on every
@@ -82,7 +86,7 @@ enum class extra { none, legal_view, frames };
 
 struct result_row {
   std::string id;
-  double play = 0, legal_view = 0, frames = 0, frame_bytes = 0, position = 0;
+  double play = 0, legal_view = 0, frames = 0, frame_bytes = 0, position = 0, position_text = 0;
   long games = 0;
 };
 
@@ -281,8 +285,12 @@ run_stats random_play(const game_info& info, double seconds, std::uint64_t seed,
   return r;
 }
 
+// How (d) asks for each seat's legal list and view: as json documents, or as the text the server
+// writes into its frames.
+enum class position_form { json_documents, frame_text };
+
 // legal + view of the four seats on the position halfway through the game of `seed`.
-double fixed_position(const game_info& info, double seconds, std::uint64_t seed) {
+double fixed_position(const game_info& info, double seconds, std::uint64_t seed, position_form form) {
   long total = 0;
   {
     player p(info, seed);
@@ -297,6 +305,7 @@ double fixed_position(const game_info& info, double seconds, std::uint64_t seed)
   for (long i = 0; i < total / 2; ++i) p.step(evs);
   const game& g = p.current();
   long rounds = 0;
+  std::string text;  // (d-text): one buffer for every round, as the server reuses its frame's capacity
   const auto start = clock_type::now();
   const auto until = start + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
   auto now = start;
@@ -306,7 +315,21 @@ double fixed_position(const game_info& info, double seconds, std::uint64_t seed)
       if (now >= until) break;
     }
     std::size_t n = 0;
-    for (int s = 0; s < players; ++s) n += g.legal(s).size() + g.view(viewer::player(s)).size();
+    if (form == position_form::json_documents) {
+      for (int s = 0; s < players; ++s) n += g.legal(s).size() + g.view(viewer::player(s)).size();
+    } else {
+      // What state_frame splices in per seat: the legal list and the view, as text where the game
+      // writes it, else dumped from json (the shared view if there is one, else the seat's own).
+      text.clear();
+      for (int s = 0; s < players; ++s) {
+        if (json_frames || !g.write_legal(s, text)) tinsel::protocol::dump_to(text, g.legal(s));
+        if (json_frames || !g.write_shared_view(text)) {
+          if (const auto shared = g.shared_view()) tinsel::protocol::dump_to(text, *shared);
+          else tinsel::protocol::dump_to(text, g.view(viewer::player(s)));
+        }
+      }
+      n = text.size();
+    }
     sink = sink + n;
     ++rounds;
   }
@@ -400,7 +423,7 @@ int bot_games(const std::vector<const game_info*>& games, int count, const json&
 
 void usage() {
   std::puts(
-      "usage: tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d]\n"
+      "usage: tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d|d-text]\n"
       "                           [--json-frames]\n"
       "  --seconds S  length of each of the four measurements per game (default 2)\n"
       "  --repeat N   run each measurement N times and keep the best (default 1): on a shared machine\n"
@@ -408,8 +431,8 @@ void usage() {
       "  --game ID    only this game (happy_holidays, christmas_penguins, unterm_baum)\n"
       "  --json       print the figures as JSON instead of a table\n"
       "  --seed N     seed of the dice and of the command choices (default 1)\n"
-      "  --only X     run only measurement a, b, c or d (for a profiler); the others print 0\n"
-      "  --json-frames  (c) serializes legal and the shared view from json even where the game\n"
+      "  --only X     run only measurement a, b, c, d or d-text (for a profiler); the others print 0\n"
+      "  --json-frames  (c) and (d-text) serialize legal and the shared view from json even where the game\n"
       "               writes them as text itself (game::write_legal, write_shared_view)\n"
       "  --frame-sizes  instead: the largest state frame per game and player count (S seconds each)\n"
       "  --bot-games N  instead: N bot games per game and player count: median rounds and commands\n"
@@ -471,7 +494,7 @@ int main(int argc, char** argv) {
       seed = std::strtoull(value(), nullptr, 10);
     } else if (a == "--only") {
       only_mode = value();
-      if (only_mode.size() != 1 || only_mode[0] < 'a' || only_mode[0] > 'd') {
+      if (only_mode != "d-text" && (only_mode.size() != 1 || only_mode[0] < 'a' || only_mode[0] > 'd')) {
         usage();
         return 2;
       }
@@ -502,7 +525,8 @@ int main(int argc, char** argv) {
   for (const auto* info : games) {
     result_row r;
     r.id = info->id;
-    const auto wanted = [&](char m) { return only_mode.empty() || only_mode[0] == m; };
+    // 't' is (d-text), asked for as --only d-text.
+    const auto wanted = [&](char m) { return only_mode.empty() || (only_mode == "d-text" ? m == 't' : only_mode[0] == m); };
     if (only_mode.empty()) random_play(*info, seconds / 10, seed, extra::frames);  // warm-up: caches, allocator
     for (int k = 0; k < repeat; ++k) {
       if (wanted('a')) {
@@ -515,7 +539,9 @@ int main(int argc, char** argv) {
         const auto c = random_play(*info, seconds, seed, extra::frames);
         if (c.per_second > r.frames) r.frames = c.per_second, r.frame_bytes = c.frame_bytes;
       }
-      if (wanted('d')) r.position = std::max(r.position, fixed_position(*info, seconds, seed));
+      if (wanted('d')) r.position = std::max(r.position, fixed_position(*info, seconds, seed, position_form::json_documents));
+      if (wanted('t'))
+        r.position_text = std::max(r.position_text, fixed_position(*info, seconds, seed, position_form::frame_text));
     }
     rows.push_back(r);
   }
@@ -533,19 +559,21 @@ int main(int argc, char** argv) {
                      {"with_frames_commands_per_s", r.frames},
                      {"frame_bytes_avg", r.frame_bytes},
                      {"position_legal_view_rounds_per_s", r.position},
-                     {"position_legal_view_calls_per_s", 8 * r.position}});
+                     {"position_legal_view_calls_per_s", 8 * r.position},
+                     {"position_text_legal_view_rounds_per_s", r.position_text},
+                     {"position_text_legal_view_calls_per_s", 8 * r.position_text}});
     std::puts(out.dump(2).c_str());
     return 0;
   }
-  std::printf("%-20s %14s %14s %14s %12s %16s %14s\n", "game (4 players)", "(a) play/s", "(b) +legal,view",
-              "(c) +frames", "frame bytes", "(d) 4-seat l+v/s", "(d) calls/s");
+  std::printf("%-20s %14s %14s %14s %12s %16s %14s %16s\n", "game (4 players)", "(a) play/s", "(b) +legal,view",
+              "(c) +frames", "frame bytes", "(d) 4-seat l+v/s", "(d) calls/s", "(d-text) l+v/s");
   for (const auto& r : rows)
-    std::printf("%-20s %14s %14s %14s %12s %16s %14s\n", r.id.c_str(), grouped(r.play).c_str(),
+    std::printf("%-20s %14s %14s %14s %12s %16s %14s %16s\n", r.id.c_str(), grouped(r.play).c_str(),
                 grouped(r.legal_view).c_str(), grouped(r.frames).c_str(), grouped(r.frame_bytes).c_str(),
-                grouped(r.position).c_str(), grouped(8 * r.position).c_str());
+                grouped(r.position).c_str(), grouped(8 * r.position).c_str(), grouped(r.position_text).c_str());
   std::printf(
-      "(a)-(c): applied commands per CPU second; (d): rounds of legal+view for 4 seats per CPU second; "
-      "%g s each, best of %d\n",
+      "(a)-(c): applied commands per CPU second; (d): rounds of legal+view for 4 seats per CPU second, as json, "
+      "(d-text) as the frames' text; %g s each, best of %d\n",
       seconds, repeat);
   return 0;
 }

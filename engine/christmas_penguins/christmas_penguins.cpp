@@ -526,20 +526,38 @@ outcome<config> make_config(const json& options, int players) {
   return c;
 }
 
+// A room starts game after game with the same options, so the last decoding is kept (one per
+// thread; make_config is pure) and shared by the games made from it, as the states' copies share it.
+outcome<std::shared_ptr<const config>> shared_config(const json& options, int players) {
+  struct last_config {
+    json options;
+    int players = 0;
+    std::shared_ptr<const config> decoded;
+  };
+  thread_local std::optional<last_config> last;
+  if (last && last->players == players && last->options == options) return last->decoded;
+  auto c = make_config(options, players);
+  if (!c) return c.error();
+  auto decoded = std::make_shared<const config>(std::move(c.value()));
+  last = last_config{options, players, decoded};
+  return decoded;
+}
+
 outcome<std::unique_ptr<game>> create(const setup& su, dice& d) {
-  auto cfg = make_config(su.options, su.players);
+  auto cfg = shared_config(su.options, su.players);
   if (!cfg) return cfg.error();
   const int n = su.players;
-  if (cfg.value().host_picks) {
+  if (cfg.value()->host_picks) {
     if (!su.first_seat)
       return make_error("first_seat_required", "startPlayer is host-picks: the host must pick the first Santa");
     if (*su.first_seat < 0 || *su.first_seat >= n)
       return make_error("invalid_option", "first seat " + std::to_string(*su.first_seat) + " is not a seat");
   }
   detail::state s;
-  s.cfg = std::make_shared<const config>(std::move(cfg.value()));
+  s.cfg = std::move(cfg.value());
   const config& c = *s.cfg;
   const int radius = c.radius;
+  s.floes.reserve(static_cast<std::size_t>(3 * radius * (radius + 1) + 1));
   for (int r = -radius; r <= radius; ++r)  // A2: ids sorted by r, then q
     for (int q = -radius; q <= radius; ++q)
       if (std::abs(q + r) <= radius) s.floes.push_back({q, r, detail::no_stone, {}});

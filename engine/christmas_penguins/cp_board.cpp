@@ -88,6 +88,19 @@ void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, i
       left <= 6 ? s.reach[static_cast<std::size_t>(v)][static_cast<std::size_t>(left)] : ~std::uint64_t{0};
   const std::uint64_t open = near & candidates & (s.cfg->simple_path ? ~seen : ~std::uint64_t{0});
   if (target < 0 ? (open & ~found) == 0 : (open & bit(target)) == 0) return;
+  if (left == 1) {  // the last step, for all neighbours at once: the same tests as the loop below
+    std::uint64_t ends = neighbours(s, v).bits & ~m.barred;
+    if (s.cfg->simple_path) {
+      ends &= ~seen;
+    } else {
+      if (prev >= 0) ends &= ~bit(prev);
+      if (m.from_hut) ends &= ~bit(m.origin);
+    }
+    if (target >= 0) ends &= bit(target);  // hex_dist(n, target) > 0 for every other floe
+    found |= ends;
+    if (ends) hit = target >= 0;
+    return;
+  }
   for (int n : neighbours(s, v)) {
     if (hit) return;
     if (s.cfg->simple_path) {
@@ -97,11 +110,6 @@ void walk(const state& s, const mover& m, int v, int prev, std::uint64_t seen, i
     }
     if (m.barred & bit(n)) continue;  // A12: Santa never passes or enters the tree floe
     if (target >= 0 && hex_dist(s, n, target) > left - 1) continue;
-    if (left == 1) {
-      found |= bit(n);
-      if (n == target) hit = true;
-      continue;
-    }
     if (m.blocked & bit(n)) continue;
     walk(s, m, n, v, seen | bit(n), left - 1, target, candidates, found, hit);
   }
@@ -113,12 +121,11 @@ std::uint64_t walk_candidates(const state& s, const mover& m, int steps) {
   std::uint64_t seen = bit(m.origin), frontier = seen, out = 0;
   for (int d = 0; d < steps && frontier; ++d) {
     std::uint64_t next = 0;
-    for (std::uint64_t f = frontier; f; f &= f - 1)
-      for (int n : neighbours(s, std::countr_zero(f))) {
-        if (m.barred & bit(n)) continue;
-        out |= bit(n);
-        if (!(seen & bit(n)) && !(m.blocked & bit(n))) next |= bit(n);
-      }
+    for (std::uint64_t f = frontier; f; f &= f - 1) {
+      const std::uint64_t around = neighbours(s, std::countr_zero(f)).bits & ~m.barred;
+      out |= around;
+      next |= around & ~seen & ~m.blocked;
+    }
     seen |= next;
     frontier = next;
   }
@@ -162,43 +169,47 @@ bool has_channel(const state& s, int a, int b) {
 bool connected_edge(const state& s, int a, int b) { return lattice_adjacent(s, a, b) && !has_channel(s, a, b); }
 
 namespace {
-neighbour_list compute_neighbours(const state& s, int f) {
-  neighbour_list out;
-  const auto& c = s.floes[static_cast<std::size_t>(f)];
-  const bool any_channel = !s.channels.empty();
-  for (const auto& d : directions) {
-    const int n = floe_at(s, c.q + d[0], c.r + d[1]);
-    if (n >= 0 && !(any_channel && has_channel(s, f, n))) out.v[static_cast<std::size_t>(out.n++)] = n;
-  }
-  return out;
-}
-}  // namespace
-
-namespace {
+// The lattice neighbours of every floe, then each channel's edge taken out again (one pass over the
+// channels instead of a search of them per edge).
 void build_adjacency(const state& s) {
   const auto n = s.floes.size();
-  for (std::size_t i = 0; i < n; ++i) s.adj[i] = compute_neighbours(s, static_cast<int>(i));
+  for (std::size_t i = 0; i < n; ++i) {
+    neighbour_list& out = s.adj[i];
+    out = neighbour_list{};
+    for (const auto& d : directions) {
+      const int m = floe_at(s, s.floes[i].q + d[0], s.floes[i].r + d[1]);
+      if (m < 0) continue;
+      out.v[static_cast<std::size_t>(out.n++)] = m;
+      out.bits |= bit(m);
+    }
+  }
+  const auto cut = [&](int f, int m) {
+    neighbour_list& l = s.adj[static_cast<std::size_t>(f)];
+    if (!(l.bits & bit(m))) return;
+    l.bits &= ~bit(m);
+    const auto end = std::remove(l.v.begin(), l.v.begin() + l.n, m);  // keeps the direction order
+    l.n = static_cast<int>(end - l.v.begin());
+  };
+  for (const auto& c : s.channels) {
+    cut(c.a, c.b);
+    cut(c.b, c.a);
+  }
   s.adj_ok = true;
   s.reach_ok = false;
 }
 
-// Breadth-first distances from every floe, cut at 6 (the largest roll).
+// Distances from every floe, cut at 6 (the largest roll), a step at a time for all floes at once:
+// the floes within d steps of f are f and those within d - 1 steps of one of its neighbours.
 void build_reach(const state& s) {
   if (!s.adj_ok) build_adjacency(s);
   const auto n = s.floes.size();
-  for (std::size_t from = 0; from < n; ++from) {
-    auto& r = s.reach[from];
-    std::uint64_t seen = bit(static_cast<int>(from)), frontier = seen;
-    r[0] = seen;
-    for (std::size_t d = 1; d < r.size(); ++d) {
-      std::uint64_t next = 0;
-      for (std::uint64_t f = frontier; f; f &= f - 1)
-        for (int m : s.adj[static_cast<std::size_t>(std::countr_zero(f))]) next |= bit(m);
-      frontier = next & ~seen;
-      seen |= next;
-      r[d] = seen;
+  for (std::size_t f = 0; f < n; ++f) s.reach[f][0] = bit(static_cast<int>(f));
+  for (std::size_t d = 1; d < s.reach[0].size(); ++d)
+    for (std::size_t f = 0; f < n; ++f) {
+      std::uint64_t r = s.reach[f][d - 1];
+      for (int m : s.adj[f]) r |= s.reach[static_cast<std::size_t>(m)][d - 1];
+      s.reach[f][d] = r;
     }
-  }
   s.reach_ok = true;
 }
 }  // namespace
@@ -213,7 +224,17 @@ std::uint64_t within(const state& s, int f, int d) {
   return d <= 6 ? s.reach[static_cast<std::size_t>(f)][static_cast<std::size_t>(d)] : ~std::uint64_t{0};
 }
 
-bool board_connected(const state& s) { return board_connected_after(s, -1, 0, 0, -1, -1); }
+bool board_connected(const state& s) {
+  std::uint64_t seen = bit(0);
+  for (std::uint64_t todo = seen; todo;) {
+    const int f = std::countr_zero(todo);
+    todo &= todo - 1;
+    const std::uint64_t fresh = neighbours(s, f).bits & ~seen;
+    seen |= fresh;
+    todo |= fresh;
+  }
+  return seen == (std::uint64_t{1} << s.floes.size()) - 1;  // fewer than 64 floes
+}
 
 // Tarjan's bridge search over the connected neighbours: an edge whose cut would split the board.
 // Depth is at most max_floes, so plain recursion is fine.
@@ -308,8 +329,9 @@ std::vector<int> move_destinations(const state& s) {
     walk(s, m, m.origin, -1, bit(m.origin), s.roll, -1, walk_candidates(s, m, s.roll), found, hit);
   }
   std::vector<int> out;
-  for (int f = 0; f < static_cast<int>(s.floes.size()); ++f)
-    if ((found & bit(f)) && end_allowed(s, m, f)) out.push_back(f);
+  out.reserve(static_cast<std::size_t>(std::popcount(found)));
+  for (; found; found &= found - 1)
+    if (const int f = std::countr_zero(found); end_allowed(s, m, f)) out.push_back(f);
   return out;
 }
 

@@ -98,6 +98,7 @@ struct channel {
 struct neighbour_list {
   std::array<int, 6> v{};
   int n = 0;
+  std::uint64_t bits = 0;  // the same floes as a set (bit i = floe i)
   const int* begin() const { return v.data(); }
   const int* end() const { return v.data() + n; }
 };

@@ -171,27 +171,45 @@ void cp_game::list_legal(int seat, legal_writer& out) const {
 
 namespace {
 
-// legal() as json: the array of entries.
+// legal() as json: the array of entries, each object from a laid-out skeleton (fast_json::shape):
+// a list can hold hundreds of green-stone moves and channels.
 class json_legal final : public legal_writer {
  public:
-  explicit json_legal(json& out) : out_(out) {}
+  explicit json_legal(std::vector<json>& out) : out_(out) {}
   void kind(const char* kind) override { add(kind_only(kind)); }
   void floe(const char* kind, const char* key, int f) override { add(floe_cmd(kind, key, f)); }
-  void push(const std::vector<int>& chain) override { add(object("chain", chain, "kind", "push")); }
-  void colour(const char* kind, int colour) override { add(object("colour", colour_name(colour), "kind", kind)); }
-  void pickup(bool take) override { add(object("kind", "pickup_stone", "take", take)); }
-  void flee(int colour, int to) override { add(object("colour", colour_name(colour), "kind", "flee", "to", to)); }
+  void push(const std::vector<int>& chain) override {
+    static const fast_json::shape s{"chain", "kind"};
+    add(s(chain, "push"));
+  }
+  void colour(const char* kind, int colour) override {
+    static const fast_json::shape s{"colour", "kind"};
+    add(s(colour_name(colour), kind));
+  }
+  void pickup(bool take) override {
+    static const fast_json::shape s{"kind", "take"};
+    add(s("pickup_stone", take));
+  }
+  void flee(int colour, int to) override {
+    static const fast_json::shape s{"colour", "kind", "to"};
+    add(s(colour_name(colour), "flee", to));
+  }
   void swap_stone(int stone, int target) override {
-    add(object("kind", "use_stone", "stone", stone_name(stone), "target", target));
+    static const fast_json::shape s{"kind", "stone", "target"};
+    add(s("use_stone", stone_name(stone), target));
   }
   void green_stone(int f, int q, int r) override {
-    add(object("floe", f, "kind", "use_stone", "stone", "green", "to", fast_json::array(q, r)));
+    static const fast_json::shape s{"floe", "kind", "stone", "to"};
+    add(s(f, "use_stone", "green", fast_json::array(q, r)));
   }
-  void channel(int a, int b) override { add(object("a", a, "b", b, "kind", "place_channel")); }
+  void channel(int a, int b) override {
+    static const fast_json::shape s{"a", "b", "kind"};
+    add(s(a, b, "place_channel"));
+  }
 
  private:
-  void add(json entry) { fast_json::elements(out_).push_back(std::move(entry)); }
-  json& out_;
+  void add(json entry) { out_.push_back(std::move(entry)); }
+  std::vector<json>& out_;
 };
 
 // write_legal(): the same entries as JSON text, each object's keys in ascending order (as nlohmann
@@ -292,9 +310,16 @@ class text_legal final : public legal_writer {
 }  // namespace
 
 json cp_game::legal(int seat) const {
-  json out = json::array();
-  json_legal writer(out);
+  // The entries gather in a buffer kept from call to call, so that the list, which can run to
+  // hundreds of entries, is allocated once at its size instead of growing step by step.
+  thread_local std::vector<json> entries;
+  entries.clear();
+  json_legal writer(entries);
   list_legal(seat, writer);
+  json out = fast_json::array_with_capacity(entries.size());
+  auto& list = fast_json::elements(out);
+  list.insert(list.end(), std::make_move_iterator(entries.begin()), std::make_move_iterator(entries.end()));
+  entries.clear();
   return out;
 }
 

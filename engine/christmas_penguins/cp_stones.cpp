@@ -179,42 +179,51 @@ void cp_game::legal_stones(int seat, legal_writer& out) const {
   // the board connected: at most floes x (cells of that hexagon - floes), 888 on a radius-3
   // board and 1,830 on radius 4, listed floe by floe, cells in (r, q) order.
   const int reach = s_.cfg->radius + 1;
-  std::vector<std::array<int, 2>> vacant;
+  struct vacant_cell {
+    int q, r;
+    std::uint64_t floes;  // the floes around it (bit i = floe i)
+  };
+  std::vector<vacant_cell> vacant;
+  vacant.reserve(64);
   for (int r = -reach; r <= reach; ++r)
-    for (int q = -reach; q <= reach; ++q)
-      if (ring(q, r) <= reach && floe_at(s_, q, r) < 0) vacant.push_back({q, r});
+    for (int q = -reach; q <= reach; ++q) {
+      if (ring(q, r) > reach || floe_at(s_, q, r) >= 0) continue;
+      vacant_cell c{q, r, 0};
+      for (const auto& d : directions)
+        if (const int m = floe_at(s_, q + d[0], r + d[1]); m >= 0) c.floes |= bit(m);
+      vacant.push_back(c);
+    }
   // The checks of green_error, for a whole floe at once: the board stays connected when the floe's
   // new cell touches every piece that the board falls into without it (its channels go with it,
   // the others' stay). One flood fill per floe instead of one per cell: the list is long, and it was
   // the largest share of a Christmas Penguins server's own work (bench/README.md).
   const int n = static_cast<int>(s_.floes.size());
-  std::array<int, max_floes> piece{};
+  const std::uint64_t board = (std::uint64_t{1} << n) - 1;  // fewer than 64 floes
+  std::array<std::uint64_t, max_floes> pieces{};
   for (int f = 0; f < n; ++f) {
-    piece.fill(-1);
-    int pieces = 0;
-    for (int g = 0; g < n; ++g) {
-      if (g == f || piece[static_cast<std::size_t>(g)] >= 0) continue;
-      piece[static_cast<std::size_t>(g)] = pieces;
-      for (std::uint64_t todo = bit(g); todo;) {
+    int count = 0;
+    std::uint64_t rest = board & ~bit(f);
+    while (rest) {
+      std::uint64_t piece = bit(std::countr_zero(rest));  // the lowest floe left, and all it is connected to
+      for (std::uint64_t todo = piece; todo;) {
         const int x = std::countr_zero(todo);
         todo &= todo - 1;
-        for (int m : neighbours(s_, x))
-          if (m != f && piece[static_cast<std::size_t>(m)] < 0) {
-            piece[static_cast<std::size_t>(m)] = pieces;
-            todo |= bit(m);
-          }
+        const std::uint64_t fresh = neighbours(s_, x).bits & rest & ~piece;
+        piece |= fresh;
+        todo |= fresh;
       }
-      ++pieces;
+      pieces[static_cast<std::size_t>(count++)] = piece;
+      rest &= ~piece;
     }
-    const std::uint64_t every_piece = (std::uint64_t{1} << pieces) - 1;  // pieces < max_floes < 64
-    for (const auto& [q, r] : vacant) {
-      std::uint64_t touched = 0;
-      for (const auto& d : directions) {
-        const int m = floe_at(s_, q + d[0], r + d[1]);
-        if (m >= 0 && m != f) touched |= std::uint64_t{1} << piece[static_cast<std::size_t>(m)];
-      }
-      if (touched == 0 || (s_.cfg->connectivity_guard && touched != every_piece)) continue;
-      out.green_stone(f, q, r);
+    const auto touches_every_piece = [&](std::uint64_t around) {
+      for (int k = 0; k < count; ++k)
+        if (!(around & pieces[static_cast<std::size_t>(k)])) return false;
+      return true;
+    };
+    for (const auto& c : vacant) {
+      const std::uint64_t around = c.floes & ~bit(f);
+      if (around == 0 || (s_.cfg->connectivity_guard && !touches_every_piece(around))) continue;
+      out.green_stone(f, c.q, c.r);
     }
   }
 }
@@ -268,12 +277,9 @@ void cp_game::legal_channels(int seat, legal_writer& out) const {
   const auto cut = guard ? bridges(s_) : std::array<std::uint64_t, max_floes>{};
   const int n = static_cast<int>(s_.floes.size());
   for (int a = 0; a < n; ++a) {
-    const auto& c = s_.floes[static_cast<std::size_t>(a)];
-    std::uint64_t around = 0;  // the partners b > a, as bits: read out in ascending order
-    for (const auto& dir : directions) {
-      const int b = floe_at(s_, c.q + dir[0], c.r + dir[1]);
-      if (b > a && !has_channel(s_, a, b)) around |= std::uint64_t{1} << b;
-    }
+    // The partners b > a, as bits, read out in ascending order: the adjacent floes without a
+    // channel between are exactly a's connected neighbours.
+    std::uint64_t around = neighbours(s_, a).bits & ~((std::uint64_t{2} << a) - 1);
     for (around &= ~cut[static_cast<std::size_t>(a)]; around; around &= around - 1) {
       const int b = std::countr_zero(around);
       assert(!channel_error(seat, a, b));

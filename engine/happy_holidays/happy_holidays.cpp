@@ -132,26 +132,31 @@ std::shared_ptr<const json> hh_game::shared_view() const {
 }
 
 json hh_game::build_view() const {
+  // Laid out once (fast_json::shape): copying a skeleton is cheaper than inserting key by key, and
+  // (d) of tinsel-engine-bench, the bot and random play ask for many views.
+  static const fast_json::shape view{"active", "game",    "last_roll",      "max_rounds", "phase",
+                                     "players", "prompt", "rerolls",        "result",     "rolled_colours",
+                                     "round",   "start_seat", "tree",       "turn"};
+  static const fast_json::shape player{"reindeer", "score", "seat", "sleigh", "stacks", "total_gifts"};
+  static const fast_json::shape sleigh{"gifts", "id"};
+  static const fast_json::shape last_roll{"face", "seat"};
   const int n = s_.cfg.players;
   json players = fast_json::array_with_capacity(static_cast<std::size_t>(n));
   for (int p = 0; p < n; ++p) {
     const auto i = static_cast<std::size_t>(p);
     const int id = s_.sleigh_of[i];
-    fast_json::elements(players).push_back(fast_json::object(
-        "reindeer", static_cast<bool>(s_.reindeer[i]), "score", score(p), "seat", p, "sleigh",
-        fast_json::object("gifts", counts_json(s_.sleighs[static_cast<std::size_t>(id)]), "id", id), "stacks",
-        counts_json(s_.stacks[i]), "total_gifts", total(p)));
+    fast_json::elements(players).push_back(player(static_cast<bool>(s_.reindeer[i]), score(p), p,
+                                                  sleigh(counts_json(s_.sleighs[static_cast<std::size_t>(id)]), id),
+                                                  counts_json(s_.stacks[i]), total(p)));
   }
   json rolled = fast_json::array_with_capacity(2);
   if (s_.ph == phase::sleigh_colour)
     for (int c : face_colours(*s_.last_face)) fast_json::elements(rolled).emplace_back(colour_name(c));
-  return fast_json::object(
-      "active", s_.active, "game", "happy_holidays", "last_roll",
-      s_.last_face ? fast_json::object("face", face_name(*s_.last_face), "seat", s_.last_roll_seat) : json(nullptr),
-      "max_rounds", max_rounds, "phase", phase_name(s_.ph), "players", std::move(players), "prompt",
-      s_.ph == phase::over ? json(nullptr) : json(prompt_kind()), "rerolls", s_.rerolls, "result", result(),
-      "rolled_colours", std::move(rolled), "round", (s_.turn - 1) / n + 1, "start_seat", s_.start_seat, "tree",
-      counts_json(s_.tree), "turn", s_.turn);
+  return view(s_.active, "happy_holidays",
+              s_.last_face ? last_roll(face_name(*s_.last_face), s_.last_roll_seat) : json(nullptr), max_rounds,
+              phase_name(s_.ph), std::move(players), s_.ph == phase::over ? json(nullptr) : json(prompt_kind_name()),
+              s_.rerolls, result(), std::move(rolled), (s_.turn - 1) / n + 1, s_.start_seat, counts_json(s_.tree),
+              s_.turn);
 }
 
 
