@@ -214,53 +214,56 @@ ub_game::turn_list ub_game::turn_entries() const {
   const int n = cfg.players;
   const int grid = cfg.grid();
   turn_list t;
-
-  // Areas: -1 the tree, then every seat's field. Everything below depends on occupancy only.
-  std::vector<location> holes;
-  t.cards.reserve(static_cast<std::size_t>(cfg.motifs + n * grid));
-  holes.reserve(static_cast<std::size_t>(cfg.motifs + n * grid));
-  std::vector<int> first_card(static_cast<std::size_t>(n + 1), -1), first_hole(static_cast<std::size_t>(n + 1), -1);
-  for (int a = -1; a < n; ++a) {
-    const auto& area = a < 0 ? s_.tree : s_.fields[static_cast<std::size_t>(a)];
-    const auto ua = static_cast<std::size_t>(a + 1);
-    for (int i = 0; i < static_cast<int>(area.size()); ++i) {
-      const bool is_empty = area[static_cast<std::size_t>(i)] == empty;
-      auto& list = is_empty ? holes : t.cards;
-      auto& first = is_empty ? first_hole[ua] : first_card[ua];
-      if (first < 0) first = static_cast<int>(list.size());
-      list.push_back({a, i});
-    }
-  }
   t.reveal = reveal_allowed();
-  // A17: whether a card may be moved into an area (the tree always; a field unless it is another
-  // player's and would get its last card).
-  std::vector<bool> open(static_cast<std::size_t>(n + 1), true);
-  for (int p = 0; p < n; ++p) open[static_cast<std::size_t>(p + 1)] = field_open_to(p, me);
-  const auto is_open = [&](int area) { return static_cast<bool>(open[static_cast<std::size_t>(area + 1)]); };
+  const bool moves = move_allowed();
 
-  if (move_allowed()) {
-    // One concrete move per (source area, destination area): the first card of the source to the
-    // first open hole of the destination.
-    for (int a = -1; a < n; ++a) {
-      const int src = first_card[static_cast<std::size_t>(a + 1)];
-      if (src < 0) continue;
-      for (int b = -1; b < n; ++b) {
-        if (b == a || !is_open(b)) continue;  // A13: tree → tree and field → same field are not moves
-        const int dst = first_hole[static_cast<std::size_t>(b + 1)];
-        if (dst < 0) continue;
-        t.moves.emplace_back(t.cards[static_cast<std::size_t>(src)], holes[static_cast<std::size_t>(dst)]);
+  // Areas: -1 the tree, then every seat's field, at index area + 1. Everything below depends on
+  // occupancy only. Every card lies somewhere, so there are D cards and P·grid holes.
+  struct area_facts {
+    std::optional<location> first_card, first_hole;
+    bool open = true;  // A17: the tree always; a field unless it is another player's and would get its last card
+  };
+  std::array<area_facts, max_players + 1> areas{};
+  t.cards.reserve(static_cast<std::size_t>(cfg.motifs));
+  if (moves) t.open_holes.reserve(static_cast<std::size_t>(n * grid));
+  for (int a = -1; a < n; ++a) {
+    auto& facts = areas[static_cast<std::size_t>(a + 1)];
+    if (a >= 0) facts.open = field_open_to(a, me);
+    const auto& area = a < 0 ? s_.tree : s_.fields[static_cast<std::size_t>(a)];
+    for (int i = 0; i < static_cast<int>(area.size()); ++i) {
+      const location l{a, i};
+      if (area[static_cast<std::size_t>(i)] != empty) {
+        if (!facts.first_card) facts.first_card = l;
+        t.cards.push_back(l);
+      } else {
+        if (!facts.first_hole) facts.first_hole = l;
+        if (moves && facts.open) t.open_holes.push_back(l);
       }
     }
-    if (!t.moves.empty())
-      for (const auto& l : holes)
-        if (is_open(l.seat)) t.open_holes.push_back(l);
+  }
+
+  if (moves) {
+    // One concrete move per (source area, destination area): the first card of the source to the
+    // first hole of the destination.
+    t.moves.reserve(static_cast<std::size_t>((n + 1) * n));
+    for (const auto& from : areas) {
+      if (!from.first_card) continue;
+      for (const auto& to : areas) {
+        // A13: tree → tree and field → same field are not moves.
+        if (&to == &from || !to.open || !to.first_hole) continue;
+        t.moves.emplace_back(*from.first_card, *to.first_hole);
+      }
+    }
+    if (t.moves.empty()) t.open_holes.clear();  // no move domain without a move
   }
 
   // A14: rearranging is free and repeatable (the entries: see legal_turn).
   const auto& field = s_.fields[static_cast<std::size_t>(me)];
   t.mine.reserve(static_cast<std::size_t>(grid));
-  t.free.reserve(static_cast<std::size_t>(grid));
-  for (int i = 0; i < grid; ++i) (field[static_cast<std::size_t>(i)] == empty ? t.free : t.mine).push_back(i);
+  for (int i = 0; i < grid; ++i) {
+    if (field[static_cast<std::size_t>(i)] != empty) t.mine.push_back(i);
+    else if (t.first_free < 0) t.first_free = i;
+  }
   return t;
 }
 
@@ -284,7 +287,7 @@ json ub_game::legal_turn() const {
   // The rearrange example swaps the first two cards, or moves a single card to the first free slot.
   if (!t.mine.empty()) {
     const int a = t.mine[0];
-    const int b = t.mine.size() > 1 ? t.mine[1] : t.free.front();
+    const int b = t.mine.size() > 1 ? t.mine[1] : t.first_free;
     json moves = fast_json::array_with_capacity(2);
     fast_json::elements(moves).push_back(object("from", cell_json(a, cfg), "to", cell_json(b, cfg)));
     if (t.mine.size() > 1)
@@ -389,7 +392,7 @@ void ub_game::write_legal_turn(std::string& out) const {
   }
   if (!t.mine.empty()) {
     const int a = t.mine[0];
-    const int b = t.mine.size() > 1 ? t.mine[1] : t.free.front();
+    const int b = t.mine.size() > 1 ? t.mine[1] : t.first_free;
     out += ",{\"kind\":\"rearrange\",\"moves\":[{\"from\":";
     write_cell(out, a, cfg);
     out += ",\"to\":";
