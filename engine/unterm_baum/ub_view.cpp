@@ -282,6 +282,18 @@ void write_family(std::string& out, int fam) {
   else json_text::string(out, family(fam).id);
 }
 
+// Whether each of the n slots from `slots` on holds a card, as an array of booleans: the occupancy
+// rows of the fields and the tree.
+void write_occupancy(std::string& out, const int* slots, std::size_t n) {
+  out += '[';
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) out += ',';
+    if (slots[i] != empty) out.append("true", 4);
+    else out.append("false", 5);
+  }
+  out += ']';
+}
+
 template <class Each>
 void write_array(std::string& out, std::size_t n, Each&& each) {
   out += '[';
@@ -413,6 +425,8 @@ bool ub_game::write_shared_view(std::string& out) const {
   const auto& cfg = s_.cfg;
   const bool over = s_.ph == phase::over;
   const int n = cfg.players;
+  // About six bytes per slot of the tree and the fields, and room for the rest (more at the end).
+  out.reserve(out.size() + 6 * (s_.tree.size() + static_cast<std::size_t>(n * cfg.grid())) + (over ? 8192 : 1024));
   out += "{\"actions\":";
   if (s_.ph == phase::play) {
     out += "{\"move\":";
@@ -452,9 +466,7 @@ bool ub_game::write_shared_view(std::string& out) const {
     write_family(out, fam);
     out += ",\"field\":";
     const auto rows = static_cast<std::size_t>(cfg.m), slots = static_cast<std::size_t>(cfg.c);
-    write_array(out, rows, [&](std::size_t r) {
-      write_array(out, slots, [&](std::size_t sl) { json_text::boolean(out, field[r * slots + sl] != empty); });
-    });
+    write_array(out, rows, [&](std::size_t r) { write_occupancy(out, field.data() + r * slots, slots); });
     if (over) {
       out += ",\"field_faces\":";
       write_array(out, rows, [&](std::size_t r) {
@@ -492,7 +504,7 @@ bool ub_game::write_shared_view(std::string& out) const {
   out += ",\"start_seat\":";
   json_text::integer(out, s_.start_seat);
   out += cfg.exact_then_row ? ",\"tie_break\":\"exactThenRow\",\"tree\":" : ",\"tie_break\":\"shared\",\"tree\":";
-  write_array(out, s_.tree.size(), [&](std::size_t i) { json_text::boolean(out, s_.tree[i] != empty); });
+  write_occupancy(out, s_.tree.data(), s_.tree.size());
   if (over) {
     out += ",\"tree_faces\":";
     write_array(out, s_.tree.size(), [&](std::size_t i) { write_name_or_null(out, s_.tree[i]); });
