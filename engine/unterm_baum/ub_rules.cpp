@@ -16,6 +16,8 @@
 
 namespace tinsel::engine::unterm_baum::detail {
 
+using namespace std::string_view_literals;  // out += "…"sv: the text writers append many short literals
+
 namespace {
 
 using fast_json::object;
@@ -309,9 +311,9 @@ namespace {
 
 // {"row":r,"slot":s}
 void write_cell(std::string& out, int grid_slot, const config& cfg) {
-  out += "{\"row\":";
+  out += "{\"row\":"sv;
   json_text::integer(out, grid_slot / cfg.c);
-  out += ",\"slot\":";
+  out += ",\"slot\":"sv;
   json_text::integer(out, grid_slot % cfg.c);
   out += '}';
 }
@@ -329,17 +331,17 @@ bool ub_game::write_legal(int seat, std::string& out) const {
       return true;
     }
   }
-  out += "[]";
+  out += "[]"sv;
   return true;
 }
 
 void ub_game::write_legal_assign(int seat, std::string& out) const {
   const auto& cfg = s_.cfg;
-  out += "[{\"family\":";
+  out += "[{\"family\":"sv;
   json_text::string(out, family(first_free_family()).id);
-  out += ",\"kind\":\"assign\",\"wishes\":";
+  out += ",\"kind\":\"assign\",\"wishes\":"sv;
   write_wish_grid(out, default_wishes(seat), cfg);
-  out += "},{\"domain\":{\"families\":[";
+  out += "},{\"domain\":{\"families\":["sv;
   bool first = true;
   for (int f = 0; f < family_count; ++f) {
     if (std::find(s_.families.begin(), s_.families.end(), f) != s_.families.end()) continue;
@@ -347,74 +349,74 @@ void ub_game::write_legal_assign(int seat, std::string& out) const {
     first = false;
     json_text::string(out, family(f).id);
   }
-  out += "],\"motifs\":[";
+  out += "],\"motifs\":["sv;
   const auto& hand = s_.hands[static_cast<std::size_t>(seat)];
   for (std::size_t i = 0; i < hand.size(); ++i) {
     if (i) out += ',';
     json_text::string(out, motif_name(hand[i]));
   }
-  out += "],\"rows\":";
+  out += "],\"rows\":"sv;
   json_text::integer(out, cfg.m);
-  out += ",\"slots\":";
+  out += ",\"slots\":"sv;
   json_text::integer(out, cfg.c);
-  out += "},\"kind\":\"assign\"}]";
+  out += "},\"kind\":\"assign\"}]"sv;
 }
 
 void ub_game::write_legal_turn(std::string& out) const {
   const auto& cfg = s_.cfg;
   const turn_list t = turn_entries();
-  out += "[{\"kind\":\"end_turn\"}";
+  out += "[{\"kind\":\"end_turn\"}"sv;
   if (t.reveal)
     for (const auto& l : t.cards) {
-      out += ",{\"kind\":\"reveal\",\"location\":";
+      out += ",{\"kind\":\"reveal\",\"location\":"sv;
       write_location(out, l);
       out += '}';
     }
   for (const auto& [from, to] : t.moves) {
-    out += ",{\"from\":";
+    out += ",{\"from\":"sv;
     write_location(out, from);
-    out += ",\"kind\":\"move\",\"to\":";
+    out += ",\"kind\":\"move\",\"to\":"sv;
     write_location(out, to);
     out += '}';
   }
   if (!t.moves.empty()) {
-    out += ",{\"domain\":{\"from\":[";
+    out += ",{\"domain\":{\"from\":["sv;
     for (std::size_t i = 0; i < t.cards.size(); ++i) {
       if (i) out += ',';
       write_location(out, t.cards[i]);
     }
-    out += "],\"rule\":\"different_areas\",\"to\":[";
+    out += "],\"rule\":\"different_areas\",\"to\":["sv;
     for (std::size_t i = 0; i < t.open_holes.size(); ++i) {
       if (i) out += ',';
       write_location(out, t.open_holes[i]);
     }
-    out += "]},\"kind\":\"move\"}";
+    out += "]},\"kind\":\"move\"}"sv;
   }
   if (!t.mine.empty()) {
     const int a = t.mine[0];
     const int b = t.mine.size() > 1 ? t.mine[1] : t.first_free;
-    out += ",{\"kind\":\"rearrange\",\"moves\":[{\"from\":";
+    out += ",{\"kind\":\"rearrange\",\"moves\":[{\"from\":"sv;
     write_cell(out, a, cfg);
-    out += ",\"to\":";
+    out += ",\"to\":"sv;
     write_cell(out, b, cfg);
     out += '}';
     if (t.mine.size() > 1) {
-      out += ",{\"from\":";
+      out += ",{\"from\":"sv;
       write_cell(out, b, cfg);
-      out += ",\"to\":";
+      out += ",\"to\":"sv;
       write_cell(out, a, cfg);
       out += '}';
     }
-    out += "]},{\"domain\":{\"occupied\":[";
+    out += "]},{\"domain\":{\"occupied\":["sv;
     for (std::size_t i = 0; i < t.mine.size(); ++i) {
       if (i) out += ',';
       write_cell(out, t.mine[i], cfg);
     }
-    out += "],\"rows\":";
+    out += "],\"rows\":"sv;
     json_text::integer(out, cfg.m);
-    out += ",\"slots\":";
+    out += ",\"slots\":"sv;
     json_text::integer(out, cfg.c);
-    out += "},\"kind\":\"rearrange\"}";
+    out += "},\"kind\":\"rearrange\"}"sv;
   }
   out += ']';
 }

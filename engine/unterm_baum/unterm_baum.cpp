@@ -328,7 +328,9 @@ game_info info() {
   g.id = "unterm_baum";
   g.title = "Unterm Baum";
   g.normalize_options = normalize_options;
-  g.seats = [](const json& options) { return seat_range{2, clamped_int_option(options, "maxPlayers", detail::max_players, 2, detail::max_players)}; };
+  g.seats = [](const json& options) {
+    return seat_range{2, clamped_int_option(options, "maxPlayers", detail::max_players, 2, detail::max_players)};
+  };
   g.create = create;
   return g;
 }
