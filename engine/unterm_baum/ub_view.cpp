@@ -231,11 +231,14 @@ json ub_game::build_view() const {
       for (int r = 0; r < cfg.m; ++r)
         fast_json::elements(members).emplace_back(family(fam).members[static_cast<std::size_t>(r)]);
     const int count = field_count(p);
-    json pj = object("assigned", static_cast<bool>(s_.assigned[up]), "card_count", count, "family",
-                     fam == empty ? json(nullptr) : json(family(fam).id), "field", std::move(rows));
-    if (over) fast_json::append(pj, "field_faces", std::move(faces));
-    fast_json::append(pj, "members", std::move(members), "open_to_others", count < cfg.k - 1, "seat", p);
-    if (over) fast_json::append(pj, "wishes", wishes_json(p));
+    static const fast_json::shape player{"assigned", "card_count", "family", "field", "members", "open_to_others",
+                                         "seat"};
+    json pj = player(static_cast<bool>(s_.assigned[up]), count, fam == empty ? json(nullptr) : json(family(fam).id),
+                     std::move(rows), std::move(members), count < cfg.k - 1, p);
+    if (over) {  // once per game: the search for the place of these keys does not matter
+      pj["field_faces"] = std::move(faces);
+      pj["wishes"] = wishes_json(p);
+    }
     fast_json::elements(players).push_back(std::move(pj));
   }
   json tree = fast_json::array_with_capacity(s_.tree.size());
@@ -253,17 +256,21 @@ json ub_game::build_view() const {
   json actions = s_.ph == phase::play ? object("move", move_allowed(), "reveal", reveal_allowed(), "used",
                                                s_.reveals_used + s_.moves_used)
                                       : json(nullptr);
-  json out = object("actions", std::move(actions), "actions_mode", cfg.any_two ? "anyTwo" : "oneEach", "active",
-                    s_.ph == phase::play || over ? json(s_.active) : json(nullptr), "cards_to_remember", cfg.k,
-                    "family_size", cfg.m, "free_families", std::move(free), "game", "unterm_baum", "max_rounds",
-                    cfg.max_rounds, "motif_count", cfg.motifs, "phase", phase_name(s_.ph), "players",
-                    std::move(players),
-                    "position_mode", cfg.ordinal ? "ordinal" : "slot", "prompt",
-                    over ? json(nullptr) : json(prompt_kind()), "result", result(), "reveal_ms", cfg.reveal_ms, "round",
-                    (s_.turn - 1) / n + 1, "slots_per_row", cfg.c, "start_seat", s_.start_seat, "tie_break",
-                    cfg.exact_then_row ? "exactThenRow" : "shared", "tree", std::move(tree));
-  if (over) fast_json::append(out, "tree_faces", std::move(tree_faces));
-  fast_json::append(out, "turn", s_.turn, "wish_list", nullptr);
+  json active = s_.ph == phase::play || over ? json(s_.active) : json(nullptr);
+  // The keys in ascending order (as nlohmann::json keeps them); below, one line of values per line of keys.
+  static const fast_json::shape view{"actions",       "actions_mode",  "active",    "cards_to_remember",
+                                     "family_size",   "free_families", "game",      "max_rounds",
+                                     "motif_count",   "phase",         "players",   "position_mode",
+                                     "prompt",        "result",        "reveal_ms", "round",
+                                     "slots_per_row", "start_seat",    "tie_break", "tree",
+                                     "turn",          "wish_list"};
+  json out = view(std::move(actions), cfg.any_two ? "anyTwo" : "oneEach", std::move(active), cfg.k,
+                  cfg.m, std::move(free), "unterm_baum", cfg.max_rounds,
+                  cfg.motifs, phase_name(s_.ph), std::move(players), cfg.ordinal ? "ordinal" : "slot",
+                  over ? json(nullptr) : json(prompt_kind()), result(), cfg.reveal_ms, (s_.turn - 1) / n + 1,
+                  cfg.c, s_.start_seat, cfg.exact_then_row ? "exactThenRow" : "shared", std::move(tree),
+                  s_.turn, nullptr);
+  if (over) out["tree_faces"] = std::move(tree_faces);  // once per game: the search does not matter
   return out;
 }
 
