@@ -33,6 +33,13 @@ std::optional<long long> int_field(const json& o, const char* key) {
   return it->get<long long>();
 }
 
+// The object's member `key`, or null when it has none (a reference: no copy of the member).
+const json& member_or_null(const json& o, std::string_view key) {
+  static const json null;
+  const json* m = fast_json::member(o, key);
+  return m ? *m : null;
+}
+
 bool has_only(const json& o, std::initializer_list<const char*> keys) {
   // Not a structured binding: clang 14 cannot capture one in a lambda (C++20 allows it, P1091).
   for (const auto& item : o.items()) {
@@ -90,7 +97,7 @@ enum class kind { assign, reveal, move, rearrange, end_turn };
 
 struct command {
   kind k = kind::end_turn;
-  std::string name;
+  std::string_view name;  // the command's own "kind"
 };
 
 // The kind and the allowed top-level fields; the fields themselves are parsed per kind.
@@ -98,7 +105,7 @@ outcome<command> parse_kind(const json& c) {
   if (!c.is_object()) return invalid_command("a command is a JSON object with a \"kind\"");
   const auto k = c.find("kind");
   if (k == c.end() || !k->is_string()) return invalid_command("a command needs a string \"kind\"");
-  const std::string name = k->get<std::string>();
+  const std::string& name = k->get_ref<const std::string&>();
   struct spec {
     const char* name;
     kind k;
@@ -437,7 +444,7 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
     const char* now = s_.ph == phase::assign     ? "the wish lists are being written"
                       : s_.ph == phase::memorize ? "everybody is memorising the wish lists"
                                                  : "the game is being played";
-    return make_error("wrong_phase", cmd.name + " is not possible now: " + now);
+    return make_error("wrong_phase", std::string(cmd.name) + " is not possible now: " + now);
   }
   events out;
   out.reserve(4);
@@ -454,7 +461,7 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
         return make_error("family_taken", "that family sheet is already taken");
       fam = *f;
     }
-    auto grid = check_wishes(seat, c.contains("wishes") ? c["wishes"] : json());
+    auto grid = check_wishes(seat, member_or_null(c, "wishes"));
     if (!grid) return grid.error();
     assign(seat, fam, std::move(grid.value()), false, out);
     return out;
@@ -469,8 +476,9 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
 
   switch (cmd.k) {
     case kind::reveal: {
-      if (!c.contains("location")) return invalid_command("reveal needs 'location'");
-      auto at = parse_location(c["location"], cfg, "location");
+      const json* where = fast_json::member(c, "location");
+      if (!where) return invalid_command("reveal needs 'location'");
+      auto at = parse_location(*where, cfg, "location");
       if (!at) return at.error();
       if (!reveal_allowed()) return limit("reveal_already_used");
       if (card_at(at.value()) == empty)
@@ -479,10 +487,11 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
       break;
     }
     case kind::move: {
-      if (!c.contains("from") || !c.contains("to")) return invalid_command("move needs 'from' and 'to'");
-      auto from = parse_location(c["from"], cfg, "from");
+      const json *from_json = fast_json::member(c, "from"), *to_json = fast_json::member(c, "to");
+      if (!from_json || !to_json) return invalid_command("move needs 'from' and 'to'");
+      auto from = parse_location(*from_json, cfg, "from");
       if (!from) return from.error();
-      auto to = parse_location(c["to"], cfg, "to");
+      auto to = parse_location(*to_json, cfg, "to");
       if (!to) return to.error();
       if (!move_allowed()) return limit("move_already_used");
       const location f = from.value(), t = to.value();
@@ -498,7 +507,7 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
       break;
     }
     case kind::rearrange: {
-      auto mapping = check_mapping(seat, c.contains("moves") ? c["moves"] : json());
+      auto mapping = check_mapping(seat, member_or_null(c, "moves"));
       if (!mapping) return mapping.error();
       rearrange(mapping.value(), out);
       break;
