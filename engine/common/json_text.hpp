@@ -17,7 +17,7 @@ template <class Int>
 void integer(std::string& out, Int v) {
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
 }
 
 inline void boolean(std::string& out, bool v) { out += v ? "true" : "false"; }

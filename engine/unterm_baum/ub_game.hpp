@@ -23,6 +23,7 @@
 namespace tinsel::engine::unterm_baum::detail {
 
 inline constexpr int empty = -1;  // an empty tree slot, field slot or wish slot
+inline constexpr int max_players = 6;
 
 // Family sheets (A3: cosmetic, each taken once). Row r of a sheet is members[r].
 inline constexpr int family_count = 8;
@@ -149,7 +150,8 @@ class ub_game final : public game {
     std::vector<location> cards;                       // every card: the tree, then field by field
     std::vector<std::pair<location, location>> moves;  // one example per (source, destination) area
     std::vector<location> open_holes;                  // the move domain's "to", when moves is not empty
-    std::vector<int> mine, free;                       // the mover's field: occupied and free grid slots
+    std::vector<int> mine;                             // the mover's field: its occupied grid slots
+    int first_free = -1;                               // and its first free one
   };
   turn_list turn_entries() const;
   json legal_turn() const;

@@ -16,6 +16,8 @@
 
 namespace tinsel::engine::unterm_baum::detail {
 
+using namespace std::string_view_literals;  // out += "…"sv: the text writers append many short literals
+
 namespace {
 
 using fast_json::object;
@@ -29,6 +31,13 @@ std::optional<long long> int_field(const json& o, const char* key) {
   if (it == o.end() || !it->is_number_integer()) return std::nullopt;
   if (it->is_number_unsigned() && it->get<unsigned long long>() > LLONG_MAX) return LLONG_MAX;
   return it->get<long long>();
+}
+
+// The object's member `key`, or null when it has none (a reference: no copy of the member).
+const json& member_or_null(const json& o, std::string_view key) {
+  static const json null;
+  const json* m = fast_json::member(o, key);
+  return m ? *m : null;
 }
 
 bool has_only(const json& o, std::initializer_list<const char*> keys) {
@@ -88,7 +97,7 @@ enum class kind { assign, reveal, move, rearrange, end_turn };
 
 struct command {
   kind k = kind::end_turn;
-  std::string name;
+  std::string_view name;  // the command's own "kind"
 };
 
 // The kind and the allowed top-level fields; the fields themselves are parsed per kind.
@@ -96,7 +105,7 @@ outcome<command> parse_kind(const json& c) {
   if (!c.is_object()) return invalid_command("a command is a JSON object with a \"kind\"");
   const auto k = c.find("kind");
   if (k == c.end() || !k->is_string()) return invalid_command("a command needs a string \"kind\"");
-  const std::string name = k->get<std::string>();
+  const std::string& name = k->get_ref<const std::string&>();
   struct spec {
     const char* name;
     kind k;
@@ -214,53 +223,56 @@ ub_game::turn_list ub_game::turn_entries() const {
   const int n = cfg.players;
   const int grid = cfg.grid();
   turn_list t;
-
-  // Areas: -1 the tree, then every seat's field. Everything below depends on occupancy only.
-  std::vector<location> holes;
-  t.cards.reserve(static_cast<std::size_t>(cfg.motifs + n * grid));
-  holes.reserve(static_cast<std::size_t>(cfg.motifs + n * grid));
-  std::vector<int> first_card(static_cast<std::size_t>(n + 1), -1), first_hole(static_cast<std::size_t>(n + 1), -1);
-  for (int a = -1; a < n; ++a) {
-    const auto& area = a < 0 ? s_.tree : s_.fields[static_cast<std::size_t>(a)];
-    const auto ua = static_cast<std::size_t>(a + 1);
-    for (int i = 0; i < static_cast<int>(area.size()); ++i) {
-      const bool is_empty = area[static_cast<std::size_t>(i)] == empty;
-      auto& list = is_empty ? holes : t.cards;
-      auto& first = is_empty ? first_hole[ua] : first_card[ua];
-      if (first < 0) first = static_cast<int>(list.size());
-      list.push_back({a, i});
-    }
-  }
   t.reveal = reveal_allowed();
-  // A17: whether a card may be moved into an area (the tree always; a field unless it is another
-  // player's and would get its last card).
-  std::vector<bool> open(static_cast<std::size_t>(n + 1), true);
-  for (int p = 0; p < n; ++p) open[static_cast<std::size_t>(p + 1)] = field_open_to(p, me);
-  const auto is_open = [&](int area) { return static_cast<bool>(open[static_cast<std::size_t>(area + 1)]); };
+  const bool moves = move_allowed();
 
-  if (move_allowed()) {
-    // One concrete move per (source area, destination area): the first card of the source to the
-    // first open hole of the destination.
-    for (int a = -1; a < n; ++a) {
-      const int src = first_card[static_cast<std::size_t>(a + 1)];
-      if (src < 0) continue;
-      for (int b = -1; b < n; ++b) {
-        if (b == a || !is_open(b)) continue;  // A13: tree → tree and field → same field are not moves
-        const int dst = first_hole[static_cast<std::size_t>(b + 1)];
-        if (dst < 0) continue;
-        t.moves.emplace_back(t.cards[static_cast<std::size_t>(src)], holes[static_cast<std::size_t>(dst)]);
+  // Areas: -1 the tree, then every seat's field, at index area + 1. Everything below depends on
+  // occupancy only. Every card lies somewhere, so there are D cards and P·grid holes.
+  struct area_facts {
+    std::optional<location> first_card, first_hole;
+    bool open = true;  // A17: the tree always; a field unless it is another player's and would get its last card
+  };
+  std::array<area_facts, max_players + 1> areas{};
+  t.cards.reserve(static_cast<std::size_t>(cfg.motifs));
+  if (moves) t.open_holes.reserve(static_cast<std::size_t>(n * grid));
+  for (int a = -1; a < n; ++a) {
+    auto& facts = areas[static_cast<std::size_t>(a + 1)];
+    if (a >= 0) facts.open = field_open_to(a, me);
+    const auto& area = a < 0 ? s_.tree : s_.fields[static_cast<std::size_t>(a)];
+    for (int i = 0; i < static_cast<int>(area.size()); ++i) {
+      const location l{a, i};
+      if (area[static_cast<std::size_t>(i)] != empty) {
+        if (!facts.first_card) facts.first_card = l;
+        t.cards.push_back(l);
+      } else {
+        if (!facts.first_hole) facts.first_hole = l;
+        if (moves && facts.open) t.open_holes.push_back(l);
       }
     }
-    if (!t.moves.empty())
-      for (const auto& l : holes)
-        if (is_open(l.seat)) t.open_holes.push_back(l);
+  }
+
+  if (moves) {
+    // One concrete move per (source area, destination area): the first card of the source to the
+    // first hole of the destination.
+    t.moves.reserve(static_cast<std::size_t>((n + 1) * n));
+    for (const auto& from : areas) {
+      if (!from.first_card) continue;
+      for (const auto& to : areas) {
+        // A13: tree → tree and field → same field are not moves.
+        if (&to == &from || !to.open || !to.first_hole) continue;
+        t.moves.emplace_back(*from.first_card, *to.first_hole);
+      }
+    }
+    if (t.moves.empty()) t.open_holes.clear();  // no move domain without a move
   }
 
   // A14: rearranging is free and repeatable (the entries: see legal_turn).
   const auto& field = s_.fields[static_cast<std::size_t>(me)];
   t.mine.reserve(static_cast<std::size_t>(grid));
-  t.free.reserve(static_cast<std::size_t>(grid));
-  for (int i = 0; i < grid; ++i) (field[static_cast<std::size_t>(i)] == empty ? t.free : t.mine).push_back(i);
+  for (int i = 0; i < grid; ++i) {
+    if (field[static_cast<std::size_t>(i)] != empty) t.mine.push_back(i);
+    else if (t.first_free < 0) t.first_free = i;
+  }
   return t;
 }
 
@@ -284,7 +296,7 @@ json ub_game::legal_turn() const {
   // The rearrange example swaps the first two cards, or moves a single card to the first free slot.
   if (!t.mine.empty()) {
     const int a = t.mine[0];
-    const int b = t.mine.size() > 1 ? t.mine[1] : t.free.front();
+    const int b = t.mine.size() > 1 ? t.mine[1] : t.first_free;
     json moves = fast_json::array_with_capacity(2);
     fast_json::elements(moves).push_back(object("from", cell_json(a, cfg), "to", cell_json(b, cfg)));
     if (t.mine.size() > 1)
@@ -306,9 +318,9 @@ namespace {
 
 // {"row":r,"slot":s}
 void write_cell(std::string& out, int grid_slot, const config& cfg) {
-  out += "{\"row\":";
+  out += "{\"row\":"sv;
   json_text::integer(out, grid_slot / cfg.c);
-  out += ",\"slot\":";
+  out += ",\"slot\":"sv;
   json_text::integer(out, grid_slot % cfg.c);
   out += '}';
 }
@@ -326,17 +338,17 @@ bool ub_game::write_legal(int seat, std::string& out) const {
       return true;
     }
   }
-  out += "[]";
+  out += "[]"sv;
   return true;
 }
 
 void ub_game::write_legal_assign(int seat, std::string& out) const {
   const auto& cfg = s_.cfg;
-  out += "[{\"family\":";
+  out += "[{\"family\":"sv;
   json_text::string(out, family(first_free_family()).id);
-  out += ",\"kind\":\"assign\",\"wishes\":";
+  out += ",\"kind\":\"assign\",\"wishes\":"sv;
   write_wish_grid(out, default_wishes(seat), cfg);
-  out += "},{\"domain\":{\"families\":[";
+  out += "},{\"domain\":{\"families\":["sv;
   bool first = true;
   for (int f = 0; f < family_count; ++f) {
     if (std::find(s_.families.begin(), s_.families.end(), f) != s_.families.end()) continue;
@@ -344,74 +356,74 @@ void ub_game::write_legal_assign(int seat, std::string& out) const {
     first = false;
     json_text::string(out, family(f).id);
   }
-  out += "],\"motifs\":[";
+  out += "],\"motifs\":["sv;
   const auto& hand = s_.hands[static_cast<std::size_t>(seat)];
   for (std::size_t i = 0; i < hand.size(); ++i) {
     if (i) out += ',';
     json_text::string(out, motif_name(hand[i]));
   }
-  out += "],\"rows\":";
+  out += "],\"rows\":"sv;
   json_text::integer(out, cfg.m);
-  out += ",\"slots\":";
+  out += ",\"slots\":"sv;
   json_text::integer(out, cfg.c);
-  out += "},\"kind\":\"assign\"}]";
+  out += "},\"kind\":\"assign\"}]"sv;
 }
 
 void ub_game::write_legal_turn(std::string& out) const {
   const auto& cfg = s_.cfg;
   const turn_list t = turn_entries();
-  out += "[{\"kind\":\"end_turn\"}";
+  out += "[{\"kind\":\"end_turn\"}"sv;
   if (t.reveal)
     for (const auto& l : t.cards) {
-      out += ",{\"kind\":\"reveal\",\"location\":";
+      out += ",{\"kind\":\"reveal\",\"location\":"sv;
       write_location(out, l);
       out += '}';
     }
   for (const auto& [from, to] : t.moves) {
-    out += ",{\"from\":";
+    out += ",{\"from\":"sv;
     write_location(out, from);
-    out += ",\"kind\":\"move\",\"to\":";
+    out += ",\"kind\":\"move\",\"to\":"sv;
     write_location(out, to);
     out += '}';
   }
   if (!t.moves.empty()) {
-    out += ",{\"domain\":{\"from\":[";
+    out += ",{\"domain\":{\"from\":["sv;
     for (std::size_t i = 0; i < t.cards.size(); ++i) {
       if (i) out += ',';
       write_location(out, t.cards[i]);
     }
-    out += "],\"rule\":\"different_areas\",\"to\":[";
+    out += "],\"rule\":\"different_areas\",\"to\":["sv;
     for (std::size_t i = 0; i < t.open_holes.size(); ++i) {
       if (i) out += ',';
       write_location(out, t.open_holes[i]);
     }
-    out += "]},\"kind\":\"move\"}";
+    out += "]},\"kind\":\"move\"}"sv;
   }
   if (!t.mine.empty()) {
     const int a = t.mine[0];
-    const int b = t.mine.size() > 1 ? t.mine[1] : t.free.front();
-    out += ",{\"kind\":\"rearrange\",\"moves\":[{\"from\":";
+    const int b = t.mine.size() > 1 ? t.mine[1] : t.first_free;
+    out += ",{\"kind\":\"rearrange\",\"moves\":[{\"from\":"sv;
     write_cell(out, a, cfg);
-    out += ",\"to\":";
+    out += ",\"to\":"sv;
     write_cell(out, b, cfg);
     out += '}';
     if (t.mine.size() > 1) {
-      out += ",{\"from\":";
+      out += ",{\"from\":"sv;
       write_cell(out, b, cfg);
-      out += ",\"to\":";
+      out += ",\"to\":"sv;
       write_cell(out, a, cfg);
       out += '}';
     }
-    out += "]},{\"domain\":{\"occupied\":[";
+    out += "]},{\"domain\":{\"occupied\":["sv;
     for (std::size_t i = 0; i < t.mine.size(); ++i) {
       if (i) out += ',';
       write_cell(out, t.mine[i], cfg);
     }
-    out += "],\"rows\":";
+    out += "],\"rows\":"sv;
     json_text::integer(out, cfg.m);
-    out += ",\"slots\":";
+    out += ",\"slots\":"sv;
     json_text::integer(out, cfg.c);
-    out += "},\"kind\":\"rearrange\"}";
+    out += "},\"kind\":\"rearrange\"}"sv;
   }
   out += ']';
 }
@@ -432,7 +444,7 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
     const char* now = s_.ph == phase::assign     ? "the wish lists are being written"
                       : s_.ph == phase::memorize ? "everybody is memorising the wish lists"
                                                  : "the game is being played";
-    return make_error("wrong_phase", cmd.name + " is not possible now: " + now);
+    return make_error("wrong_phase", std::string(cmd.name) + " is not possible now: " + now);
   }
   events out;
   out.reserve(4);
@@ -449,7 +461,7 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
         return make_error("family_taken", "that family sheet is already taken");
       fam = *f;
     }
-    auto grid = check_wishes(seat, c.contains("wishes") ? c["wishes"] : json());
+    auto grid = check_wishes(seat, member_or_null(c, "wishes"));
     if (!grid) return grid.error();
     assign(seat, fam, std::move(grid.value()), false, out);
     return out;
@@ -464,8 +476,9 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
 
   switch (cmd.k) {
     case kind::reveal: {
-      if (!c.contains("location")) return invalid_command("reveal needs 'location'");
-      auto at = parse_location(c["location"], cfg, "location");
+      const json* where = fast_json::member(c, "location");
+      if (!where) return invalid_command("reveal needs 'location'");
+      auto at = parse_location(*where, cfg, "location");
       if (!at) return at.error();
       if (!reveal_allowed()) return limit("reveal_already_used");
       if (card_at(at.value()) == empty)
@@ -474,10 +487,11 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
       break;
     }
     case kind::move: {
-      if (!c.contains("from") || !c.contains("to")) return invalid_command("move needs 'from' and 'to'");
-      auto from = parse_location(c["from"], cfg, "from");
+      const json *from_json = fast_json::member(c, "from"), *to_json = fast_json::member(c, "to");
+      if (!from_json || !to_json) return invalid_command("move needs 'from' and 'to'");
+      auto from = parse_location(*from_json, cfg, "from");
       if (!from) return from.error();
-      auto to = parse_location(c["to"], cfg, "to");
+      auto to = parse_location(*to_json, cfg, "to");
       if (!to) return to.error();
       if (!move_allowed()) return limit("move_already_used");
       const location f = from.value(), t = to.value();
@@ -493,7 +507,7 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
       break;
     }
     case kind::rearrange: {
-      auto mapping = check_mapping(seat, c.contains("moves") ? c["moves"] : json());
+      auto mapping = check_mapping(seat, member_or_null(c, "moves"));
       if (!mapping) return mapping.error();
       rearrange(mapping.value(), out);
       break;

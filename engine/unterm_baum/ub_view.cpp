@@ -11,6 +11,8 @@
 
 namespace tinsel::engine::unterm_baum::detail {
 
+using namespace std::string_view_literals;  // out += "…"sv: the text writers append many short literals
+
 namespace {
 
 using fast_json::object;
@@ -229,11 +231,14 @@ json ub_game::build_view() const {
       for (int r = 0; r < cfg.m; ++r)
         fast_json::elements(members).emplace_back(family(fam).members[static_cast<std::size_t>(r)]);
     const int count = field_count(p);
-    json pj = object("assigned", static_cast<bool>(s_.assigned[up]), "card_count", count, "family",
-                     fam == empty ? json(nullptr) : json(family(fam).id), "field", std::move(rows));
-    if (over) fast_json::append(pj, "field_faces", std::move(faces));
-    fast_json::append(pj, "members", std::move(members), "open_to_others", count < cfg.k - 1, "seat", p);
-    if (over) fast_json::append(pj, "wishes", wishes_json(p));
+    static const fast_json::shape player{"assigned", "card_count", "family", "field", "members", "open_to_others",
+                                         "seat"};
+    json pj = player(static_cast<bool>(s_.assigned[up]), count, fam == empty ? json(nullptr) : json(family(fam).id),
+                     std::move(rows), std::move(members), count < cfg.k - 1, p);
+    if (over) {  // once per game: the search for the place of these keys does not matter
+      pj["field_faces"] = std::move(faces);
+      pj["wishes"] = wishes_json(p);
+    }
     fast_json::elements(players).push_back(std::move(pj));
   }
   json tree = fast_json::array_with_capacity(s_.tree.size());
@@ -251,17 +256,21 @@ json ub_game::build_view() const {
   json actions = s_.ph == phase::play ? object("move", move_allowed(), "reveal", reveal_allowed(), "used",
                                                s_.reveals_used + s_.moves_used)
                                       : json(nullptr);
-  json out = object("actions", std::move(actions), "actions_mode", cfg.any_two ? "anyTwo" : "oneEach", "active",
-                    s_.ph == phase::play || over ? json(s_.active) : json(nullptr), "cards_to_remember", cfg.k,
-                    "family_size", cfg.m, "free_families", std::move(free), "game", "unterm_baum", "max_rounds",
-                    cfg.max_rounds, "motif_count", cfg.motifs, "phase", phase_name(s_.ph), "players",
-                    std::move(players),
-                    "position_mode", cfg.ordinal ? "ordinal" : "slot", "prompt",
-                    over ? json(nullptr) : json(prompt_kind()), "result", result(), "reveal_ms", cfg.reveal_ms, "round",
-                    (s_.turn - 1) / n + 1, "slots_per_row", cfg.c, "start_seat", s_.start_seat, "tie_break",
-                    cfg.exact_then_row ? "exactThenRow" : "shared", "tree", std::move(tree));
-  if (over) fast_json::append(out, "tree_faces", std::move(tree_faces));
-  fast_json::append(out, "turn", s_.turn, "wish_list", nullptr);
+  json active = s_.ph == phase::play || over ? json(s_.active) : json(nullptr);
+  // The keys in ascending order (as nlohmann::json keeps them); below, one line of values per line of keys.
+  static const fast_json::shape view{"actions",       "actions_mode",  "active",    "cards_to_remember",
+                                     "family_size",   "free_families", "game",      "max_rounds",
+                                     "motif_count",   "phase",         "players",   "position_mode",
+                                     "prompt",        "result",        "reveal_ms", "round",
+                                     "slots_per_row", "start_seat",    "tie_break", "tree",
+                                     "turn",          "wish_list"};
+  json out = view(std::move(actions), cfg.any_two ? "anyTwo" : "oneEach", std::move(active), cfg.k,
+                  cfg.m, std::move(free), "unterm_baum", cfg.max_rounds,
+                  cfg.motifs, phase_name(s_.ph), std::move(players), cfg.ordinal ? "ordinal" : "slot",
+                  over ? json(nullptr) : json(prompt_kind()), result(), cfg.reveal_ms, (s_.turn - 1) / n + 1,
+                  cfg.c, s_.start_seat, cfg.exact_then_row ? "exactThenRow" : "shared", std::move(tree),
+                  s_.turn, nullptr);
+  if (over) out["tree_faces"] = std::move(tree_faces);  // once per game: the search does not matter
   return out;
 }
 
@@ -273,13 +282,24 @@ namespace {
 
 // A motif's name, or null for an empty slot.
 void write_name_or_null(std::string& out, int motif) {
-  if (motif == empty) out += "null";
+  if (motif == empty) out += "null"sv;
   else json_text::string(out, motif_name(motif));
 }
 
 void write_family(std::string& out, int fam) {
-  if (fam == empty) out += "null";
+  if (fam == empty) out += "null"sv;
   else json_text::string(out, family(fam).id);
+}
+
+// Whether each of the n slots from `slots` on holds a card, as an array of booleans: the occupancy
+// rows of the fields and the tree.
+void write_occupancy(std::string& out, const int* slots, std::size_t n) {
+  out += '[';
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) out += ',';
+    out += slots[i] != empty ? "true"sv : "false"sv;
+  }
+  out += ']';
 }
 
 template <class Each>
@@ -296,16 +316,16 @@ void write_array(std::string& out, std::size_t n, Each&& each) {
 
 void ub_game::write_location(std::string& out, const location& l) const {
   if (l.on_tree()) {
-    out += "{\"tree\":";
+    out += "{\"tree\":"sv;
     json_text::integer(out, l.index);
     out += '}';
     return;
   }
-  out += "{\"row\":";
+  out += "{\"row\":"sv;
   json_text::integer(out, l.index / s_.cfg.c);
-  out += ",\"seat\":";
+  out += ",\"seat\":"sv;
   json_text::integer(out, l.seat);
-  out += ",\"slot\":";
+  out += ",\"slot\":"sv;
   json_text::integer(out, l.index % s_.cfg.c);
   out += '}';
 }
@@ -313,7 +333,7 @@ void ub_game::write_location(std::string& out, const location& l) const {
 void ub_game::write_wishes(std::string& out, int seat) const {
   const auto us = static_cast<std::size_t>(seat);
   if (!s_.assigned[us]) {
-    out += "null";
+    out += "null"sv;
     return;
   }
   write_wish_grid(out, s_.wishes[us], s_.cfg);
@@ -325,12 +345,12 @@ void ub_game::write_wish_grid(std::string& out, const std::vector<int>& grid, co
   for (int i = 0; i < cfg.grid(); ++i) {
     const int m = grid[static_cast<std::size_t>(i)];
     if (m == empty) continue;
-    out += first ? "{\"motif\":" : ",{\"motif\":";
+    out += first ? "{\"motif\":"sv : ",{\"motif\":"sv;
     first = false;
     json_text::string(out, motif_name(m));
-    out += ",\"row\":";
+    out += ",\"row\":"sv;
     json_text::integer(out, i / cfg.c);
-    out += ",\"slot\":";
+    out += ",\"slot\":"sv;
     json_text::integer(out, i % cfg.c);
     out += '}';
   }
@@ -350,36 +370,36 @@ void ub_game::write_result(std::string& out) const {
     const auto cards = score_cards(p);
     int total = 0, exact = 0, member = 0, other = 0;
     if (p) players += ',';
-    players += "{\"cards\":[";
+    players += "{\"cards\":["sv;
     for (std::size_t i = 0; i < cards.size(); ++i) {
       const auto& c = cards[i];
       total += c.points;
       (c.points == 4 ? exact : c.points == 3 ? member : other) += 1;
-      players += i ? ",{\"match\":\"" : "{\"match\":\"";
+      players += i ? ",{\"match\":\""sv : "{\"match\":\""sv;
       players += c.match;
-      players += "\",\"motif\":";
+      players += "\",\"motif\":"sv;
       json_text::string(players, motif_name(c.motif));
-      players += ",\"points\":";
+      players += ",\"points\":"sv;
       json_text::integer(players, c.points);
-      players += ",\"row\":";
+      players += ",\"row\":"sv;
       json_text::integer(players, c.slot / cfg.c);
-      players += ",\"slot\":";
+      players += ",\"slot\":"sv;
       json_text::integer(players, c.slot % cfg.c);
       players += '}';
     }
-    players += "],\"exact\":";
+    players += "],\"exact\":"sv;
     json_text::integer(players, exact);
-    players += ",\"family\":";
+    players += ",\"family\":"sv;
     write_family(players, s_.families[static_cast<std::size_t>(p)]);
-    players += ",\"member\":";
+    players += ",\"member\":"sv;
     json_text::integer(players, member);
-    players += ",\"other\":";
+    players += ",\"other\":"sv;
     json_text::integer(players, other);
-    players += ",\"score\":";
+    players += ",\"score\":"sv;
     json_text::integer(players, total);
-    players += ",\"seat\":";
+    players += ",\"seat\":"sv;
     json_text::integer(players, p);
-    players += ",\"wishes\":";
+    players += ",\"wishes\":"sv;
     write_wishes(players, p);
     players += '}';
     scores.push_back(total);
@@ -388,22 +408,22 @@ void ub_game::write_result(std::string& out) const {
   }
   players += ']';
   const auto win = winners();
-  out += "{\"decided_by\":\"";
-  out += top_scorers == 1 ? "score" : win.size() == 1 ? "tie_break" : "shared";
-  out += "\",\"ended_by\":";
-  if (s_.ended_by < 0) out += "null";
+  out += "{\"decided_by\":\""sv;
+  out += top_scorers == 1 ? "score"sv : win.size() == 1 ? "tie_break"sv : "shared"sv;
+  out += "\",\"ended_by\":"sv;
+  if (s_.ended_by < 0) out += "null"sv;
   else json_text::integer(out, s_.ended_by);
-  out += ",\"players\":";
+  out += ",\"players\":"sv;
   out += players;
-  out += ",\"reason\":";
+  out += ",\"reason\":"sv;
   json_text::string(out, s_.end_reason);
-  out += ",\"scores\":";
+  out += ",\"scores\":"sv;
   write_array(out, scores.size(), [&](std::size_t i) { json_text::integer(out, scores[i]); });
-  out += cfg.exact_then_row ? ",\"tie_break\":\"exactThenRow\",\"tree\":" : ",\"tie_break\":\"shared\",\"tree\":";
+  out += cfg.exact_then_row ? ",\"tie_break\":\"exactThenRow\",\"tree\":"sv : ",\"tie_break\":\"shared\",\"tree\":"sv;
   write_array(out, s_.tree.size(), [&](std::size_t i) { write_name_or_null(out, s_.tree[i]); });
-  out += ",\"undrawn\":";
+  out += ",\"undrawn\":"sv;
   write_array(out, s_.bag.size(), [&](std::size_t i) { json_text::string(out, motif_name(s_.bag[i])); });
-  out += ",\"winners\":";
+  out += ",\"winners\":"sv;
   write_array(out, win.size(), [&](std::size_t i) { json_text::integer(out, win[i]); });
   out += '}';
 }
@@ -413,93 +433,93 @@ bool ub_game::write_shared_view(std::string& out) const {
   const auto& cfg = s_.cfg;
   const bool over = s_.ph == phase::over;
   const int n = cfg.players;
-  out += "{\"actions\":";
+  // About six bytes per slot of the tree and the fields, and room for the rest (more at the end).
+  out.reserve(out.size() + 6 * (s_.tree.size() + static_cast<std::size_t>(n * cfg.grid())) + (over ? 8192 : 1024));
+  out += "{\"actions\":"sv;
   if (s_.ph == phase::play) {
-    out += "{\"move\":";
+    out += "{\"move\":"sv;
     json_text::boolean(out, move_allowed());
-    out += ",\"reveal\":";
+    out += ",\"reveal\":"sv;
     json_text::boolean(out, reveal_allowed());
-    out += ",\"used\":";
+    out += ",\"used\":"sv;
     json_text::integer(out, s_.reveals_used + s_.moves_used);
     out += '}';
   } else {
-    out += "null";
+    out += "null"sv;
   }
-  out += cfg.any_two ? ",\"actions_mode\":\"anyTwo\",\"active\":" : ",\"actions_mode\":\"oneEach\",\"active\":";
+  out += cfg.any_two ? ",\"actions_mode\":\"anyTwo\",\"active\":"sv : ",\"actions_mode\":\"oneEach\",\"active\":"sv;
   json_text::integer(out, s_.active);  // play or over: the other phases returned above
-  out += ",\"cards_to_remember\":";
+  out += ",\"cards_to_remember\":"sv;
   json_text::integer(out, cfg.k);
-  out += ",\"family_size\":";
+  out += ",\"family_size\":"sv;
   json_text::integer(out, cfg.m);
   // The free families are listed during ASSIGN only.
-  out += ",\"free_families\":[],\"game\":\"unterm_baum\",\"max_rounds\":";
+  out += ",\"free_families\":[],\"game\":\"unterm_baum\",\"max_rounds\":"sv;
   json_text::integer(out, cfg.max_rounds);
-  out += ",\"motif_count\":";
+  out += ",\"motif_count\":"sv;
   json_text::integer(out, cfg.motifs);
-  out += ",\"phase\":\"";
+  out += ",\"phase\":\""sv;
   out += phase_name(s_.ph);
-  out += "\",\"players\":";
+  out += "\",\"players\":"sv;
   write_array(out, static_cast<std::size_t>(n), [&](std::size_t up) {
     const int p = static_cast<int>(up);
     const auto& field = s_.fields[up];
     const int count = field_count(p);
-    out += "{\"assigned\":";
+    out += "{\"assigned\":"sv;
     json_text::boolean(out, s_.assigned[up]);
-    out += ",\"card_count\":";
+    out += ",\"card_count\":"sv;
     json_text::integer(out, count);
-    out += ",\"family\":";
+    out += ",\"family\":"sv;
     const int fam = s_.families[up];
     write_family(out, fam);
-    out += ",\"field\":";
+    out += ",\"field\":"sv;
     const auto rows = static_cast<std::size_t>(cfg.m), slots = static_cast<std::size_t>(cfg.c);
-    write_array(out, rows, [&](std::size_t r) {
-      write_array(out, slots, [&](std::size_t sl) { json_text::boolean(out, field[r * slots + sl] != empty); });
-    });
+    write_array(out, rows, [&](std::size_t r) { write_occupancy(out, field.data() + r * slots, slots); });
     if (over) {
-      out += ",\"field_faces\":";
+      out += ",\"field_faces\":"sv;
       write_array(out, rows, [&](std::size_t r) {
         write_array(out, slots, [&](std::size_t sl) { write_name_or_null(out, field[r * slots + sl]); });
       });
     }
-    out += ",\"members\":";
+    out += ",\"members\":"sv;
     write_array(out, fam == empty ? 0 : rows,
                 [&](std::size_t r) { json_text::string(out, family(fam).members[r]); });
-    out += ",\"open_to_others\":";
+    out += ",\"open_to_others\":"sv;
     json_text::boolean(out, count < cfg.k - 1);
-    out += ",\"seat\":";
+    out += ",\"seat\":"sv;
     json_text::integer(out, p);
     if (over) {
-      out += ",\"wishes\":";
+      out += ",\"wishes\":"sv;
       write_wishes(out, p);
     }
     out += '}';
   });
-  out += cfg.ordinal ? ",\"position_mode\":\"ordinal\",\"prompt\":" : ",\"position_mode\":\"slot\",\"prompt\":";
+  out += cfg.ordinal ? ",\"position_mode\":\"ordinal\",\"prompt\":"sv : ",\"position_mode\":\"slot\",\"prompt\":"sv;
   if (over) {
-    out += "null,\"result\":";
+    out += "null,\"result\":"sv;
     write_result(out);
   } else {
     out += '"';
     out += prompt_kind();
-    out += "\",\"result\":null";
+    out += "\",\"result\":null"sv;
   }
-  out += ",\"reveal_ms\":";
+  out += ",\"reveal_ms\":"sv;
   json_text::integer(out, cfg.reveal_ms);
-  out += ",\"round\":";
+  out += ",\"round\":"sv;
   json_text::integer(out, (s_.turn - 1) / n + 1);
-  out += ",\"slots_per_row\":";
+  out += ",\"slots_per_row\":"sv;
   json_text::integer(out, cfg.c);
-  out += ",\"start_seat\":";
+  out += ",\"start_seat\":"sv;
   json_text::integer(out, s_.start_seat);
-  out += cfg.exact_then_row ? ",\"tie_break\":\"exactThenRow\",\"tree\":" : ",\"tie_break\":\"shared\",\"tree\":";
-  write_array(out, s_.tree.size(), [&](std::size_t i) { json_text::boolean(out, s_.tree[i] != empty); });
+  out += cfg.exact_then_row ? ",\"tie_break\":\"exactThenRow\",\"tree\":"sv : ",\"tie_break\":\"shared\",\"tree\":"sv;
+  write_occupancy(out, s_.tree.data(), s_.tree.size());
   if (over) {
-    out += ",\"tree_faces\":";
+    out += ",\"tree_faces\":"sv;
     write_array(out, s_.tree.size(), [&](std::size_t i) { write_name_or_null(out, s_.tree[i]); });
   }
-  out += ",\"turn\":";
+  out += ",\"turn\":"sv;
   json_text::integer(out, s_.turn);
-  out += ",\"wish_list\":null}";
+  out += ",\"wish_list\":null}"sv;
   return true;
 }
 

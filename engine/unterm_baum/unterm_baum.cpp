@@ -145,7 +145,7 @@ outcome<json> normalize_options(const json& in) {
   const json options = in.is_null() ? json::object() : in;
   if (auto e = no_unknown_options(options, known_options)) return *e;
   json out = json::object();
-  if (auto e = int_option(options, out, "maxPlayers", 6, 2, 6)) return *e;
+  if (auto e = int_option(options, out, "maxPlayers", detail::max_players, 2, detail::max_players)) return *e;
   if (auto e = enum_option(options, out, "startPlayer", {"random", "host-picks"})) return *e;
   if (auto e = int_option(options, out, "cardsToRemember", 8, 8, 20)) return *e;
   if (out["cardsToRemember"].get<int>() % 4 != 0)  // A6: the four agreed levels of R5
@@ -328,7 +328,9 @@ game_info info() {
   g.id = "unterm_baum";
   g.title = "Unterm Baum";
   g.normalize_options = normalize_options;
-  g.seats = [](const json& options) { return seat_range{2, clamped_int_option(options, "maxPlayers", 6, 2, 6)}; };
+  g.seats = [](const json& options) {
+    return seat_range{2, clamped_int_option(options, "maxPlayers", detail::max_players, 2, detail::max_players)};
+  };
   g.create = create;
   return g;
 }
