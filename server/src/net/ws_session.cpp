@@ -1,11 +1,5 @@
 #include "net/ws_session.hpp"
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-
-#include <cerrno>
-
 #include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/recycling_allocator.hpp>
@@ -161,7 +155,6 @@ void ws_session::send_all(std::vector<std::shared_ptr<const std::string>> frames
     for (auto& f : frames)
       if (!self->enqueue(std::move(f))) return;
     if (!idle || self->queue_.empty()) return;  // a write in flight goes on with what was queued
-    if (self->queue_.size() > 1) self->cork(true);
     self->do_write();
   });
 }
@@ -189,18 +182,9 @@ bool ws_session::enqueue(std::shared_ptr<const std::string> frame) {
   return true;
 }
 
-void ws_session::cork(bool on) {
-  if (corked_ == on) return;
-  corked_ = on;
-  const int value = on ? 1 : 0;
-  auto& socket = ws_.next_layer();
-  // Best effort: a failure only means the frames leave in separate segments.
-  if (::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_CORK, &value, sizeof value) != 0)
-    spdlog::debug("TCP_CORK failed conn={} errno={}", id_, errno);
-}
-
 void ws_session::do_write() {
   ws_.text(true);
+  ws_.next_layer().hold(queue_.size() > 1);  // more frames follow this one
   ws_.async_write(net::buffer(*queue_.front()),
                   net::bind_allocator(net::recycling_allocator<void>(),
                                       beast::bind_front_handler(&ws_session::on_write, shared_from_this())));
@@ -218,7 +202,7 @@ void ws_session::on_write(beast::error_code ec, std::size_t) {
   queued_bytes_ -= queue_.front()->size();
   queue_.pop_front();
   if (!queue_.empty() && open_) return do_write();
-  cork(false);
+  ws_.next_layer().hold(false);
 }
 
 void ws_session::do_close(close_code code, std::string reason) {
@@ -230,7 +214,7 @@ void ws_session::do_close(close_code code, std::string reason) {
     queue_.keep_front_only();
     queued_bytes_ = queue_.front()->size();
   }
-  cork(false);  // the close frame must not wait behind a held segment
+  ws_.next_layer().hold(false);  // the close frame must not wait behind a held segment
   spdlog::info("closing conn={} code={} reason=\"{}\"", id_, static_cast<int>(code), reason);
   // Leave the room now: a peer that is not reading may take until the close timeout to answer.
   detach();

@@ -9,6 +9,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <sys/socket.h>
 
 #include "net/client.hpp"
 #include "net/io_pool.hpp"
@@ -45,6 +46,44 @@ class frame_queue {
   std::size_t head_ = 0;
 };
 
+// The TCP socket under a connection's WebSocket. While `hold` is set, what is written waits in the
+// kernel for the next write (MSG_MORE): a command's `ok` and its `state`, handed over together,
+// leave in one TCP segment, one wake-up of the client, without a setsockopt(TCP_CORK) pair around
+// them. The last queued frame is always written without it, so nothing waits for long.
+class held_socket {
+ public:
+  using executor_type = connection_executor;
+  using next_layer_type = connection_socket;
+
+  explicit held_socket(connection_socket&& s) : s_(std::move(s)) {}
+  executor_type get_executor() noexcept { return s_.get_executor(); }
+  connection_socket& next_layer() noexcept { return s_; }
+  const connection_socket& next_layer() const noexcept { return s_; }
+  void hold(bool more) noexcept { more_ = more; }
+
+  template <class MutableBuffers, class Handler>
+  auto async_read_some(const MutableBuffers& buffers, Handler&& handler) {
+    return s_.async_read_some(buffers, std::forward<Handler>(handler));
+  }
+  template <class ConstBuffers, class Handler>
+  auto async_write_some(const ConstBuffers& buffers, Handler&& handler) {
+    return s_.async_send(buffers, more_ ? MSG_MORE : 0, std::forward<Handler>(handler));
+  }
+
+ private:
+  connection_socket s_;
+  bool more_ = false;
+};
+
+// Closing a WebSocket ends with the TCP socket's own teardown (found by Beast through ADL).
+inline void teardown(boost::beast::role_type role, held_socket& s, boost::beast::error_code& ec) {
+  boost::beast::websocket::teardown(role, s.next_layer(), ec);
+}
+template <class Handler>
+void async_teardown(boost::beast::role_type role, held_socket& s, Handler&& handler) {
+  boost::beast::websocket::async_teardown(role, s.next_layer(), std::forward<Handler>(handler));
+}
+
 class ws_session final : public participant, public std::enable_shared_from_this<ws_session> {
  public:
   // `address`: the client's address key; its connection slot (address_limits::open_connection)
@@ -66,9 +105,6 @@ class ws_session final : public participant, public std::enable_shared_from_this
   void on_read(boost::beast::error_code ec, std::size_t bytes);
   // Queues frames; false (and the connection is closing) when the client is too slow.
   bool enqueue(std::shared_ptr<const std::string> frame);
-  // Holds back partial TCP segments while several queued frames are written, so they leave in one
-  // segment; released when the queue is empty (or the connection closes).
-  void cork(bool on);
   void do_write();
   void on_write(boost::beast::error_code ec, std::size_t bytes);
   void do_close(close_code code, std::string reason);
@@ -78,7 +114,7 @@ class ws_session final : public participant, public std::enable_shared_from_this
 
   // On the bare socket: the websocket layer's own timeouts (handshake, idle pings) are all this
   // connection needs, and tcp_stream's per-operation timer bookkeeping would cost on every frame.
-  boost::beast::websocket::stream<connection_socket> ws_;
+  boost::beast::websocket::stream<held_socket> ws_;
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<server_state> state_;
   const std::string address_;
@@ -92,7 +128,6 @@ class ws_session final : public participant, public std::enable_shared_from_this
   int refused_in_row_ = 0;
   bool finished_ = false;
   bool detached_ = false;
-  bool corked_ = false;
 };
 
 }  // namespace tinsel::server
