@@ -157,9 +157,9 @@ export function table(rows) {
 
 // The server's heap as its allocator sees it: {inUseBytes, systemBytes}, called in the server
 // through gdb (which pauses it for a moment), or null without gdb or ptrace. RSS alone cannot tell a
-// leak from freed memory the allocator keeps; "in use" can. tinsel-server links jemalloc
-// (malloc_stats_print: "Allocated" and "mapped"); built without it, glibc's malloc_stats() ("in use
-// bytes" and "system bytes" of its Total).
+// leak from freed memory the allocator keeps; "in use" can. glibc's malloc_stats() ("in use bytes"
+// and "system bytes" of its Total), or jemalloc's malloc_stats_print ("Allocated" and "mapped") in a
+// server started with jemalloc preloaded.
 export async function heapStats(server) {
   if (server.exit) return null;
   server.capture = [];

@@ -10,7 +10,7 @@
 # --baseline PATH: every Tinsel row also runs against another tinsel-server binary (for example one
 # built from an older commit), interleaved with the current one, and the table shows both.
 #
-# Rows (for --only): echo hh hh-t2 hh-250 cp ub journal deflate cp-deflate ub-deflate, and idle idle-game (only with --idle
+# Rows (for --only): echo hh hh-t2 echo-250 hh-250 cp ub journal deflate cp-deflate ub-deflate, and idle idle-game (only with --idle
 # or --only: 10,000 connections by default, which needs `ulimit -n` of about 10,100 in each process).
 set -euo pipefail
 
@@ -167,6 +167,7 @@ rows=(
   "echo|tinsel-echo, 50×4 (the ceiling)|echo|--threads 1|--echo --rooms 50 --players 4"
   "hh|happy_holidays 50×4|tinsel|--threads 1 --journal off|--game happy_holidays --rooms 50 --players 4"
   "hh-t2|happy_holidays 50×4, server --threads 2|tinsel|--threads 2 --journal off|--game happy_holidays --rooms 50 --players 4"
+  "echo-250|tinsel-echo, 250×4 (the ceiling for 250 rooms)|echo|--threads 1|--echo --rooms 250 --players 4"
   "hh-250|happy_holidays 250×4|tinsel|--threads 1 --journal off|--game happy_holidays --rooms 250 --players 4"
   "cp|christmas_penguins 50×4|tinsel|--threads 1 --journal off|--game christmas_penguins --rooms 50 --players 4"
   "ub|unterm_baum 50×4|tinsel|--threads 1 --journal off|--game unterm_baum --rooms 50 --players 4"
@@ -249,7 +250,7 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for rep in $(seq "$repeat"); do
   for row in ${selected[@]+"${selected[@]}"}; do
     run_row "$rep" "$row"
-    if [ -n "$baseline_bin" ] && [[ $row != echo\|* ]]; then run_row "$rep" "$row" before; fi
+    if [ -n "$baseline_bin" ] && [[ $row != echo* ]]; then run_row "$rep" "$row" before; fi
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
