@@ -16,10 +16,9 @@
 
 namespace tinsel::server {
 
-// A connection's socket, bound to its context's executor by type. The type-erased
-// any_io_executor of tcp::socket costs a call through a table on every operation, and its size
-// pushed Beast's WebSocket state (one allocation per connection) into the next size class of
-// jemalloc (bench/README.md, "Idle memory").
+// A connection's socket, bound to its context's executor by type: the type-erased any_io_executor
+// of tcp::socket costs a call through a table on every operation, and 40 bytes of Beast's
+// per-connection WebSocket state (bench/README.md, "A third step").
 using connection_executor = boost::asio::io_context::executor_type;
 using connection_socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, connection_executor>;
 

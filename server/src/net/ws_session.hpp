@@ -1,6 +1,9 @@
 #pragma once
 // One WebSocket connection: a read loop and a bounded write queue with one write in flight, all on
-// the connection's io_context, which one thread alone runs (io_pool): an implicit strand. Requests are handed to `client`; rooms reach us through `send`.
+// the connection's io_context, which one thread alone runs (io_pool): an implicit strand. Requests
+// are handed to `client`; rooms reach us through `send`.
+#include <sys/socket.h>
+
 #include <chrono>
 #include <vector>
 #include <memory>
@@ -9,7 +12,6 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
-#include <sys/socket.h>
 
 #include "net/client.hpp"
 #include "net/io_pool.hpp"
