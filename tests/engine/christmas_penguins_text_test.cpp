@@ -93,46 +93,24 @@ TEST_CASE("Christmas Penguins writes legal and the shared view as exactly the te
   const game_info* info = builtin_games().find("christmas_penguins");
   REQUIRE(info);
   constexpr int games_per_variant = 40;
-  long states = 0, over = 0;
   std::map<std::string, long> kinds;
-  for (std::size_t vi = 0; vi < variants().size(); ++vi) {
-    const auto& var = variants()[vi];
-    for (std::uint64_t seed = 1; seed <= games_per_variant; ++seed) {
-      seeded_dice d(seed * 7919 + vi);
-      seeded_dice pick(seed * 31 + vi);
-      auto g = text_test::create(*info, var, seed, d);
-      const std::string name = "variant " + std::to_string(vi) + " seed " + std::to_string(seed);
-      for (int step = 0; step < 5000; ++step) {
-        check_state(*g, name + " step " + std::to_string(step), kinds);
-        ++states;
-        if (g->is_over()) {
-          ++over;
-          break;
-        }
-        const auto pr = g->current_prompt();
-        REQUIRE(pr);
-        // Now and then the timer's default instead of a player's command (a prompt that awaits
-        // nobody has nothing else).
-        if (pr->seats.empty() || pick.roll(12) == 0) {
-          g->on_timeout(pr->serial, d);
-          continue;
-        }
+  const auto n = text_test::play_games(
+      *info, variants(), games_per_variant, 5000, 12, [](std::uint64_t seed, std::size_t vi) { return seed * 31 + vi; },
+      [&](const game& g, const std::string& where) { check_state(g, where, kinds); },
+      [](const game& g, const prompt& pr, seeded_dice& pick) {
         // Mostly a prompted seat; sometimes any seat with something to send (a "Stop!" from a seat
         // that is not prompted, a queued stop withdrawn).
-        int seat = pr->seats.at(pick.roll(static_cast<std::uint32_t>(pr->seats.size())));
+        int seat = pr.seats.at(pick.roll(static_cast<std::uint32_t>(pr.seats.size())));
         if (pick.roll(5) == 0) {
-          const int other = static_cast<int>(pick.roll(static_cast<std::uint32_t>(g->players())));
-          if (!g->legal(other).empty()) seat = other;
+          const int other = static_cast<int>(pick.roll(static_cast<std::uint32_t>(g.players())));
+          if (!g.legal(other).empty()) seat = other;
         }
-        const json legal = g->legal(seat);
+        const json legal = g.legal(seat);
         REQUIRE(!legal.empty());
-        const auto r = g->apply(seat, pick_entry(legal, pick), d);
-        REQUIRE(r);
-      }
-    }
-  }
-  CHECK(over == static_cast<long>(variants().size()) * games_per_variant);
-  CHECK(states > 10000);
+        return std::pair{seat, pick_entry(legal, pick)};
+      });
+  CHECK(n.over == static_cast<long>(variants().size()) * games_per_variant);
+  CHECK(n.states > 10000);
   // The long lists and the rare entries were all met.
   for (const char* k : {"place_penguin", "place_tree", "place_bear", "place_stone", "roll", "pass", "move", "push",
                         "confiscate", "steal", "relocate_tree", "pickup_stone", "bear_move", "flee with a present",

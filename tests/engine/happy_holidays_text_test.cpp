@@ -36,39 +36,17 @@ TEST_CASE("Happy Holidays writes legal and the shared view as exactly the text o
   const game_info* info = builtin_games().find("happy_holidays");
   REQUIRE(info);
   constexpr int games_per_variant = 150;
-  long states = 0, over = 0;
-  for (std::size_t vi = 0; vi < variants().size(); ++vi) {
-    const auto& var = variants()[vi];
-    for (std::uint64_t seed = 1; seed <= games_per_variant; ++seed) {
-      seeded_dice d(seed * 7919 + vi);
-      seeded_dice pick(seed);
-      auto g = text_test::create(*info, var, seed, d);
-      const std::string name = "variant " + std::to_string(vi) + " seed " + std::to_string(seed);
-      for (int step = 0; step < 5000; ++step) {
-        INFO(name << " step " << step);
-        REQUIRE(text_test::check_text(*g));
-        ++states;
-        if (g->is_over()) {
-          ++over;
-          break;
-        }
-        const auto pr = g->current_prompt();
-        REQUIRE(pr);
-        // Now and then the timer's default instead of a player's command.
-        if (pick.roll(10) == 0) {
-          g->on_timeout(pr->serial, d);
-          continue;
-        }
-        const int seat = pr->seats.at(pick.roll(static_cast<std::uint32_t>(pr->seats.size())));
-        const json legal = g->legal(seat);
+  const auto n = text_test::play_games(
+      *info, variants(), games_per_variant, 5000, 10, [](std::uint64_t seed, std::size_t) { return seed; },
+      [](const game& g, const std::string&) { REQUIRE(text_test::check_text(g)); },
+      [](const game& g, const prompt& pr, seeded_dice& pick) {
+        const int seat = pr.seats.at(pick.roll(static_cast<std::uint32_t>(pr.seats.size())));
+        const json legal = g.legal(seat);
         REQUIRE(!legal.empty());
-        const auto r = g->apply(seat, legal.at(pick.roll(static_cast<std::uint32_t>(legal.size()))), d);
-        REQUIRE(r);
-      }
-    }
-  }
-  CHECK(over == static_cast<long>(variants().size()) * games_per_variant);
-  CHECK(states > 10000);
+        return std::pair{seat, legal.at(pick.roll(static_cast<std::uint32_t>(legal.size())))};
+      });
+  CHECK(n.over == static_cast<long>(variants().size()) * games_per_variant);
+  CHECK(n.states > 10000);
 }
 
 TEST_CASE("json_text writes strings as nlohmann::json escapes them", "[text]") {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tinsel/engine/game.hpp"
@@ -77,6 +78,55 @@ inline json pick_entry(const json& legal, seeded_dice& pick) {
   for (const auto& e : legal)
     if (e["kind"] == kind && !e.contains("domain")) of_kind.push_back(&e);
   return *of_kind.at(pick.roll(static_cast<std::uint32_t>(of_kind.size())));
+}
+
+// How a random game picks its next step: the seat and the command to send.
+using chooser = std::function<std::pair<int, json>(const game& g, const prompt& pr, seeded_dice& pick)>;
+
+struct play_counts {
+  long states = 0;  // states checked
+  long over = 0;    // games played to their end
+};
+
+// Plays `games` games of every variant (seeds 1..games; the dice from seed * 7919 + variant, the
+// choices from `pick_seed`), calling `check(g, where)` at every state until the game is over
+// (at most `max_steps` commands). At each step the prompt's timer default instead of a command
+// when the prompt awaits nobody or one time in `timeout_one_in`; otherwise `choose` picks the
+// seat and the command, which must be accepted.
+inline play_counts play_games(const game_info& info, const std::vector<variant>& variants, int games, int max_steps,
+                              std::uint32_t timeout_one_in,
+                              const std::function<std::uint64_t(std::uint64_t seed, std::size_t variant)>& pick_seed,
+                              const std::function<void(const game&, const std::string&)>& check,
+                              const chooser& choose) {
+  play_counts n;
+  for (std::size_t vi = 0; vi < variants.size(); ++vi) {
+    for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(games); ++seed) {
+      seeded_dice d(seed * 7919 + vi);
+      seeded_dice pick(pick_seed(seed, vi));
+      auto g = create(info, variants[vi], seed, d);
+      const std::string name = "variant " + std::to_string(vi) + " seed " + std::to_string(seed);
+      for (int step = 0; step < max_steps; ++step) {
+        const std::string where = name + " step " + std::to_string(step);
+        INFO(where);
+        check(*g, where);
+        ++n.states;
+        if (g->is_over()) {
+          ++n.over;
+          break;
+        }
+        const auto pr = g->current_prompt();
+        REQUIRE(pr);
+        if (pr->seats.empty() || pick.roll(timeout_one_in) == 0) {
+          g->on_timeout(pr->serial, d);
+          continue;
+        }
+        const auto [seat, command] = choose(*g, *pr, pick);
+        const auto r = g->apply(seat, command, d);
+        REQUIRE(r);
+      }
+    }
+  }
+  return n;
 }
 
 }  // namespace text_test

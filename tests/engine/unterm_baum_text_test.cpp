@@ -67,44 +67,24 @@ TEST_CASE("Unterm Baum writes legal and the shared view as exactly the text of t
   const game_info* info = builtin_games().find("unterm_baum");
   REQUIRE(info);
   constexpr int games_per_variant = 40;
-  long states = 0, over = 0;
   std::map<std::string, long> seen;
-  for (std::size_t vi = 0; vi < variants().size(); ++vi) {
-    const auto& var = variants()[vi];
-    for (std::uint64_t seed = 1; seed <= games_per_variant; ++seed) {
-      seeded_dice d(seed * 7919 + vi);
-      seeded_dice pick(seed * 31 + vi);
-      auto g = text_test::create(*info, var, seed, d);
-      const std::string name = "variant " + std::to_string(vi) + " seed " + std::to_string(seed);
-      for (int step = 0; step < 20000; ++step) {
-        check_state(*g, name + " step " + std::to_string(step), seen);
-        ++states;
-        if (g->is_over()) {
-          ++over;
-          break;
-        }
-        const auto pr = g->current_prompt();
-        REQUIRE(pr);
-        // MEMORIZE awaits nobody; now and then the timer's default instead of a player's command.
-        if (pr->seats.empty() || pick.roll(12) == 0) {
-          g->on_timeout(pr->serial, d);
-          continue;
-        }
-        const int seat = pr->seats.at(pick.roll(static_cast<std::uint32_t>(pr->seats.size())));
-        const json legal = g->legal(seat);
+  // MEMORIZE awaits nobody: play_games lets its timer run out.
+  const auto n = text_test::play_games(
+      *info, variants(), games_per_variant, 20000, 12, [](std::uint64_t seed, std::size_t vi) { return seed * 31 + vi; },
+      [&](const game& g, const std::string& where) { check_state(g, where, seen); },
+      [](const game& g, const prompt& pr, seeded_dice& pick) {
+        const int seat = pr.seats.at(pick.roll(static_cast<std::uint32_t>(pr.seats.size())));
+        const json legal = g.legal(seat);
         // Half the time a collector: a move into the own field when one is listed, so that fields
         // fill and games end with a complete field, not only at the round cap.
         json cmd = pick_entry(legal, pick);
         if (pick.roll(2) == 0)
           for (const auto& e : legal)
             if (e["kind"] == "move" && e.contains("to") && e["to"].value("seat", -1) == seat) cmd = e;
-        const auto r = g->apply(seat, cmd, d);
-        REQUIRE(r);
-      }
-    }
-  }
-  CHECK(over == static_cast<long>(variants().size()) * games_per_variant);
-  CHECK(states > 10000);
+        return std::pair{seat, cmd};
+      });
+  CHECK(n.over == static_cast<long>(variants().size()) * games_per_variant);
+  CHECK(n.states > 10000);
   for (const char* k : {"assign", "assign domain", "end_turn", "reveal", "move", "move domain", "rearrange",
                         "rearrange domain", "no shared view", "view: play", "view: over", "result: score",
                         "result: shared", "result: tie_break", "result: ended_by"}) {
