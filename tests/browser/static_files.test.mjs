@@ -136,14 +136,14 @@ await run('browser: a page loads only the boards it needs, when it needs them', 
   await sheet.waitFor();
   assert.equal(await button.getAttribute('aria-busy'), null);
   assert.ok((await sheet.locator('.rs-pieces .rs-pic svg').count()) >= 4, 'the Christmas Penguins sheet shows the pieces');
-  assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/christmas_penguins.js', '/js/rules/christmas_penguins.js']);
+  assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/christmas_penguins.js', '/js/games/cp_texts.js', '/js/rules/christmas_penguins.js']);
   await eva.page.keyboard.press('Escape');
   await sheet.waitFor({ state: 'hidden' });
   await eva.page.locator('[data-help="unterm_baum"]').click();
   await sheet.locator('#help-title').getByText('Unterm Baum').waitFor();
   assert.ok((await sheet.locator('.rs-pieces .rs-pic svg').count()) >= 3, 'the Unterm Baum sheet shows the cards');
   // (Unterm Baum's sheet needs only the card pictures, not the board that lays them out.)
-  assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/christmas_penguins.js', '/js/games/ub_motifs.js',
+  assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/christmas_penguins.js', '/js/games/cp_texts.js', '/js/games/ub_motifs.js',
     '/js/rules/christmas_penguins.js', '/js/rules/unterm_baum.js']);
   assertNoPageErrors(oma.page, ben.page, eva.page);
 });
