@@ -6,6 +6,7 @@
 
 #include "christmas_penguins/cp_game.hpp"
 #include "common/json_text.hpp"
+#include "common/last_decoded.hpp"
 
 namespace tinsel::engine::christmas_penguins {
 
@@ -526,21 +527,14 @@ outcome<config> make_config(const json& options, int players) {
   return c;
 }
 
-// A room starts game after game with the same options, so the last decoding is kept (one per
-// thread; make_config is pure) and shared by the games made from it, as the states' copies share it.
+// The last decoding is shared by the games made from it, as the states' copies share it.
 outcome<std::shared_ptr<const config>> shared_config(const json& options, int players) {
-  struct last_config {
-    json options;
-    int players = 0;
-    std::shared_ptr<const config> decoded;
-  };
-  thread_local std::optional<last_config> last;
-  if (last && last->players == players && last->options == options) return last->decoded;
-  auto c = make_config(options, players);
-  if (!c) return c.error();
-  auto decoded = std::make_shared<const config>(std::move(c.value()));
-  last = last_config{options, players, decoded};
-  return decoded;
+  return last_decoded<std::shared_ptr<const config>>(
+      options, players, [&]() -> outcome<std::shared_ptr<const config>> {
+        auto c = make_config(options, players);
+        if (!c) return c.error();
+        return std::make_shared<const config>(std::move(c.value()));
+      });
 }
 
 outcome<std::unique_ptr<game>> create(const setup& su, dice& d) {

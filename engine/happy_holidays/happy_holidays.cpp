@@ -8,6 +8,7 @@
 
 #include "common/fast_json.hpp"
 #include "common/json_text.hpp"
+#include "common/last_decoded.hpp"
 #include "happy_holidays/hh_game.hpp"
 
 namespace tinsel::engine::happy_holidays {
@@ -355,18 +356,8 @@ outcome<json> normalize_options(const json& in) {
 // dealt.
 outcome<config> decode_config(const json& options, int players);
 
-// A room starts game after game with the same options, so the last decoding is kept (one per
-// thread; the function is pure).
 outcome<config> make_config(const json& options, int players) {
-  struct last_config {
-    json options;
-    config decoded;
-  };
-  thread_local std::optional<last_config> last;
-  if (last && last->decoded.players == players && last->options == options) return last->decoded;
-  auto c = decode_config(options, players);
-  if (c) last = last_config{options, c.value()};
-  return c;
+  return last_decoded<config>(options, players, [&] { return decode_config(options, players); });
 }
 
 outcome<config> decode_config(const json& options, int players) {
