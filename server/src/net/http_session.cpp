@@ -57,6 +57,7 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
   ctx.rooms = state_->rooms.size();
   ctx.connections = state_->session_count();
   ctx.journal = state_->journal_status;
+  if (state_->journal && !state_->journal->writable()) ctx.journal = "failing";  // rooms refuse what they would save
   ctx.files = &state_->files;
   ctx.limits = &state_->limits;
   ctx.find_room = [s = state_.get()](const std::string& code) {
