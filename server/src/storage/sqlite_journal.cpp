@@ -169,6 +169,9 @@ class sqlite_journal final : public journal {
     writer_db_.exec("PRAGMA wal_autocheckpoint=0");
     writer_db_.exec("PRAGMA journal_size_limit=67108864");  // a WAL that restarts is cut back to 64 MiB
     checkpoint_db_ = std::make_unique<db>(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
+    // A connection that has read nothing does not know the database is in WAL mode, and its
+    // checkpoints are silent no-ops (SQLITE_OK, nothing copied, nothing synced): read once.
+    checkpoint_db_->exec("SELECT count(*) FROM meta");
     sqlite3_wal_hook(writer_db_.get(), &sqlite_journal::wal_grew, this);
     checkpointer_ = std::thread([this] { run_checkpoints(); });
     writer_ = std::thread([this] { run(); });
@@ -278,7 +281,8 @@ class sqlite_journal final : public journal {
 
   static int wal_grew(void* self, sqlite3*, const char*, int pages) {
     auto* j = static_cast<sqlite_journal*>(self);
-    j->wal_pages_ = pages;  // on the writer thread, during its commit
+    j->wal_pages_ = pages;  // on the writer thread, once its commit is done
+    j->commits_.fetch_add(1, std::memory_order_release);
     // The first commit since the last sync starts the sync's clock (the checkpointer is woken
     // once per sync, not per commit); `power` has synced every commit already.
     const bool start_sync = j->durability_ == durability::process && !j->sync_pending_.exchange(true);
@@ -303,11 +307,12 @@ class sqlite_journal final : public journal {
       if (checkpoint_stop_) return;
       checkpoint_due_ = false;
       sync_pending_ = false;
+      const auto upto = commits_.load(std::memory_order_acquire);
       lock.unlock();
       // PASSIVE fsyncs the WAL before it copies it into the database, and the database after.
       const int rc = sqlite3_wal_checkpoint_v2(checkpoint_db_->get(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
       if (checkpoint_failed(rc)) fail("sync", checkpoint_db_->error());
-      else spdlog::trace("journal synced");
+      else spdlog::debug("journal synced commits={}", upto);  // every commit up to this one is on the disk
       lock.lock();
     }
   }
@@ -402,7 +407,7 @@ class sqlite_journal final : public journal {
       fail("write", e.what());
       return false;
     }
-    spdlog::trace("journal commit batches={} records={} us={}", work.size(), records,
+    spdlog::trace("journal commit n={} batches={} records={} us={}", commits_.load(std::memory_order_relaxed), work.size(), records,
                   std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count());
     return true;
   }
@@ -451,6 +456,7 @@ class sqlite_journal final : public journal {
   bool checkpoint_due_ = false;
   bool checkpoint_stop_ = false;
   std::atomic<bool> sync_pending_{false};  // committed since the last sync (process durability)
+  std::atomic<std::uint64_t> commits_{0};  // commits so far (the WAL hook counts them)
   std::thread checkpointer_;
 
   std::mutex mutex_;
