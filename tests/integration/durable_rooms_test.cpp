@@ -484,6 +484,8 @@ TEST_CASE("durable rooms: while the journal cannot write, requests are refused b
   CHECK(metric(s.metrics_port, "tinsel_room_rebuilds_total") == 1);
   CHECK(metric(s.metrics_port, "tinsel_journal_writable") == 0);
   CHECK(journal_health(s.port) == "failing");
+  ws_client newcomer(s.port);
+  say_hello(newcomer, "Tante");
   const auto log_lines = s.log_lines_containing("");
 
   // 40 more requests from both players (moves and chat): each refused at once, no log line, no
@@ -496,8 +498,11 @@ TEST_CASE("durable rooms: while the journal cannot write, requests are refused b
     CHECK(reply["type"] == "error");
     CHECK(reply["code"] == "storage_failed");
   }
+  // Nor is a new room made that could not be saved.
+  for (int i = 0; i < 5; ++i)
+    CHECK(newcomer.request({{"type", "create_room"}, {"game", "happy_holidays"}})["code"] == "storage_failed");
   CHECK(metric(s.metrics_port, "tinsel_room_rebuilds_total") == 1);
-  CHECK(metric(s.metrics_port, "tinsel_storage_refused_total") == 1 + refused);
+  CHECK(metric(s.metrics_port, "tinsel_storage_refused_total") == 1 + refused + 5);
   CHECK(s.log_lines_containing("") == log_lines);
   CHECK(s.log_lines_containing("journal write failed") == 1);
   for (auto& p : t.ps) {
