@@ -111,10 +111,11 @@ void room::committed(bool ok, std::vector<outgoing> out, const pptr& sender, con
   if (!ok) {
     // The journal said so once (journal write failed); this is one room's part of it.
     spdlog::debug("journal write failed, operation refused room={}", code_);
-    if (sender) metrics().storage_refused();
-    if (sender)
+    if (sender) {
+      metrics().storage_refused();
       sender->send(share(protocol::make_error(id, errc::storage_failed,
                                               "the server could not save this; nothing changed, please try again")));
+    }
     return reload_from_journal();
   }
   // Each participant's frames go in one hand-over, in order: a command's `ok` and its `state`
