@@ -97,7 +97,7 @@ bool is_bidi_control(char32_t c) {
 }
 
 bool is_invisible(char32_t c) {
-  // White space (Unicode White_Space, minus the control characters refused anyway).
+  // White space (Unicode White_Space, minus what is refused anyway: controls, U+2028, U+2029).
   if (c == ' ' || c == '\n' || c == 0x00A0 || c == 0x1680 || in(c, 0x2000, 0x200A) || c == 0x202F || c == 0x205F ||
       c == 0x3000)
     return true;
