@@ -51,7 +51,10 @@ void client::reply(const std::shared_ptr<participant>& self, std::string frame) 
   self->send(std::make_shared<const std::string>(std::move(frame)));
 }
 
-void client::on_binary(const std::shared_ptr<participant>& self) {
+void client::on_binary(std::size_t bytes, const std::shared_ptr<participant>& self) {
+  if (bytes > cfg_.limits.max_frame_bytes)
+    return reply(self, make_error(nullptr, errc::frame_too_large, "frame of " + std::to_string(bytes) + " bytes exceeds the limit of " +
+                                                                      std::to_string(cfg_.limits.max_frame_bytes) + " bytes"));
   reply(self, make_error(nullptr, errc::invalid_message, "binary frames are not supported; send JSON text frames"));
 }
 

@@ -87,8 +87,7 @@ json room::game_record() const {
   const auto seed = std::to_string(seed_);
   return {{"format", "tinsel-game-record"},
           {"version", 1},
-          {"id", record_id_},
-          {"room", code_},
+          {"id", record_id_},  // random, like the seed: nothing in a record leads to the room (no code)
           {"game", game_.id},
           {"options", options_},
           {"players", players},
