@@ -47,8 +47,13 @@ struct event {
   json body;
   audience to = audience::everyone;
   int seat = -1;
+  // The event as it is told again later, to the same audience: in the catch-up of a resuming
+  // client and in the game log. Null: the same as `body`. A game sets it when something may be
+  // shown once only (Unterm Baum's `revealed`: the motif goes out in the live state alone).
+  json retold = nullptr;
 
   static event public_event(json body) { return event{std::move(body), audience::everyone, -1}; }
+  const json& retold_body() const { return retold.is_null() ? body : retold; }
   bool visible_to(viewer v) const {
     switch (to) {
       case audience::everyone: return true;
