@@ -10,7 +10,7 @@
 //   docs/protocol.md). Whenever a seat must act (it is in `prompt().seats`), at least one sendable
 //   entry is listed for it.
 // - `view(viewer)` is the only way state leaves the engine; events are redacted per viewer through
-//   `event::visible_to`.
+//   `event::visible_to`, and for being told again (catch-up, game log) through `event::retold`.
 // - Time does not exist here: `prompt()` says who is awaited and for how long; when the room's timer
 //   fires it calls `on_timeout(serial)`, which applies the rulebook's deterministic default, or does
 //   nothing if the prompt with that serial has already been left.
