@@ -179,3 +179,39 @@ TEST_CASE("Unterm Baum A12: a revealed motif is sent once, live; no later frame 
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("Unterm Baum A8: during MEMORIZE a player who reloads or resumes sees his own wish list again, nobody else's",
+          "[unterm_baum][integration][resume]") {
+  server_process s({"--rate-per-sec", "100000", "--rate-burst", "100000"});
+  auto t = seat_players(s.port, 2, {{"maxPlayers", 2}, {"memorizeSeconds", 600}, {"assignSeconds", 300}}, "unterm_baum");
+  const auto ben_token = token_of(*t.clients[1]);
+  REQUIRE(t.clients[0]->request({{"type", "start_game"}})["type"] == "ok");
+  json hand;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto st = state_after(*t.clients[i], 1);
+    if (i == 1) hand = st["view"]["wish_list"]["hand"];
+    json assign = st["legal"][0];
+    assign.erase("family");
+    REQUIRE(t.clients[i]->request({{"type", "action"}, {"action", assign}})["type"] == "ok");
+  }
+  const auto memorize = state_where(*t.clients[1], [](const json& st) { return st["view"]["phase"] == "memorize"; }, "MEMORIZE");
+  REQUIRE(memorize["view"]["wish_list"]["hand"] == hand);
+  t.clients[1]->close();
+  for (const bool with_last_seq : {false, true}) {
+    INFO((with_last_seq ? "resuming with last_seq" : "reloading"));
+    auto ben = come_back(s.port, ben_token);
+    json join = {{"type", "join_room"}, {"room", t.code}};
+    if (with_last_seq) join["last_seq"] = 1;
+    const auto frames = join_frames(*ben, join);
+    const auto& st = frames.back();
+    CHECK(st["view"]["phase"] == "memorize");
+    CHECK(st["view"]["wish_list"]["hand"] == hand);
+    CHECK(st["view"]["wish_list"]["wishes"].size() == 8);
+    ben->close();
+  }
+  ws_client tante(s.port);
+  say_hello(tante, "Tante");
+  const auto seen = join_frames(tante, {{"type", "join_room"}, {"room", t.code}, {"as", "spectator"}});
+  CHECK(seen.back()["view"]["wish_list"].is_null());
+  for (const auto& m : hand) CHECK(seen.back().dump().find("\"" + m.get<std::string>() + "\"") == std::string::npos);
+}
