@@ -2182,7 +2182,7 @@ export type UntermBaumEvents =
     }
   | {
       /**
-       * "revealed": a card's motif is shown to everyone, this once; show it for display_ms and keep it in no persistent log.
+       * "revealed", live: a card's motif is shown to everyone, this once; show it for display_ms and keep it in no persistent log. Told again (game_log, catch-up) it has no motif: see the next form.
        */
       kind: 'revealed';
       /**
@@ -2361,10 +2361,24 @@ export type UntermBaumEvents =
        * How long clients show the motif, in milliseconds (revealSeconds × 1000).
        */
       display_ms: number;
+    }
+  | {
       /**
-       * In a catch-up state and in game_log only: the state this event belonged to.
+       * "revealed", told again (in game_log and in a catch-up state): who looked at which place, never the motif (rulebook A12).
        */
-      seq?: number;
+      kind: 'revealed';
+      /**
+       * A seat index. Rooms have at most 6 seats.
+       */
+      seat: number;
+      /**
+       * Where the card lay when it was revealed.
+       */
+      location: TreeLocation | FieldLocation;
+      /**
+       * The state this event belonged to.
+       */
+      seq: number;
     }
   | {
       /**
@@ -3546,6 +3560,8 @@ export interface ErrorServerToClient {
     | 'move_within_field'
     | 'last_card_prohibited'
     | 'invalid_mapping'
+    | 'rearrange_changes_nothing'
+    | 'no_rearranges_left'
     | 'bad_command'
     | 'unknown_command'
     | 'illegal_floe'

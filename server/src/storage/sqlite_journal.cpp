@@ -158,6 +158,9 @@ class sqlite_journal final : public journal {
     del_entries_ = std::make_unique<stmt>(writer_db_, "DELETE FROM entries WHERE room = ?");
     del_game_ = std::make_unique<stmt>(
         writer_db_, "DELETE FROM entries WHERE room = ? AND kind IN ('started', 'command', 'timeout', 'ended')");
+    // A lobby snapshot replaces the one before it (restore reads the last one only), so a host who
+    // changes options or adds and removes bots forever does not grow the room's journal.
+    del_lobby_ = std::make_unique<stmt>(writer_db_, "DELETE FROM entries WHERE room = ? AND kind = 'lobby'");
     trim_chat_ = std::make_unique<stmt>(writer_db_,
                                         "DELETE FROM entries WHERE room = ?1 AND kind = 'chat' AND id <= "
                                         "(SELECT id FROM entries WHERE room = ?1 AND kind = 'chat' ORDER BY id DESC LIMIT 1 OFFSET 100)");
@@ -430,6 +433,8 @@ class sqlite_journal final : public journal {
       return;
     } else if (kind == "started") {
       del_game_->bind(1, r.room).run();
+    } else if (kind == "lobby") {
+      del_lobby_->bind(1, r.room).run();
     } else if (kind == "ended" && r.body.contains("record")) {
       const json& rec = r.body["record"];
       ins_game_->bind(1, rec.value("id", "")).bind(2, r.room).bind(3, rec.value("game", "")).bind(4, now_ms()).bind(5, rec.dump()).run();
@@ -446,7 +451,7 @@ class sqlite_journal final : public journal {
   db writer_db_;
   std::unique_ptr<db> reader_db_;
   std::mutex read_mutex_;
-  std::unique_ptr<stmt> ins_entry_, ins_room_, end_room_, del_entries_, del_game_, trim_chat_, ins_game_, prune_, probe_;
+  std::unique_ptr<stmt> ins_entry_, ins_room_, end_room_, del_entries_, del_game_, del_lobby_, trim_chat_, ins_game_, prune_, probe_;
 
   static constexpr int checkpoint_pages = 1000;
   int wal_pages_ = 0;  // writer thread only: frames in the WAL after the last commit
