@@ -145,9 +145,9 @@ void room::append_record(json body) {
 }
 
 void room::join(std::shared_ptr<participant> p, identity who, bool spectator, std::optional<std::uint64_t> last_seq,
-                json request_id) {
-  dispatch([p, who = std::move(who), spectator, last_seq, id = request_id](room& r) mutable {
-    r.do_join(p, std::move(who), spectator, last_seq, id);
+                json request_id, join_budget budget) {
+  dispatch([p, who = std::move(who), spectator, last_seq, id = request_id, budget = std::move(budget)](room& r) mutable {
+    r.do_join(p, std::move(who), spectator, last_seq, id, budget);
   }, p, request_id);
 }
 void room::leave(std::shared_ptr<participant> p, json request_id) {
@@ -394,7 +394,7 @@ void room::do_set_options(const pptr& p, json options, const json& id) {
 }
 
 void room::do_join(const pptr& p, identity who, bool spectator,
-                   std::optional<std::uint64_t> last_seq, const json& id) {
+                   std::optional<std::uint64_t> last_seq, const json& id, const join_budget& budget) {
   const auto connection = p->connection_id();
   auto refuse = [&](std::string_view code, std::string_view message) {
     tell_left(p);
@@ -449,20 +449,42 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   spdlog::info("room joined room={} player={} seat={} resumed={} members={}", code_, who.player_id, seat_index, resumed,
                members_.size());
 
+  // What the join sends besides the ok and the room push: the chat, and with a game its log from
+  // the start (as far as kept) and the state that answers the join. The log covers every state up
+  // to this one, so a client shows the log and skips that state's events. When the address's
+  // budget cannot pay for all of it, the histories stay home (docs/protocol.md, join_room).
+  const auto v = game_viewer(seat_index, who.player_id);
+  const auto caught_up = in_this_game ? last_seq : std::nullopt;
+  std::string chat_frame, log_frame, state;
+  if (!chat_.empty()) chat_frame = protocol::dump({{"type", "chat_history"}, {"room", code_}, {"messages", json(chat_)}});
+  if (game_state_) {
+    log_frame = game_log_frame(v);
+    state = catch_up_frame(v, caught_up);
+  }
+  const bool withheld = !budget.try_spend(chat_frame.size() + log_frame.size() + state.size());
+  std::size_t owed = 0;  // what the budget has not been charged yet
+  if (withheld) {
+    spdlog::debug("join without histories: join byte budget used up room={} player={}", code_, who.player_id);
+    chat_frame.clear();
+    log_frame.clear();
+    if (game_state_) state = catch_up_frame(v, caught_up, /*replay=*/false);
+    owed = state.size();
+  }
+
   json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
              {"resumed", resumed}};
-  reply_ok(p, id, std::move(ok));
-  update_empty_timer();
-  broadcast_room();
-  if (!chat_.empty())
-    tell(p, share(protocol::dump({{"type", "chat_history"}, {"room", code_}, {"messages", json(chat_)}})));
-  if (game_state_) {
-    // The game from its start (as far as kept), then the state that answers the join: the log
-    // covers every state up to this one, so a client shows the log and skips that state's events.
-    const auto v = game_viewer(seat_index, who.player_id);
-    tell(p, share(game_log_frame(v)));
-    send_catch_up(p, v, in_this_game ? last_seq : std::nullopt);
+  if (withheld) ok["history_withheld"] = true;
+  if (!id.is_null()) {
+    auto frame = share(protocol::make_ok(id, std::move(ok)));
+    owed += frame->size();
+    tell(p, std::move(frame));
   }
+  update_empty_timer();
+  owed += broadcast_room();
+  budget.spend(owed);
+  if (!chat_frame.empty()) tell(p, share(std::move(chat_frame)));
+  if (!log_frame.empty()) tell(p, share(std::move(log_frame)));
+  if (!state.empty()) tell(p, share(std::move(state)));
   if (resumed && status_ == status::playing) {
     arm_prompt_timer();  // a returning player gets the normal timers again
     arm_bot_timer();
@@ -623,10 +645,12 @@ json room::room_json() const {
             {"kicked", kicked}}}};
 }
 
-void room::broadcast_room() {
+std::size_t room::broadcast_room() {
   journal_lobby_if_changed();
   refresh_public_summary();
-  send_to_all(share(protocol::dump(room_json())));
+  auto frame = share(protocol::dump(room_json()));
+  send_to_all(frame);
+  return frame->size();
 }
 
 void room::send_to_all(const std::shared_ptr<const std::string>& frame) {
