@@ -140,7 +140,7 @@ TEST_CASE("join bytes and /48 limits: flags, defaults, at least 1", "[limits][co
   };
   auto p = parse({});
   REQUIRE(p.cfg);
-  CHECK(p.cfg->join_bytes_per_sec == 32768);
+  CHECK(p.cfg->join_bytes_per_sec == 16384);
   CHECK(p.cfg->join_bytes_burst == 8388608);
   CHECK(p.cfg->free_failed_joins_per_48 == 32);
   CHECK(p.cfg->max_join_wait_per_48 == 600s);

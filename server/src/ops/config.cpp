@@ -225,7 +225,7 @@ std::vector<flag> flags() {
          c.max_join_wait_per_48 = std::chrono::seconds(s);
          return true;
        }},
-      {"join-bytes-per-sec", "TINSEL_JOIN_BYTES_PER_SEC", "bytes per second that join_room answers may send one address, in the long run (default 32768; at least 1)",
+      {"join-bytes-per-sec", "TINSEL_JOIN_BYTES_PER_SEC", "bytes per second that join_room answers may send one address, in the long run (default 16384; at least 1)",
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.join_bytes_per_sec, 1, 1ull << 40); }},
       {"join-bytes-burst", "TINSEL_JOIN_BYTES_BURST", "bytes that join_room answers may send one address at once; beyond, joins come without chat_history and game_log, then get rate_limited (default 8388608; at least 1)",
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.join_bytes_burst, 1, 1ull << 40); }},

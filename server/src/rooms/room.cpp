@@ -449,39 +449,34 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   spdlog::info("room joined room={} player={} seat={} resumed={} members={}", code_, who.player_id, seat_index, resumed,
                members_.size());
 
-  // What the join sends besides the ok and the room push: the chat, and with a game its log from
-  // the start (as far as kept) and the state that answers the join. The log covers every state up
-  // to this one, so a client shows the log and skips that state's events. When the address's
-  // budget cannot pay for all of it, the histories stay home (docs/protocol.md, join_room).
+  // What the join sends: its ok, the room push (to everyone), the chat, and with a game its log
+  // from the start (as far as kept) and the state that answers the join. The log covers every
+  // state up to this one, so a client shows the log and skips that state's events. When the
+  // address's budget cannot pay for all of it, the histories stay home (docs/protocol.md, join_room).
   const auto v = game_viewer(seat_index, who.player_id);
   const auto caught_up = in_this_game ? last_seq : std::nullopt;
+  json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
+             {"resumed", resumed}};
+  std::string ok_frame = id.is_null() ? std::string() : protocol::make_ok(id, ok);
+  const auto room_frame = share(protocol::dump(room_json()));
   std::string chat_frame, log_frame, state;
   if (!chat_.empty()) chat_frame = protocol::dump({{"type", "chat_history"}, {"room", code_}, {"messages", json(chat_)}});
   if (game_state_) {
     log_frame = game_log_frame(v);
     state = catch_up_frame(v, caught_up);
   }
-  const bool withheld = !budget.try_spend(chat_frame.size() + log_frame.size() + state.size());
-  std::size_t owed = 0;  // what the budget has not been charged yet
-  if (withheld) {
+  if (!budget.try_spend(ok_frame.size() + room_frame->size() + chat_frame.size() + log_frame.size() + state.size())) {
     spdlog::debug("join without histories: join byte budget used up room={} player={}", code_, who.player_id);
     chat_frame.clear();
     log_frame.clear();
     if (game_state_) state = catch_up_frame(v, caught_up, /*replay=*/false);
-    owed = state.size();
+    ok["history_withheld"] = true;
+    if (!id.is_null()) ok_frame = protocol::make_ok(id, std::move(ok));
+    budget.spend(ok_frame.size() + room_frame->size() + state.size());
   }
-
-  json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
-             {"resumed", resumed}};
-  if (withheld) ok["history_withheld"] = true;
-  if (!id.is_null()) {
-    auto frame = share(protocol::make_ok(id, std::move(ok)));
-    owed += frame->size();
-    tell(p, std::move(frame));
-  }
+  if (!ok_frame.empty()) tell(p, share(std::move(ok_frame)));
   update_empty_timer();
-  owed += broadcast_room();
-  budget.spend(owed);
+  broadcast_room(room_frame);
   if (!chat_frame.empty()) tell(p, share(std::move(chat_frame)));
   if (!log_frame.empty()) tell(p, share(std::move(log_frame)));
   if (!state.empty()) tell(p, share(std::move(state)));
@@ -645,12 +640,10 @@ json room::room_json() const {
             {"kicked", kicked}}}};
 }
 
-std::size_t room::broadcast_room() {
+void room::broadcast_room(frame_ptr prepared) {
   journal_lobby_if_changed();
   refresh_public_summary();
-  auto frame = share(protocol::dump(room_json()));
-  send_to_all(frame);
-  return frame->size();
+  send_to_all(prepared ? prepared : share(protocol::dump(room_json())));
 }
 
 void room::send_to_all(const std::shared_ptr<const std::string>& frame) {

@@ -204,8 +204,8 @@ class room : public std::enable_shared_from_this<room> {
   // Outside a game: frees the seats whose players stayed disconnected past the lobby grace.
   void arm_seat_timer();
   void free_expired_seats();
-  // Returns the size of the room push it sent.
-  std::size_t broadcast_room();
+  // `prepared`: the room push, already serialized (room_json() as it is now).
+  void broadcast_room(frame_ptr prepared = nullptr);
   json room_json() const;
   // Renews public_summary()'s copy (on the strand, or before anyone can reach the room).
   void refresh_public_summary();

@@ -93,7 +93,7 @@ struct config {
   // Bytes a join_room sends (room, chat_history, game_log, the answering state), per address: a
   // token bucket of join_bytes_per_sec, bursts up to join_bytes_burst. A join the budget cannot pay
   // for in full is served without its histories; one from an address in debt gets rate_limited.
-  std::size_t join_bytes_per_sec = 32 * 1024;
+  std::size_t join_bytes_per_sec = 16 * 1024;
   std::size_t join_bytes_burst = 8 * 1024 * 1024;
   // Spectators one room may have; beyond: too_many_spectators.
   int max_spectators_per_room = 20;
