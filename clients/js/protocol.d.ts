@@ -3491,6 +3491,7 @@ export interface ErrorServerToClient {
     | 'unknown_type'
     | 'invalid_field'
     | 'frame_too_large'
+    | 'frame_too_deep'
     | 'hello_required'
     | 'already_hello'
     | 'unsupported_protocol'
@@ -3710,7 +3711,7 @@ export interface ChatServerToClient {
      */
     player: string;
     /**
-     * A trimmed display name, 1 to 32 characters, no control characters.
+     * A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
      */
     name: string;
     /**
@@ -3983,7 +3984,7 @@ export interface HappyHolidaysResult {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
@@ -5286,7 +5287,7 @@ export interface UntermBaumResult {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
@@ -5671,7 +5672,7 @@ export interface ChristmasPenguinsResult {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
@@ -5779,7 +5780,7 @@ export interface ChristmasPenguinsResult1 {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
@@ -5798,7 +5799,7 @@ export interface GameStarted {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   players: string[];
   /**
@@ -5957,7 +5958,7 @@ export interface HappyHolidaysResult1 {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
@@ -6593,7 +6594,7 @@ export interface UntermBaumResult1 {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
