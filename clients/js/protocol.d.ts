@@ -421,6 +421,10 @@ export type OkServerToClient =
        * True when you took back a seat you already held in this room.
        */
       resumed: boolean;
+      /**
+       * join_room only, present and true when your address had used up what joins may send it: the room's chat_history and game_log were left out (and a resume with last_seq got resync instead of the missed events). They come with a later join.
+       */
+      history_withheld?: true;
     }
   | {
       /**
@@ -3587,7 +3591,7 @@ export interface ErrorServerToClient {
    */
   message: string;
   /**
-   * How long to wait before trying again, when the server knows (too_many_attempts, too_many_rooms).
+   * How long to wait before trying again, when the server knows (too_many_attempts, too_many_rooms, and rate_limited answering a join_room).
    */
   retry_after_ms?: number;
 }

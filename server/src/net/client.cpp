@@ -114,14 +114,23 @@ void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_
   if (!id.is_null()) reply(self, make_ok(id));
 }
 
-// Codes are guessed by trying them: every miss counts against the address, and past the free
-// ones each attempt waits longer (address_limits::join_wait), whether or not the code is right.
+// Codes are guessed by trying them: every miss counts against the address (and an IPv6 /64's
+// against its /48 too), and past the free ones each attempt waits longer (address_limits::join_wait),
+// whether or not the code is right. A player going back to the room it is in (a reload, a
+// reconnect) is not guessing: its /48's wait does not apply to that, only its own address's.
 void client::on_join(protocol::join_room_msg& m, const json& id, const std::shared_ptr<participant>& self) {
   if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before joining another"));
-  if (auto wait = limits_.join_wait(address_)) {
+  const bool own_room = !m.room.empty() && ids_.room_of(token_hash_) == m.room;
+  if (auto wait = limits_.join_wait(address_, address_limits::clock::now(), !own_room)) {
     spdlog::debug("join refused: back-off after failed joins conn={} client={}", self->connection_id(), address_);
     return reply(self, refusal(id, errc::too_many_attempts,
                                "too many tries with unknown room codes; try again in " + seconds_text(*wait), wait));
+  }
+  // What joins sent this address is bounded (address_limits::join_bytes_wait): in debt, wait.
+  if (auto wait = limits_.join_bytes_wait(address_)) {
+    spdlog::debug("join refused: join byte budget in debt conn={} client={}", self->connection_id(), address_);
+    return reply(self, refusal(id, errc::rate_limited,
+                               "too much sent to your address for joining rooms; try again in " + seconds_text(*wait), wait));
   }
   auto r = lobby_.find(m.room);
   if (!r && lobby_.set_aside(m.room))
@@ -133,7 +142,7 @@ void client::on_join(protocol::join_room_msg& m, const json& id, const std::shar
   }
   room_ = r;
   ids_.set_room(token_, room_->code());
-  room_->join(self, identity{player_id_, name_, token_hash_}, m.spectator, m.last_seq, id);
+  room_->join(self, identity{player_id_, name_, token_hash_}, m.spectator, m.last_seq, id, join_budget{&limits_, address_});
 }
 
 void client::on_text(std::string_view frame, const std::shared_ptr<participant>& self) {

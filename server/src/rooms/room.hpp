@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
+#include "net/address_limits.hpp"
 #include "rooms/participant.hpp"
 #include "storage/journal.hpp"
 #include "tinsel/engine/game.hpp"
@@ -75,8 +76,11 @@ class room : public std::enable_shared_from_this<room> {
   // after resuming with its token) gets that seat back; with `last_seq` it then receives every
   // event it missed, or a full state if they are no longer in the history. Whoever joins a room
   // with a game first receives that game's log from its start (game_log), as it may see it.
+  // `budget`: what the join may send the joiner's address; a join it cannot pay for in full comes
+  // without chat_history and game_log (and with a resync instead of missed events), and says so
+  // in its ok (history_withheld). Everything sent is charged.
   void join(std::shared_ptr<participant> p, identity who, bool spectator, std::optional<std::uint64_t> last_seq,
-            json request_id);
+            json request_id, join_budget budget = {});
   void leave(std::shared_ptr<participant> p, json request_id);
   void disconnected(std::uint64_t connection);
   void chat(std::shared_ptr<participant> p, std::string text, json request_id);
@@ -174,8 +178,11 @@ class room : public std::enable_shared_from_this<room> {
   // After a failed write: the room as its journal has it, everyone resynced.
   void reload_from_journal();
 
-  void do_join(const pptr& p, identity who, bool spectator, std::optional<std::uint64_t> last_seq, const json& id);
-  void send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uint64_t> last_seq);
+  void do_join(const pptr& p, identity who, bool spectator, std::optional<std::uint64_t> last_seq, const json& id,
+               const join_budget& budget);
+  // The state that answers a join: with `last_seq`, the missed events if `replay` and the history
+  // still holds them, else resync.
+  std::string catch_up_frame(engine::viewer v, std::optional<std::uint64_t> last_seq, bool replay = true) const;
   // Keeps the events of state `seq` (serialized: make_state_parts or serialize_events) for
   // resuming clients (history_) and for the game log.
   struct state_parts;
@@ -205,7 +212,8 @@ class room : public std::enable_shared_from_this<room> {
   // Outside a game: frees the seats whose players stayed disconnected past the lobby grace.
   void arm_seat_timer();
   void free_expired_seats();
-  void broadcast_room();
+  // `prepared`: the room push, already serialized (room_json() as it is now).
+  void broadcast_room(frame_ptr prepared = nullptr);
   json room_json() const;
   // Renews public_summary()'s copy (on the strand, or before anyone can reach the room).
   void refresh_public_summary();

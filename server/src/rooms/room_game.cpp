@@ -267,11 +267,11 @@ std::string room::state_frame(engine::viewer v, const engine::events& evs, const
 // A (re)joining member gets one state with the current view. With `last_seq` from the history it
 // carries every event of the states it missed, each tagged with its state's `seq`, so the stream
 // continues with no gap and no duplicate; beyond the history it is marked `resync`.
-void room::send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uint64_t> last_seq) {
+std::string room::catch_up_frame(engine::viewer v, std::optional<std::uint64_t> last_seq, bool replay) const {
   state_parts missed;
   std::string extra;
   if (last_seq && *last_seq < seq_) {
-    const bool covered = !history_.empty() && history_.front().seq <= *last_seq + 1;
+    const bool covered = replay && !history_.empty() && history_.front().seq <= *last_seq + 1;
     if (covered) {
       for (const auto& h : history_) {
         if (h.seq <= *last_seq) continue;
@@ -283,7 +283,7 @@ void room::send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uin
     }
   }
   complete_state_parts(missed);
-  tell(p, share(state_frame(v, missed, extra)));
+  return state_frame(v, missed, extra);
 }
 
 void room::keep_events(std::uint64_t seq, const engine::events& evs) { keep_events(seq, serialize_events(evs)); }
