@@ -2696,6 +2696,10 @@ export interface UntermBaumOptions {
    * Timer of a turn: 1–3600 seconds or "off" (default 90).
    */
   mainTimeoutSec?: number | 'off';
+  /**
+   * Rearrangements a turn allows, 1–100 (default 20).
+   */
+  rearrangesPerTurn?: number;
 }
 /**
  * The options of Christmas Penguins. Every option may be left out (it takes its default); in a room push and in welcome.games every option is present (see $defs/complete).
@@ -3382,6 +3386,10 @@ export interface Complete1 {
    * Timer of a turn: 1–3600 seconds or "off" (default 90).
    */
   mainTimeoutSec: number | 'off';
+  /**
+   * Rearrangements a turn allows, 1–100 (default 20).
+   */
+  rearrangesPerTurn: number;
 }
 /**
  * Every option of the game with its default value, normalized.

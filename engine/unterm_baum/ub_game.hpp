@@ -24,10 +24,9 @@ namespace tinsel::engine::unterm_baum::detail {
 
 inline constexpr int empty = -1;  // an empty tree slot, field slot or wish slot
 inline constexpr int max_players = 6;
-// A14: rearrangements a turn allows (the rulebook's rearrangesPerTurn, fixed: see
-// docs/rules/unterm-baum.md, "Deviations and additions"). Enough for any real reshuffle, and no
-// turn can grow the game's record without bound.
-inline constexpr int rearranges_per_turn = 20;
+// A14: the default of rearrangesPerTurn. full_state() leaves the option out while it has this value
+// (see there), so changing it changes the state hash of every default game.
+inline constexpr int default_rearranges_per_turn = 20;
 
 // Family sheets (A3: cosmetic, each taken once). Row r of a sheet is members[r].
 inline constexpr int family_count = 8;
@@ -55,6 +54,7 @@ struct config {
   int memorize_ms = 30000;
   int reveal_ms = 4000;
   std::optional<int> turn_ms;
+  int rearranges_per_turn = default_rearranges_per_turn;  // A14
 
   int grid() const { return m * c; }  // slots of one field (and of one wish list)
 };
@@ -143,7 +143,7 @@ class ub_game final : public game {
   int field_count(int seat) const;
   bool reveal_allowed() const;
   bool move_allowed() const;
-  bool rearrange_allowed() const { return s_.rearranges_used < rearranges_per_turn; }
+  bool rearrange_allowed() const { return s_.rearranges_used < s_.cfg.rearranges_per_turn; }
   bool field_open_to(int owner, int mover) const;  // A17: not the last card into another field
   int first_free_family() const;
   std::vector<int> default_wishes(int seat) const;  // D3

@@ -513,9 +513,12 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
       const auto& pairs = mapping.value();
       if (std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == p.second; }))
         return make_error("rearrange_changes_nothing", "every card would stay where it is");
-      if (!rearrange_allowed())
-        return make_error("no_rearranges_left", "you have rearranged your table " + std::to_string(rearranges_per_turn) +
-                                                    " times in this turn");
+      if (!rearrange_allowed()) {
+        const int n = s_.cfg.rearranges_per_turn;
+        return make_error("no_rearranges_left", "you have used this turn's " +
+                                                    (n == 1 ? std::string("rearrangement") : std::to_string(n) + " rearrangements") +
+                                                    " (rearrangesPerTurn)");
+      }
       rearrange(pairs, out);
       break;
     }

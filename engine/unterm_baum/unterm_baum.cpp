@@ -91,6 +91,12 @@ json ub_game::full_state() const {
   json f = json::object();
   f["game"] = "unterm_baum";
   f["options"] = s_.cfg.options;
+  // rearrangesPerTurn came after games were journaled: a journal keeps a hash of this state every
+  // 32 commands and checks it on restore, so the option stays out while it has its default, and
+  // the state of a default game (also one whose stored options lack it) hashes as before.
+  // restore() fills the default in again.
+  if (f["options"].value("rearrangesPerTurn", 0) == detail::default_rearranges_per_turn)
+    f["options"].erase("rearrangesPerTurn");
   f["players"] = s_.cfg.players;
   f["phase"] = phase_name(s_.ph);
   f["start_seat"] = s_.start_seat;
@@ -124,7 +130,7 @@ using detail::config;
 const std::vector<std::string> known_options = {
     "maxPlayers",      "startPlayer",   "cardsToRemember", "familySize", "decoys",
     "actionsMode",     "positionMode",  "tieBreak",        "maxRounds",  "assignSeconds",
-    "memorizeSeconds", "revealSeconds", "mainTimeoutSec"};
+    "memorizeSeconds", "revealSeconds", "mainTimeoutSec", "rearrangesPerTurn"};
 
 // "auto" or an integer in [min, max].
 std::optional<rule_error> auto_or_int(const json& options, json& out, const std::string& key, int min,
@@ -161,6 +167,8 @@ outcome<json> normalize_options(const json& in) {
   if (auto e = int_option(options, out, "memorizeSeconds", 30, 1, 600)) return *e;
   if (auto e = int_option(options, out, "revealSeconds", 4, 1, 60)) return *e;
   if (auto e = timer_option(options, out, "mainTimeoutSec", 90, 1, 3600)) return *e;
+  // A14. At least 1 (0 would be a rule the rulebook does not have); 100 keeps a turn's record bounded.
+  if (auto e = int_option(options, out, "rearrangesPerTurn", detail::default_rearranges_per_turn, 1, 100)) return *e;
   return out;
 }
 
@@ -189,6 +197,7 @@ outcome<config> make_config(const json& options, int players) {
   c.memorize_ms = o["memorizeSeconds"].get<int>() * 1000;
   c.reveal_ms = o["revealSeconds"].get<int>() * 1000;
   c.turn_ms = timer_ms(o["mainTimeoutSec"]);
+  c.rearranges_per_turn = o["rearrangesPerTurn"].get<int>();
   return c;
 }
 

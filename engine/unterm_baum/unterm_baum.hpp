@@ -12,8 +12,8 @@
 //   On your turn you may, in any order, reveal one grey card anywhere (shown to everyone once, then
 // put back face-down) and move one grey card face-down: tree → any field, a field → another field,
 // a field → tree (actionsMode=anyTwo: any two of these actions). Between them you may rearrange the
-// cards of your own field freely, face-down and in public: up to 20 times a turn, and never in a way
-// that leaves every card where it was. A move may not bring another player's
+// cards of your own field freely, face-down and in public: up to rearrangesPerTurn times a turn,
+// and never in a way that leaves every card where it was. A move may not bring another player's
 // field to K cards (the last card is the owner's). The game ends at once when a player's own move
 // brings his own field to K cards, or after maxRounds rounds.
 //   Scoring per card in your field, against your own wish list: not wished by you or wished in
@@ -42,6 +42,7 @@
 //   | memorizeSeconds  | 30        | 1..600 (MEMORIZE length; always timed, nobody answers it)    |
 //   | revealSeconds    | 4         | 1..60 (how long clients show a revealed card)                |
 //   | mainTimeoutSec   | 90        | 1..3600 or "off" (turn timer, D8 on expiry)                  |
+//   | rearrangesPerTurn| 20        | 1..100 (A14; full_state leaves it out at its default)        |
 //
 // Prompt kinds: assign (every seat that has not submitted), memorize (no seats, timer only), turn
 // (the active seat). Commands, legal entries, events and errors: docs/rules/unterm-baum.md.

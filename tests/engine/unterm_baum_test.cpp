@@ -19,7 +19,7 @@ TEST_CASE("UB options: defaults (D1: K=8) are filled in and normalizing is idemp
                          {"familySize", 4},        {"decoys", "auto"},        {"actionsMode", "oneEach"},
                          {"positionMode", "slot"}, {"tieBreak", "shared"},    {"maxRounds", "auto"},
                          {"assignSeconds", 90},    {"memorizeSeconds", 30},   {"revealSeconds", 4},
-                         {"mainTimeoutSec", 90}};
+                         {"mainTimeoutSec", 90},   {"rearrangesPerTurn", 20}};
   CHECK(r.value() == expected);
   CHECK(info.normalize_options(r.value()).value() == expected);
   CHECK(info.normalize_options(nullptr).value() == expected);
@@ -39,7 +39,8 @@ TEST_CASE("UB options: defaults (D1: K=8) are filled in and normalizing is idemp
                     {"assignSeconds", "off"},
                     {"memorizeSeconds", 1},
                     {"revealSeconds", 1},
-                    {"mainTimeoutSec", "off"}};
+                    {"mainTimeoutSec", "off"},
+                    {"rearrangesPerTurn", 1}};
   CHECK(info.normalize_options(all).value() == all);
   for (int k : {8, 12, 16, 20}) CHECK(info.normalize_options({{"cardsToRemember", k}}).ok());
   for (const char* key : {"assignSeconds", "memorizeSeconds", "revealSeconds", "mainTimeoutSec"})
@@ -80,6 +81,8 @@ TEST_CASE("UB options: bad values and unknown keys are rejected as invalid_optio
       {{"revealSeconds", "off"}},
       {{"mainTimeoutSec", 0}},
       {{"mainTimeoutSec", "on"}},
+      {{"rearrangesPerTurn", 0}},
+      {{"rearrangesPerTurn", 101}},
       json::array(),
       json("x"),
   };

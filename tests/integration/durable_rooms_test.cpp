@@ -280,6 +280,61 @@ TEST_CASE("durable rooms: Unterm Baum survives kill -9 during MEMORIZE", "[durab
   std::filesystem::remove_all(dir);
 }
 
+// A server before rearrangesPerTurn stored the options without it, in every record, and hashed game
+// states whose options lacked it (the engine leaves the option out of the state at its default:
+// engine test "UB rearrangesPerTurn at its default stays out of full_state"). Such a journal, made
+// here by taking the option out of the stored records, replays: the game goes on and the rooms show
+// every option again (received frames are checked against the schemas, which require them all).
+TEST_CASE("durable rooms: an Unterm Baum journal written before rearrangesPerTurn comes back", "[durable][integration][unterm_baum]") {
+  const auto dir = temp_dir();
+  std::mt19937 rng(16);
+  table t;
+  player host;
+  std::string lobby_code;
+  {
+    server_process a(server_flags(dir));
+    t = seat_players(a.port, 2, "unterm_baum",
+                     {{"maxPlayers", 2}, {"assignSeconds", 600}, {"memorizeSeconds", 1}, {"mainTimeoutSec", 600}});
+    // Past the first state hash of the journal (one every 32 game records).
+    while (t.acked.size() < 40) REQUIRE(step(t, rng));
+    host.c = std::make_unique<ws_client>(a.port);
+    host.token = say_hello(*host.c, "Oma")["token"];
+    const auto created = host.c->request({{"type", "create_room"}, {"game", "unterm_baum"}, {"options", {{"maxPlayers", 3}}}});
+    REQUIRE(created["type"] == "ok");
+    lobby_code = created["room"];
+    REQUIRE(a.terminate() == 0);
+  }
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open((dir + "/tinsel.db").c_str(), &db) == SQLITE_OK);
+    const auto changed = [&](const std::string& sql) {
+      REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+      return sqlite3_changes(db);
+    };
+    const std::string rooms = "('" + t.code + "', '" + lobby_code + "')";
+    // created, lobby and started of the game; created and lobby of the waiting room.
+    CHECK(changed("UPDATE entries SET body = json_remove(body, '$.options.rearrangesPerTurn') WHERE room IN " + rooms +
+                  " AND json_extract(body, '$.options.rearrangesPerTurn') = 20") >= 5);
+    CHECK(changed("UPDATE entries SET body = body WHERE room = '" + t.code + "' AND kind = 'started' AND " +
+                  "json_extract(body, '$.options.rearrangesPerTurn') IS NULL") == 1);
+    CHECK(changed("UPDATE entries SET body = body WHERE room = '" + t.code + "' AND json_extract(body, '$.hash') IS NOT NULL") >= 1);
+    sqlite3_close(db);
+  }
+  server_process b(server_flags(dir));
+  CHECK(b.log_lines_containing("room set aside") == 0);
+  resume_all(t, b.port);
+  // The waiting room shows all its options, the one its journal lacks at its default.
+  host.c = std::make_unique<ws_client>(b.port);
+  host.c->send({{"type", "hello"}, {"protocol", 1}, {"name", "Oma"}, {"token", host.token}});
+  CHECK(host.c->expect_type("welcome", std::chrono::seconds(30))["room"] == lobby_code);
+  REQUIRE(host.c->request({{"type", "join_room"}, {"room", lobby_code}}, std::chrono::seconds(30))["type"] == "ok");
+  const auto pushed = host.c->expect_type("room", std::chrono::seconds(30));
+  CHECK(pushed["room"]["options"]["rearrangesPerTurn"] == 20);
+  CHECK(pushed["room"]["options"]["maxPlayers"] == 3);
+  finish_and_verify(t, b.port, rng);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("durable rooms: SIGTERM closes with 1012 and the players continue after the restart", "[durable][integration]") {
   const auto dir = temp_dir();
   std::mt19937 rng(14);

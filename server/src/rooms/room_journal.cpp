@@ -120,6 +120,13 @@ bool room::replay_game_record(const json& r, std::string& why) {
 }
 
 bool room::restore(const std::vector<json>& records, std::string& why) {
+  // Stored options normalized again: a journal written before an option existed lacks it, and the
+  // room shows every option (a game's full state, and so its hash, leaves a new option out at its
+  // default: see ub_game::full_state). Options the game refuses are kept as they are.
+  const auto stored_options = [this](const json& o) {
+    auto normalized = game_.normalize_options(o);
+    return normalized ? std::move(normalized.value()) : o;
+  };
   seats_.assign(static_cast<std::size_t>(game_.seats(options_).max), seat{});
   host_.clear();
   {
@@ -146,10 +153,10 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
       }
       const auto kind = r.at("kind").get<std::string>();
       if (kind == "created") {
-        options_ = r.at("options");
+        options_ = stored_options(r.at("options"));
         seats_.assign(static_cast<std::size_t>(game_.seats(options_).max), seat{});
       } else if (kind == "lobby") {
-        options_ = r.at("options");
+        options_ = stored_options(r.at("options"));
         host_ = r.at("host").get<std::string>();
         seats_.clear();
         for (const auto& s : r.at("seats")) {
@@ -173,7 +180,7 @@ bool room::restore(const std::vector<json>& records, std::string& why) {
         journaled_lobby_ = r.dump();
       } else if (kind == "started") {
         seed_ = std::stoull(r.at("seed").get<std::string>());
-        options_ = r.at("options");
+        options_ = stored_options(r.at("options"));
         const auto names = r.at("players");
         first_seat_ = r.at("first_seat").is_null() ? std::nullopt : std::optional<int>(r.at("first_seat").get<int>());
         dice_ = std::make_unique<engine::seeded_dice>(seed_);

@@ -112,6 +112,7 @@ export default [
         'unterm_baum.opt.memorizeSeconds': 'Time to memorise',
         'unterm_baum.opt.revealSeconds': 'A looked-at card stays open',
         'unterm_baum.opt.mainTimeoutSec': 'Time for a turn',
+        'unterm_baum.opt.rearrangesPerTurn': 'Rearranging your table: times a turn at most',
       },
       de: {
         'unterm_baum.title': 'Unterm Baum',
@@ -141,6 +142,7 @@ export default [
         'unterm_baum.opt.memorizeSeconds': 'Zeit zum Einprägen',
         'unterm_baum.opt.revealSeconds': 'Eine angesehene Karte bleibt offen',
         'unterm_baum.opt.mainTimeoutSec': 'Zeit für einen Zug',
+        'unterm_baum.opt.rearrangesPerTurn': 'Tisch umräumen: höchstens so oft pro Zug',
       },
     },
     // Both time limits side by side: "no limit" for a turn does not cover writing the wish list.
@@ -170,6 +172,7 @@ export default [
       memorizeSeconds: { min: 1, max: 600 },
       revealSeconds: { min: 1, max: 60 },
       mainTimeoutSec: { choices: [30, 60, 90, 180, 300, 'off'] },
+      rearrangesPerTurn: { min: 1, max: 100 },
     },
     // What the log keeps of an event (before the board is loaded too): a looked-at card without
     // its motif, as the server tells it again (rulebook A12: shown once, and the log stays).
