@@ -21,6 +21,7 @@ const tinsel::server::config& fuzz_config() {
     tinsel::server::config c;
     c.allowed_origins = {"https://friends.example"};
     c.trusted_proxies = {"127.0.0.1"};
+    c.server_names = {"a"};  // the seeds' Host; others get 421 (the Host check)
     return c;
   }();
   return cfg;
