@@ -1,6 +1,9 @@
 #include "net/record_cache.hpp"
 
 #include <zlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "net/static_files.hpp"
 
@@ -22,7 +25,13 @@ std::shared_ptr<const record_cache::entry> record_cache::get(const std::string& 
   e->size = text->size();
   // Level 6: about as small as 9 on JSON, for a fraction of the time; done once per record.
   e->gzip = gzip_compress(*text, 6);
+  const bool large = e->size > 1024 * 1024;
   text.reset();
+#if defined(__GLIBC__)
+  // Parsing and printing a large record took many times its size, freed by now: give it back to
+  // the system rather than keep it in the heap for good.
+  if (large) ::malloc_trim(0);
+#endif
   if (e->gzip.empty()) return nullptr;
   std::shared_ptr<const entry> out = std::move(e);
   std::lock_guard lock(mutex_);
