@@ -3,8 +3,8 @@
 #include <memory>
 #include <optional>
 // What the server answers to one HTTP request, decided without sockets so that it can be tested
-// and fuzzed alone: routing, static files, /healthz, status codes, the Origin check and who the
-// client is. http_session only reads and writes.
+// and fuzzed alone: routing, static files, game records, /healthz, status codes, the Host and
+// Origin checks and who the client is. http_session only reads and writes.
 #include <cstddef>
 #include <cstdint>
 #include <string>
