@@ -265,4 +265,10 @@ TEST_CASE("record cache: bounded in bytes, least recently used out first", "[htt
   CHECK(cache.get("b", load));
   CHECK(loads == 4);
   CHECK_FALSE(cache.get("none", [](const std::string&) { return std::optional<std::string>(); }));
+  // A kept copy of a record past its days (--keep-records-days) is not served, and goes.
+  const auto kept = cache.bytes();
+  CHECK_FALSE(cache.get("b", load, [](const std::string&) { return false; }));
+  CHECK(cache.bytes() < kept);
+  CHECK(cache.get("b", load, [](const std::string&) { return true; }));
+  CHECK(loads == 5);
 }

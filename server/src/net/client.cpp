@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
@@ -50,7 +51,10 @@ void client::reply(const std::shared_ptr<participant>& self, std::string frame) 
   self->send(std::make_shared<const std::string>(std::move(frame)));
 }
 
-void client::on_binary(const std::shared_ptr<participant>& self) {
+void client::on_binary(std::size_t bytes, const std::shared_ptr<participant>& self) {
+  if (bytes > cfg_.limits.max_frame_bytes)
+    return reply(self, make_error(nullptr, errc::frame_too_large, "frame of " + std::to_string(bytes) + " bytes exceeds the limit of " +
+                                                                      std::to_string(cfg_.limits.max_frame_bytes) + " bytes"));
   reply(self, make_error(nullptr, errc::invalid_message, "binary frames are not supported; send JSON text frames"));
 }
 
@@ -153,6 +157,10 @@ void client::on_text(std::string_view frame, const std::shared_ptr<participant>&
             if (!game) return reply(self, make_error(id, errc::unknown_game, "there is no game called '" + m.game.substr(0, 40) + "'"));
             auto options = game->normalize_options(m.options);
             if (!options) return reply(self, make_error(id, options.error().code, options.error().message));
+            if (!lobby_.can_save()) {
+              metrics().storage_refused();
+              return reply(self, make_error(id, errc::storage_failed, "the server cannot save rooms right now; please try again in a moment"));
+            }
             auto made = lobby_.create(*game, std::move(options.value()), address_);
             if (!made.r) return reply(self, refusal(id, errc::too_many_rooms, made.refused->message, made.refused->retry_after));
             room_ = std::move(made.r);

@@ -251,7 +251,7 @@ http_answer route_http(const http_request& req, const http_context& ctx) {
       }
     }
     record_cache uncached(0);
-    const auto e = (ctx.records ? *ctx.records : uncached).get(id, ctx.find_record);
+    const auto e = (ctx.records ? *ctx.records : uncached).get(id, ctx.find_record, ctx.record_served);
     if (!e) return text(404, "no game record with this id\n", keep_alive);
     if (accepts_gzip(req[http::field::accept_encoding])) {
       a.shared_body = std::shared_ptr<const std::string>(e, &e->gzip);

@@ -46,7 +46,7 @@ struct http_context {
   bool stopping = false;
   std::size_t rooms = 0;        // for /healthz
   std::size_t connections = 0;  // for /healthz
-  std::string_view journal = "off";  // for /healthz: sqlite, off or unavailable
+  std::string_view journal = "off";  // for /healthz: sqlite, failing, off or unavailable
   // A finished game's record by id (GET /records/<id>), as compact JSON text; null when there is none.
   std::function<std::optional<std::string>(const std::string& id)> find_record = nullptr;
   // The static files in memory (gzip, ETag); null: files are streamed from disk as they are.
@@ -60,6 +60,8 @@ struct http_context {
   record_cache* records = nullptr;
   // Record downloads per client address; null: not limited.
   rate_buckets* record_downloads = nullptr;
+  // Whether a record is still served (its days not over), asked before a kept copy is sent.
+  std::function<bool(const std::string& id)> record_served = nullptr;
 };
 
 struct http_answer {

@@ -11,12 +11,19 @@ namespace tinsel::server {
 
 std::string record_etag(const std::string& id) { return "\"record-" + id + "-c1\""; }  // c1: compact JSON
 
-std::shared_ptr<const record_cache::entry> record_cache::get(const std::string& id, const loader& load) {
+std::shared_ptr<const record_cache::entry> record_cache::get(const std::string& id, const loader& load,
+                                                            const checker& still_served) {
   {
     std::lock_guard lock(mutex_);
     if (auto it = index_.find(id); it != index_.end()) {
-      order_.splice(order_.begin(), order_, it->second);
-      return it->second->second;
+      if (!still_served || still_served(id)) {
+        order_.splice(order_.begin(), order_, it->second);
+        return it->second->second;
+      }
+      bytes_ -= it->second->second->gzip.size();  // past its days: gone from memory too
+      order_.erase(it->second);
+      index_.erase(it);
+      return nullptr;
     }
   }
   auto text = load(id);

@@ -27,8 +27,12 @@ class record_cache {
 
   explicit record_cache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
 
-  // The record `id`, from memory or loaded (then kept, if it fits); null when there is none.
-  std::shared_ptr<const entry> get(const std::string& id, const loader& load);
+  // Whether a record is still served (kept for --keep-records-days): asked before a kept copy is used.
+  using checker = std::function<bool(const std::string& id)>;
+
+  // The record `id`, from memory or loaded (then kept, if it fits); null when there is none. A
+  // kept copy of a record that `still_served` (when given) denies is dropped.
+  std::shared_ptr<const entry> get(const std::string& id, const loader& load, const checker& still_served = nullptr);
   std::size_t bytes() const;
 
  private:

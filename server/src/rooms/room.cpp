@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
@@ -41,16 +42,36 @@ room::room(boost::asio::any_io_executor ex, std::string code, const engine::game
 }
 
 template <class F>
-void room::dispatch(F&& f, pptr sender, json id) {
+void room::dispatch(F&& f, pptr sender, json id, op_kind kind) {
   boost::asio::post(strand_, [self = shared_from_this(), f = std::function<void(room&)>(std::forward<F>(f)),
-                              sender = std::move(sender), id = std::move(id)]() mutable {
-    self->run_op(std::move(f), std::move(sender), std::move(id));
+                              sender = std::move(sender), id = std::move(id), kind]() mutable {
+    self->run_op(std::move(f), std::move(sender), std::move(id), kind);
   });
 }
 
-void room::run_op(std::function<void(room&)> f, pptr sender, json id) {
+void room::run_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind) {
   if (writing_) {
-    deferred_.push_back({std::move(f), std::move(sender), std::move(id)});
+    deferred_.push_back({std::move(f), std::move(sender), std::move(id), kind});
+    return;
+  }
+  start_op(std::move(f), std::move(sender), std::move(id), kind);
+}
+
+void room::start_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind) {
+  if (journal_ && !journal_->writable() && kind != op_kind::membership) {
+    if (kind == op_kind::request) {
+      metrics().storage_refused();
+      if (sender)
+        sender->send(share(protocol::make_error(id, errc::storage_failed,
+                                                "the server could not save this; nothing changed, please try again")));
+      return;
+    }
+    // A server move waits for the journal; a timer that was re-armed meanwhile makes it stale,
+    // and it then does nothing, as a stale timer does.
+    auto retry = std::make_shared<boost::asio::steady_timer>(strand_, std::chrono::seconds(1));
+    retry->async_wait([self = shared_from_this(), retry, f = std::move(f)](boost::system::error_code ec) mutable {
+      if (!ec && !self->closed_) self->run_op(std::move(f), nullptr, nullptr, op_kind::server_move);
+    });
     return;
   }
   f(*this);
@@ -76,8 +97,7 @@ void room::end_op(const pptr& sender, const json& id) {
       while (!self->writing_ && !self->deferred_.empty()) {
         auto next = std::move(self->deferred_.front());
         self->deferred_.pop_front();
-        next.f(*self);
-        self->end_op(next.sender, next.id);
+        self->start_op(std::move(next.f), std::move(next.sender), std::move(next.id), next.kind);
       }
     });
   });
@@ -89,10 +109,13 @@ void room::end_op(const pptr& sender, const json& id) {
 void room::committed(bool ok, std::vector<outgoing> out, const pptr& sender, const json& id) {
   if (!ok && closed_) return;  // the server is stopping
   if (!ok) {
-    spdlog::error("journal write failed, operation refused room={}", code_);
-    if (sender)
+    // The journal said so once (journal write failed); this is one room's part of it.
+    spdlog::debug("journal write failed, operation refused room={}", code_);
+    if (sender) {
+      metrics().storage_refused();
       sender->send(share(protocol::make_error(id, errc::storage_failed,
                                               "the server could not save this; nothing changed, please try again")));
+    }
     return reload_from_journal();
   }
   // Each participant's frames go in one hand-over, in order: a command's `ok` and its `state`
@@ -148,13 +171,13 @@ void room::join(std::shared_ptr<participant> p, identity who, bool spectator, st
                 json request_id) {
   dispatch([p, who = std::move(who), spectator, last_seq, id = request_id](room& r) mutable {
     r.do_join(p, std::move(who), spectator, last_seq, id);
-  }, p, request_id);
+  }, p, request_id, op_kind::membership);
 }
 void room::leave(std::shared_ptr<participant> p, json request_id) {
-  dispatch([p, id = request_id](room& r) { r.do_leave(p->connection_id(), p, id); }, p, request_id);
+  dispatch([p, id = request_id](room& r) { r.do_leave(p->connection_id(), p, id); }, p, request_id, op_kind::membership);
 }
 void room::disconnected(std::uint64_t connection) {
-  dispatch([connection](room& r) { r.do_leave(connection, nullptr, nullptr); });
+  dispatch([connection](room& r) { r.do_leave(connection, nullptr, nullptr); }, nullptr, nullptr, op_kind::membership);
 }
 void room::close() {
   // Not an operation: the server is stopping, and nothing of it is journaled (the room comes back

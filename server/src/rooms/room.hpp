@@ -140,13 +140,21 @@ class room : public std::enable_shared_from_this<room> {
   using pptr = std::shared_ptr<participant>;
   using frame_ptr = std::shared_ptr<const std::string>;
 
+  // What an operation is, for while the journal is not writable: a request is refused with
+  // storage_failed before it runs (so nothing changes and nothing needs undoing); a server move
+  // (a timer, a bot) waits, tried again every second; joins, leaves and dropped connections run
+  // as ever (a resumed seat must see its game), and only if they change the seats does their
+  // write fail and the room go back to its journal.
+  enum class op_kind { request, membership, server_move };
   // Every operation runs through here, on the strand: it changes the room, appends its journal
   // records and queues what it tells (tell/tell_left). Then, with records, the room waits for the
   // journal before anything queued goes out, and later operations wait behind it; without, what
   // it queued goes out at once. `sender`/`id`: who asked, to be refused if the journal fails.
   template <class F>
-  void dispatch(F&& f, pptr sender = nullptr, json id = nullptr);
-  void run_op(std::function<void(room&)> f, pptr sender, json id);
+  void dispatch(F&& f, pptr sender = nullptr, json id = nullptr, op_kind kind = op_kind::request);
+  void run_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind = op_kind::server_move);
+  // Runs one operation now, or (journal not writable) refuses or postpones it.
+  void start_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind);
   void end_op(const pptr& sender, const json& id);
   void committed(bool ok, std::vector<outgoing> out, const pptr& sender, const json& id);
   // Queues for the end of the operation.
@@ -293,6 +301,7 @@ class room : public std::enable_shared_from_this<room> {
     std::function<void(room&)> f;
     pptr sender;
     json id;
+    op_kind kind;
   };
   std::deque<deferred_op> deferred_;
   std::string journaled_lobby_;  // the last seat snapshot written
