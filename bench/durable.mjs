@@ -42,6 +42,7 @@ if (args.help) {
 
 const lifted = ['--max-connections', '100000', '--max-connections-per-address', '100000', '--rooms-per-address-per-minute', '100000',
   '--live-rooms-per-address', '100000', '--identities-per-address', '100000', '--rate-per-sec', '100000', '--rate-burst', '100000',
+  '--max-tcp-connections-per-address', '100000', '--connections-per-address-per-sec', '100000', '--connection-burst-per-address', '100000',
   '--threads', String(args.threads)];
 
 function httpGet(port, target) {

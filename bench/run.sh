@@ -86,7 +86,8 @@ lifted_flags() {
   local skipped=()
   for pair in max-connections=20000 max-connections-per-address=20000 rooms-per-address-per-minute=100000 \
               live-rooms-per-address=100000 identities-per-address=100000 rate-per-sec=100000 rate-burst=100000 \
-              metrics-bind=off; do
+              max-tcp-connections-per-address=100000 connections-per-address-per-sec=100000 \
+              connection-burst-per-address=100000 metrics-bind=off; do
     if knows "$1" "${pair%%=*}"; then printf '%s\n' "--${pair%%=*}" "${pair#*=}"
     else skipped+=("${pair%%=*}"); fi
   done

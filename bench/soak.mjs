@@ -393,6 +393,9 @@ async function main() {
     const wanted = {
       'max-connections': 20000,
       'max-connections-per-address': 20000,
+      'max-tcp-connections-per-address': 100000,
+      'connections-per-address-per-sec': 100000,
+      'connection-burst-per-address': 100000,
       'rooms-per-address-per-minute': 100000,
       'live-rooms-per-address': 100000,
       'identities-per-address': 100000,

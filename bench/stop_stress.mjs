@@ -334,6 +334,9 @@ async function main() {
       'live-rooms-per-address': 100000,
       'identities-per-address': 100000,
       'max-connections-per-address': 20000,
+      'max-tcp-connections-per-address': 100000,
+      'connections-per-address-per-sec': 100000,
+      'connection-burst-per-address': 100000,
     });
     server = await startServer({ binary: opt.server, flags: args, logFile: opt.serverLog });
     url = server.url;

@@ -11,6 +11,10 @@
 
 #include "tinsel/server/config.hpp"
 #include "net/address_limits.hpp"
+#include "net/connection_limits.hpp"
+#include "net/log_throttle.hpp"
+#include "net/rate_buckets.hpp"
+#include "net/record_cache.hpp"
 #include "net/static_files.hpp"
 #include "rooms/identities.hpp"
 #include "rooms/lobby.hpp"
@@ -25,6 +29,9 @@ struct server_state {
   server_state(std::function<boost::asio::any_io_executor()> next_executor, config c)
       : cfg(std::move(c)),
         limits(cfg),
+        tcp_limits(cfg),
+        record_downloads(cfg.record_downloads_per_address_per_minute / 60.0, cfg.record_downloads_per_address_per_minute),
+        records(cfg.record_cache_bytes),
         journal(open_journal(cfg, journal_status)),
         rooms(std::move(next_executor), cfg, limits, journal.get()),
         players(cfg.reconnect_grace, limits) {}
@@ -36,6 +43,10 @@ struct server_state {
 
   const config cfg;
   address_limits limits;
+  connection_limits tcp_limits;   // every TCP connection, at accept
+  rate_buckets record_downloads;  // GET /records/ per client address
+  record_cache records;           // finished games' records, compressed
+  log_throttle log_limit;         // lines a client can cause: one per address and kind per interval
   std::string journal_status;  // "sqlite", "off" or "unavailable"
   std::unique_ptr<storage::journal> journal;
   lobby rooms;

@@ -36,6 +36,8 @@ async function main() {
         '--max-connections', '20000', '--max-connections-per-address', '20000',
         '--rooms-per-address-per-minute', '100000', '--live-rooms-per-address', '100000',
         '--identities-per-address', '100000', '--rate-per-sec', '100000', '--rate-burst', '100000',
+        '--max-tcp-connections-per-address', '100000', '--connections-per-address-per-sec', '100000',
+        '--connection-burst-per-address', '100000',
       ], { scanStderr: true });
       procs.push(server);
       const [, port] = await within(30000, server.line(/listening url=http:\/\/127\.0\.0\.1:(\d+)\//), 'tinsel-server to listen');

@@ -54,6 +54,9 @@ reply get(std::uint16_t port, const std::string& target, const std::string& head
   return r;
 }
 
+// The pages are asked for as a browser on the server's public name would (--server-name).
+void served_name(tinsel::server::config& c) { c.server_names = {"tinsel.example"}; }
+
 void check_summary_schema(const json& j) {
   const auto problem = schema_set::protocol().validate(j, "http/room_summary.json");
   INFO(j.dump());
@@ -63,7 +66,7 @@ void check_summary_schema(const json& j) {
 }  // namespace
 
 TEST_CASE("invite links: the summary and the preview follow the room, names escaped", "[invite][http]") {
-  test_server srv;
+  test_server srv(served_name);
   ws_client oma(srv.port);
   say_hello(oma, "Oma <Inge> & \"Opa\"");
   const auto created = oma.request({{"type", "create_room"}, {"game", "christmas_penguins"}, {"options", {{"maxPlayers", 3}}}});
@@ -126,7 +129,7 @@ TEST_CASE("invite links: the summary and the preview follow the room, names esca
 }
 
 TEST_CASE("computer players are named as no one at the table is", "[invite][bots]") {
-  test_server srv;
+  test_server srv(served_name);
   ws_client host(srv.port);
   say_hello(host, "holly");
   const auto created = host.request({{"type", "create_room"}, {"game", "happy_holidays"}, {"options", {{"maxPlayers", 4}}}});
@@ -142,7 +145,7 @@ TEST_CASE("computer players are named as no one at the table is", "[invite][bots
 }
 
 TEST_CASE("invite links: unknown codes share join_room's allowance per address", "[invite][http][limits]") {
-  test_server srv;  // 3 free misses
+  test_server srv(served_name);  // 3 free misses
   for (const char* code : {"ZZZZZ2", "ZZZZZ3", "ZZZZZ4"}) CHECK(get(srv.port, std::string("/rooms/") + code).status == 404);
   const auto refused = get(srv.port, "/rooms/ZZZZZ5");
   CHECK(refused.status == 429);

@@ -117,17 +117,17 @@ json join_request(const std::string& code, bool spectator = false) {
 TEST_CASE("HTTP: directories are 404, no Host is 400, long URLs and many headers 431, big bodies 413", "[limits][http]") {
   test_server srv;
   const auto port = srv.port;
-  CHECK(http_status(port, "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n") == 200);
+  CHECK(http_status(port, "GET /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n") == 200);
   // The client library (clients/js) under /lib/, from its own folder.
-  CHECK(http_status(port, "GET /lib/index.js HTTP/1.1\r\nHost: x\r\n\r\n") == 200);
-  CHECK(http_status(port, "GET /lib/client.js?v=1 HTTP/1.1\r\nHost: x\r\n\r\n") == 200);
+  CHECK(http_status(port, "GET /lib/index.js HTTP/1.1\r\nHost: localhost\r\n\r\n") == 200);
+  CHECK(http_status(port, "GET /lib/client.js?v=1 HTTP/1.1\r\nHost: localhost\r\n\r\n") == 200);
   for (const char* path : {"/js", "/js/", "/.", "/js/.", "/lib", "/lib/", "/lib/missing.js", "/lib/../web/index.html"}) {
     INFO(path);
-    CHECK(http_status(port, std::string("GET ") + path + " HTTP/1.1\r\nHost: x\r\n\r\n") == 404);
+    CHECK(http_status(port, std::string("GET ") + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n") == 404);
   }
   CHECK(http_status(port, "GET /index.html HTTP/1.1\r\n\r\n") == 400);
-  CHECK(http_status(port, "GET /" + std::string(100 * 1024, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n") == 431);
-  std::string many = "GET / HTTP/1.1\r\nHost: x\r\n";
+  CHECK(http_status(port, "GET /" + std::string(100 * 1024, 'a') + " HTTP/1.1\r\nHost: localhost\r\n\r\n") == 431);
+  std::string many = "GET / HTTP/1.1\r\nHost: localhost\r\n";
   for (int i = 0; i < 150; ++i) many += "X" + std::to_string(i) + ":1\r\n";  // 150 short fields, 1 KB
   CHECK(http_status(port, many + "\r\n") == 431);
   for (int i = 0; i < 1000; ++i) many += "X-Longer-Header-" + std::to_string(i) + ": 1\r\n";  // past 8 KiB
@@ -136,7 +136,7 @@ TEST_CASE("HTTP: directories are 404, no Host is 400, long URLs and many headers
     // The whole megabyte goes out: the server reads and drops it after answering, so the answer
     // is not lost to a reset.
     raw_conn c(port);
-    CHECK(c.send_all("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n"));
+    CHECK(c.send_all("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1048576\r\n\r\n"));
     c.send_all(std::string(1024 * 1024, 'x'));
     CHECK(c.status() == 413);
     CHECK(c.last_head().find("Connection: close") != std::string::npos);
@@ -146,7 +146,10 @@ TEST_CASE("HTTP: directories are 404, no Host is 400, long URLs and many headers
 
 TEST_CASE("Origin: another site and null get 403, own, none, loopback development and --allowed-origin upgrade",
           "[limits][origin]") {
-  test_server srv([](auto& c) { c.allowed_origins = {"https://friends.example"}; });
+  test_server srv([](auto& c) {
+    c.allowed_origins = {"https://friends.example"};
+    c.server_names = {"games.example"};  // behind a TLS proxy: the public name (--server-name)
+  });
   const auto port = srv.port;
   std::vector<std::unique_ptr<raw_conn>> conns;
   CHECK(upgrade(port, conns, "Origin: https://evil.example\r\n") == 403);

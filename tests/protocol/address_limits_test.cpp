@@ -181,23 +181,23 @@ TEST_CASE("HTTP answers from raw bytes: 400, 404, 413, 431, 403 and the upgrade"
   config cfg;
   const http_context ctx{cfg, "127.0.0.1"};
   auto status = [&](const std::string& bytes) { return answer_bytes(bytes, ctx).status; };
-  CHECK(status("GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n") == 200);
-  CHECK(answer_bytes("GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n", ctx).file.ends_with("/index.html"));
-  CHECK(status("GET /js HTTP/1.1\r\nHost: x\r\n\r\n") == 404);
-  CHECK(status("GET /js/ HTTP/1.1\r\nHost: x\r\n\r\n") == 404);
-  CHECK(status("GET /. HTTP/1.1\r\nHost: x\r\n\r\n") == 404);
-  CHECK(status("GET /../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n") == 404);
+  CHECK(status("GET /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n") == 200);
+  CHECK(answer_bytes("GET /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n", ctx).file.ends_with("/index.html"));
+  CHECK(status("GET /js HTTP/1.1\r\nHost: localhost\r\n\r\n") == 404);
+  CHECK(status("GET /js/ HTTP/1.1\r\nHost: localhost\r\n\r\n") == 404);
+  CHECK(status("GET /. HTTP/1.1\r\nHost: localhost\r\n\r\n") == 404);
+  CHECK(status("GET /../etc/passwd HTTP/1.1\r\nHost: localhost\r\n\r\n") == 404);
   CHECK(status("GET /index.html HTTP/1.1\r\n\r\n") == 400);
-  CHECK(status("GET /index.html HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n") == 400);
+  CHECK(status("GET /index.html HTTP/1.1\r\nHost: localhost\r\nHost: y\r\n\r\n") == 400);
   CHECK(status("GET /index.html HTTP/1.0\r\n\r\n") == 200);
-  CHECK(status("POST /index.html HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi") == 405);
-  CHECK(status("GET /" + std::string(100 * 1024, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n") == 431);
-  std::string many = "GET / HTTP/1.1\r\nHost: x\r\n";
+  CHECK(status("POST /index.html HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nhi") == 405);
+  CHECK(status("GET /" + std::string(100 * 1024, 'a') + " HTTP/1.1\r\nHost: localhost\r\n\r\n") == 431);
+  std::string many = "GET / HTTP/1.1\r\nHost: localhost\r\n";
   for (int i = 0; i < 200; ++i) many += "X-" + std::to_string(i) + ": 1\r\n";
   CHECK(status(many + "\r\n") == 431);
-  CHECK(status("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n") == 413);
+  CHECK(status("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1048576\r\n\r\n") == 413);
   CHECK(status("GARBAGE\r\n\r\n") == 400);
-  CHECK(status("GET / HTTP/1.1\r\nHost: x\r\n") == 0);  // incomplete: no answer
+  CHECK(status("GET / HTTP/1.1\r\nHost: localhost\r\n") == 0);  // incomplete: no answer
   const std::string ws = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                          "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
   CHECK(answer_bytes(ws + "\r\n", ctx).what == http_answer::action::upgrade);
@@ -223,7 +223,7 @@ TEST_CASE("static files from memory: gzip when accepted, ETag and 304, a changed
   http_context ctx{cfg, "127.0.0.1"};
   ctx.files = &files;
   const auto get = [&](const std::string& headers) {
-    return answer_bytes("GET /app.js HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n", ctx);
+    return answer_bytes("GET /app.js HTTP/1.1\r\nHost: localhost\r\n" + headers + "\r\n", ctx);
   };
 
   const auto plain = get("");
@@ -250,12 +250,12 @@ TEST_CASE("static files from memory: gzip when accepted, ETag and 304, a changed
   CHECK(get("If-None-Match: W/" + plain.etag + "\r\n").status == 304);
   CHECK(get("If-None-Match: \"0000000000000000\"\r\n").status == 200);
 
-  const auto head = answer_bytes("HEAD /app.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n", ctx);
+  const auto head = answer_bytes("HEAD /app.js HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n", ctx);
   CHECK(head.head);
   CHECK(head.content_encoding == "gzip");
 
   // An image is not compressed again.
-  const auto png = answer_bytes("GET /pic.png HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n", ctx);
+  const auto png = answer_bytes("GET /pic.png HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n", ctx);
   CHECK(png.status == 200);
   CHECK(png.content_encoding.empty());
   CHECK_FALSE(png.vary_encoding);

@@ -34,6 +34,7 @@ struct fixture {
   nlohmann::json room = summary("Oma Inge");
   http_context ctx{cfg, "192.0.2.7"};
   fixture() {
+    cfg.server_names = {"*"};  // any Host: these tests are about the page (net_hardening_test checks Host)
     ctx.files = &files;
     ctx.limits = &limits;
     ctx.find_room = [this](const std::string& code) {

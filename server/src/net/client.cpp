@@ -99,7 +99,7 @@ void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_
   std::shared_ptr<room> last_room = who->room.empty() ? nullptr : lobby_.find(who->room);
   // A room whose host sent this player away is no longer theirs to go back to (they may still watch it).
   if (last_room && last_room->sent_away(player_id_)) last_room.reset();
-  spdlog::info("hello conn={} player={} resumed={}", self->connection_id(), player_id_, resumed);
+  spdlog::debug("hello conn={} player={} resumed={}", self->connection_id(), player_id_, resumed);  // per connection: debug
   json welcome = {{"type", "welcome"},
                   {"protocol", protocol::protocol_version},
                   {"player", player_id_},

@@ -11,8 +11,12 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <nlohmann/json.hpp>
 
+#include <arpa/inet.h>
+
 #include "net/address_limits.hpp"
 #include "net/invite_page.hpp"
+#include "net/rate_buckets.hpp"
+#include "net/record_cache.hpp"
 #include "net/static_files.hpp"
 
 namespace tinsel::server {
@@ -127,6 +131,22 @@ http_answer text(unsigned status, std::string body, bool keep_alive) {
 
 }  // namespace
 
+bool host_allowed(std::string_view host, const config& cfg) {
+  const auto name = split_host(lower(host)).host;
+  if (name.empty()) return false;
+  if (loopback_host(name)) return true;
+  // An address literal names no DNS entry, so no rebinding: a page whose origin is an address was
+  // served from that address, that is by this server.
+  in_addr v4{};
+  in6_addr v6{};
+  if (::inet_pton(AF_INET, name.c_str(), &v4) == 1) return true;
+  if (name.size() > 2 && name.front() == '[' && name.back() == ']' &&
+      ::inet_pton(AF_INET6, name.substr(1, name.size() - 2).c_str(), &v6) == 1)
+    return true;
+  return std::any_of(cfg.server_names.begin(), cfg.server_names.end(),
+                     [&](const std::string& n) { return n == "*" || n == name; });
+}
+
 bool origin_allowed(std::string_view origin, std::string_view host, const config& cfg) {
   const auto o = lower(origin);
   if (std::find(cfg.allowed_origins.begin(), cfg.allowed_origins.end(), o) != cfg.allowed_origins.end()) return true;
@@ -153,6 +173,13 @@ http_answer route_http(const http_request& req, const http_context& ctx) {
     return text(400, "bad request: exactly one Host header is required\n", false);
   if (static_cast<std::size_t>(std::distance(req.begin(), req.end())) > http_max_fields)
     return text(431, "request header fields too large: too many header fields\n", false);
+  // DNS rebinding: a page on a name that its owner pointed at this server (or at 127.0.0.1) sends
+  // that name as Host, and its own origin with it; refused before anything is answered.
+  if (req.count(http::field::host) == 1 && !host_allowed(req[http::field::host], ctx.cfg)) {
+    auto a = text(421, "misdirected request: this server does not answer to this host name (see --server-name)\n", false);
+    a.log = "request refused: host not served host=\"" + std::string(req[http::field::host].substr(0, 200)) + "\"";
+    return a;
+  }
   const std::string_view target = req.target();
 
   if (boost::beast::websocket::is_upgrade(req)) {
@@ -199,12 +226,41 @@ http_answer route_http(const http_request& req, const http_context& ctx) {
     const bool well_formed = id.size() == 16 && std::all_of(id.begin(), id.end(), [](char c) {
       return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
     });
-    std::optional<std::string> body;
-    if (well_formed && ctx.find_record) body = ctx.find_record(id);
-    if (!body) return text(404, "no game record with this id\n", keep_alive);
-    auto a = text(200, std::move(*body), keep_alive);
+    if (!well_formed || !ctx.find_record) return text(404, "no game record with this id\n", keep_alive);
+    // A finished game's record never changes: cached for good, revalidated without a lookup.
+    http_answer a;
     a.content_type = "application/json";
+    a.cache_control = "public, max-age=31536000, immutable";
+    a.etag = record_etag(id);
+    a.vary_encoding = true;
+    a.keep_alive = keep_alive;
     a.head = head;
+    if (req.count(http::field::if_none_match) && etag_matches(req[http::field::if_none_match], a.etag)) {
+      a.status = 304;
+      return a;
+    }
+    if (ctx.record_downloads) {
+      std::vector<std::string_view> forwarded;
+      for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it) forwarded.push_back(it->value());
+      const auto client = client_key(ctx.peer, forwarded, ctx.cfg.trusted_proxies);
+      if (const auto wait = ctx.record_downloads->take("record:" + client)) {
+        auto refused = text(429, "too many requests: too many game records downloaded from your address; try again later\n", keep_alive);
+        refused.retry_after = (wait->count() + 999) / 1000;
+        refused.log = "record download refused: too many from this address client=" + client;
+        return refused;
+      }
+    }
+    record_cache uncached(0);
+    const auto e = (ctx.records ? *ctx.records : uncached).get(id, ctx.find_record, ctx.record_served);
+    if (!e) return text(404, "no game record with this id\n", keep_alive);
+    if (accepts_gzip(req[http::field::accept_encoding])) {
+      a.shared_body = std::shared_ptr<const std::string>(e, &e->gzip);
+      a.content_encoding = "gzip";
+    } else if (auto plain = gunzip(e->gzip)) {
+      a.body = std::move(*plain);
+    } else {
+      return text(500, "internal server error\n", false);
+    }
     return a;
   }
 

@@ -1,9 +1,10 @@
 #pragma once
 #include <functional>
+#include <memory>
 #include <optional>
 // What the server answers to one HTTP request, decided without sockets so that it can be tested
-// and fuzzed alone: routing, static files, /healthz, status codes, the Origin check and who the
-// client is. http_session only reads and writes.
+// and fuzzed alone: routing, static files, game records, /healthz, status codes, the Host and
+// Origin checks and who the client is. http_session only reads and writes.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,6 +19,8 @@
 
 namespace tinsel::server {
 class address_limits;
+class rate_buckets;
+class record_cache;
 class static_files;
 }
 
@@ -44,7 +47,7 @@ struct http_context {
   std::size_t rooms = 0;        // for /healthz
   std::size_t connections = 0;  // for /healthz
   std::string_view journal = "off";  // for /healthz: sqlite, failing, off or unavailable
-  // A finished game's record by id (GET /records/<id>), as JSON text; null when there is none.
+  // A finished game's record by id (GET /records/<id>), as compact JSON text; null when there is none.
   std::function<std::optional<std::string>(const std::string& id)> find_record = nullptr;
   // The static files in memory (gzip, ETag); null: files are streamed from disk as they are.
   static_files* files = nullptr;
@@ -53,6 +56,12 @@ struct http_context {
   // Looking up a code that names no room counts against the address like a join_room miss
   // (join_wait, join_missed); null: not limited.
   address_limits* limits = nullptr;
+  // Records ready to send (compressed once); null: loaded and compressed for each request.
+  record_cache* records = nullptr;
+  // Record downloads per client address; null: not limited.
+  rate_buckets* record_downloads = nullptr;
+  // Whether a record is still served (its days not over), asked before a kept copy is sent.
+  std::function<bool(const std::string& id)> record_served = nullptr;
 };
 
 struct http_answer {
@@ -61,17 +70,19 @@ struct http_answer {
   unsigned status = 200;
   std::string content_type = "text/plain";
   std::string body;
+  std::shared_ptr<const std::string> shared_body;  // when set: the body, shared (a cached record)
   std::string file;  // when not empty: a regular file whose content is the body
   std::uint64_t file_size = 0;
   std::string cache_control = "no-store";
-  std::string etag;              // when not empty: the ETag header (static files)
+  std::string etag;              // when not empty: the ETag header (static files, records)
   std::string content_encoding;  // "gzip" when body is compressed
   bool vary_encoding = false;    // Vary: Accept-Encoding (a static file that has a gzip copy)
   bool keep_alive = true;
   bool head = false;  // HEAD: headers only
   std::optional<long long> retry_after;  // seconds, for the Retry-After header (429)
   std::string client;  // the client's address key (address_limits.hpp)
-  std::string log;     // when not empty: a line for the info log (a refused Origin)
+  std::string log;     // when not empty: a line for the info log (a refused Origin or Host), at most one
+                       // per address and interval (log_throttle)
 };
 
 // The answer to a parsed request: a response, or the go-ahead for a WebSocket upgrade.
@@ -84,6 +95,10 @@ http_answer answer_bytes(std::string_view bytes, const http_context& ctx);
 
 // Whether Accept-Encoding allows gzip: listed (or "*") and not with q=0.
 bool accepts_gzip(std::string_view accept_encoding);
+
+// Whether the server answers to `host` (the Host header): the loopback names, IP address
+// literals, and --server-name; any port. Other names are what a DNS rebinding attack sends.
+bool host_allowed(std::string_view host, const config& cfg);
 
 // The Origin rule (docs/protocol.md, "Origin"): `origin` as sent, `host` the Host header.
 bool origin_allowed(std::string_view origin, std::string_view host, const config& cfg);

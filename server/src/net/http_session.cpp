@@ -11,15 +11,27 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
 
-http_session::http_session(connection_socket&& socket, std::shared_ptr<server_state> state)
-    : stream_(std::move(socket)), state_(std::move(state)) {
+http_session::http_session(connection_socket&& socket, std::shared_ptr<server_state> state, connection_slot slot)
+    : stream_(std::move(socket)), state_(std::move(state)), slot_(std::move(slot)) {
   boost::system::error_code ec;
   const auto ep = stream_.socket().remote_endpoint(ec);
   peer_ = ec ? "unknown" : ep.address().to_string();
 }
 
 void http_session::run() {
-  net::dispatch(stream_.get_executor(), beast::bind_front_handler(&http_session::do_read, shared_from_this()));
+  net::dispatch(stream_.get_executor(), beast::bind_front_handler(&http_session::do_wait, shared_from_this()));
+}
+
+// An idle keep-alive connection costs a descriptor and nothing else; it gets the idle timeout,
+// and only a request under way the longer read timeout.
+void http_session::do_wait() {
+  if (buffer_.size() > 0) return do_read();  // a pipelined request is here already
+  stream_.expires_after(state_->cfg.http_idle_timeout);
+  stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+    if (ec) return;  // idle too long, closed or reset: nothing to answer
+    self->buffer_.commit(n);
+    self->do_read();
+  });
 }
 
 void http_session::do_read() {
@@ -60,6 +72,9 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
   if (state_->journal && !state_->journal->writable()) ctx.journal = "failing";  // rooms refuse what they would save
   ctx.files = &state_->files;
   ctx.limits = &state_->limits;
+  ctx.records = &state_->records;
+  ctx.record_downloads = &state_->record_downloads;
+  if (auto* j = state_->journal.get()) ctx.record_served = [j](const std::string& id) { return j->has_record(id); };
   ctx.find_room = [s = state_.get()](const std::string& code) {
     room_peek peek;
     if (auto r = s->rooms.find(code)) {
@@ -77,10 +92,15 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
       // Records written before 0.3.0 carry the room code, and their room may still be open: a
       // record is passed around, it must not let its holder into the room.
       if (r->body.is_object()) r->body.erase("room");
-      return r->body.dump(2) + "\n";
+      return r->body.dump() + "\n";  // compact: half the bytes of an indented one, and half the work
     };
   auto a = route_http(req, ctx);
-  if (!a.log.empty()) spdlog::info("{} peer={}", a.log, peer_);
+  if (!a.log.empty()) {
+    // One line per address and kind of refusal per interval: a client cannot fill the log.
+    const auto kind = a.log.substr(0, a.log.find(':'));
+    if (const auto held = state_->log_limit.allow(kind + "|" + limit_key(canonical_address(peer_).value_or(peer_))))
+      spdlog::info("{} peer={} suppressed={}", a.log, peer_, *held);
+  }
   if (a.what == http_answer::action::upgrade) return upgrade(std::move(req), a.client);
   respond(a, req.version());
 }
@@ -88,13 +108,14 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
 void http_session::upgrade(http_request req, const std::string& client) {
   const auto admitted = state_->limits.open_connection(client);
   if (admitted == address_limits::admission::ok) {
-    std::make_shared<ws_session>(stream_.release_socket(), state_, client)->run(std::move(req));
+    std::make_shared<ws_session>(stream_.release_socket(), state_, client, std::move(slot_))->run(std::move(req));
     return;
   }
   const bool server_full = admitted == address_limits::admission::server_full;
-  spdlog::info("websocket refused: {} client={} connections={}",
-               server_full ? "server full" : "too many connections from this address", client,
-               state_->limits.connections());
+  if (const auto held = state_->log_limit.allow(std::string(server_full ? "ws-full|" : "ws-address|") + client))
+    spdlog::info("websocket refused: {} client={} connections={} suppressed={}",
+                 server_full ? "server full" : "too many connections from this address", client,
+                 state_->limits.connections(), *held);
   http_answer a;
   a.status = 503;
   a.keep_alive = false;
@@ -118,7 +139,16 @@ void http_session::respond(const http_answer& a, unsigned version) {
   if (a.head || a.status == 304) {  // a 304 has no body, nor a Content-Length
     http::response<http::empty_body> res{status, version};
     headers(res);
-    if (a.status != 304) res.content_length(a.file.empty() ? a.body.size() : a.file_size);
+    if (a.status != 304)
+      res.content_length(!a.file.empty() ? a.file_size : a.shared_body ? a.shared_body->size() : a.body.size());
+    return write(std::move(res));
+  }
+  if (a.shared_body) {  // sent from where it is kept, not copied
+    http::response<http::span_body<const char>> res{status, version};
+    headers(res);
+    res.body() = http::span_body<const char>::value_type(a.shared_body->data(), a.shared_body->size());
+    res.prepare_payload();
+    body_owner_ = a.shared_body;
     return write(std::move(res));
   }
   if (!a.file.empty()) {
@@ -147,6 +177,7 @@ void http_session::respond(const http_answer& a, unsigned version) {
 }
 
 void http_session::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
+  body_owner_.reset();
   if (ec) return;
   if (!keep_alive) {
     stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
@@ -154,7 +185,7 @@ void http_session::on_write(bool keep_alive, beast::error_code ec, std::size_t) 
     buffer_.clear();
     return drain();
   }
-  do_read();
+  do_wait();
 }
 
 void http_session::drain() {

@@ -6,6 +6,7 @@
 #include <boost/asio/strand.hpp>
 #include <spdlog/spdlog.h>
 
+#include "net/connection_limits.hpp"
 #include "net/http_session.hpp"
 
 namespace tinsel::server {
@@ -41,8 +42,24 @@ void listener::do_accept() {
     // Small frames go out at once: without this, a state that follows an `ok` waits for the
     // client's delayed ACK (40 ms on Linux, up to 200 ms on Windows).
     boost::system::error_code opt_ec;
+    const auto peer = socket.remote_endpoint(opt_ec);
+    if (opt_ec) {  // gone already (reset before we got to it): nothing to answer
+      socket.close(opt_ec);
+      return self->do_accept();
+    }
+    auto admitted = self->state_->tcp_limits.admit(peer.address().to_string());
+    if (admitted.what != connection_limits::verdict::ok) {
+      // Closed before a byte is read: the cheapest answer, and the same for a flood of them.
+      socket.close(opt_ec);
+      const bool too_fast = admitted.what == connection_limits::verdict::too_fast;
+      if (const auto held = self->state_->log_limit.allow((too_fast ? "accept-rate|" : "accept-count|") + admitted.key))
+        spdlog::info("connection refused: {} client={} suppressed={}",
+                     too_fast ? "too many new connections from this address" : "too many open connections from this address",
+                     admitted.key, *held);
+      return self->do_accept();
+    }
     socket.set_option(tcp::no_delay(true), opt_ec);
-    std::make_shared<http_session>(std::move(socket), self->state_)->run();
+    std::make_shared<http_session>(std::move(socket), self->state_, std::move(admitted.slot))->run();
     self->do_accept();
   });
 }

@@ -24,10 +24,10 @@ std::string content_tag(const std::string& bytes) {
 
 }  // namespace
 
-std::string gzip_compress(const std::string& in) {
+std::string gzip_compress(const std::string& in, int level) {
   z_stream z{};
   // windowBits 15 + 16: a gzip header and trailer rather than zlib's.
-  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+  if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) return {};
   std::string out(deflateBound(&z, static_cast<uLong>(in.size())), '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
   z.avail_in = static_cast<uInt>(in.size());

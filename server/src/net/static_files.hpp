@@ -34,7 +34,7 @@ class static_files {
   std::map<std::string, std::shared_ptr<const file>> files_;
 };
 
-// gzip (RFC 1952) of `in` at the best compression; empty on failure.
-std::string gzip_compress(const std::string& in);
+// gzip (RFC 1952) of `in` at `level` (1 fastest .. 9 best); empty on failure.
+std::string gzip_compress(const std::string& in, int level = 9);
 
 }  // namespace tinsel::server

@@ -36,16 +36,27 @@ void server_state::for_each_session(const std::function<void(const std::shared_p
   for (const auto& s : live) f(s);
 }
 
-ws_session::ws_session(connection_socket&& socket, std::shared_ptr<server_state> state, std::string address)
+ws_session::ws_session(connection_socket&& socket, std::shared_ptr<server_state> state, std::string address,
+                       connection_slot tcp)
     : ws_(std::move(socket)),
       state_(std::move(state)),
       address_(std::move(address)),
+      tcp_(std::move(tcp)),
       id_(state_->next_connection_id()),
       client_(state_->rooms, state_->players, state_->cfg, state_->limits, address_) {}
 
 ws_session::~ws_session() {
   state_->remove_session(id_);
   state_->limits.close_connection(address_);
+}
+
+template <class... Args>
+void ws_session::log_limited(spdlog::level::level_enum level, const char* kind, spdlog::format_string_t<Args...> fmt,
+                             Args&&... args) {
+  if (!spdlog::should_log(level)) return;
+  const auto held = state_->log_limit.allow(std::string(kind) + "|" + address_);
+  if (!held) return;
+  spdlog::log(level, "{} client={} suppressed={}", fmt::format(fmt, std::forward<Args>(args)...), address_, *held);
 }
 
 void ws_session::run(beast::http::request<beast::http::string_body> upgrade) {
@@ -83,7 +94,9 @@ void ws_session::on_accept(beast::error_code ec) {
   open_ = true;
   tokens_ = state_->cfg.rate_burst;
   refilled_ = std::chrono::steady_clock::now();
-  spdlog::info("connected conn={} client={} connections={}", id_, address_, state_->session_count());
+  // Per connection, so at debug: at info a client opening and closing connections in a loop
+  // would write lines as fast as it connects.
+  spdlog::debug("connected conn={} client={} connections={}", id_, address_, state_->session_count());
   if (state_->stopping) return do_close(close_code::going_away, "server shutting down");
   do_read();
 }
@@ -98,7 +111,7 @@ void ws_session::do_read() {
 void ws_session::on_read(beast::error_code ec, std::size_t) {
   if (ec) {
     if (ec == websocket::error::message_too_big) {
-      spdlog::warn("frame over hard limit conn={} limit={}", id_, state_->cfg.hard_frame_bytes);
+      log_limited(spdlog::level::warn, "frame-limit", "frame over hard limit conn={} limit={}", id_, state_->cfg.hard_frame_bytes);
     } else if (ec != websocket::error::closed && ec != net::error::operation_aborted && ec != net::error::eof) {
       spdlog::debug("read failed conn={} error={}", id_, ec.message());
     }
@@ -121,7 +134,7 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
         client_.on_binary(data.size(), self);
       }
     } else if (++refused_in_row_ >= state_->cfg.rate_close_after) {
-      spdlog::warn("rate limit abuse, closing conn={} refused={}", id_, refused_in_row_);
+      log_limited(spdlog::level::warn, "rate-abuse", "rate limit abuse, closing conn={} refused={}", id_, refused_in_row_);
       metrics().rate_limit_closed();
       do_close(close_code::rate_limited, "rate limit exceeded");
     } else {
@@ -172,7 +185,7 @@ void ws_session::close_with(close_code code, std::string reason) {
 bool ws_session::enqueue(std::shared_ptr<const std::string> frame) {
   if (!open_) return false;
   if (queue_.size() >= state_->cfg.write_queue_messages || queued_bytes_ + frame->size() > state_->cfg.write_queue_bytes) {
-    spdlog::warn("client too slow, closing conn={} queued={} bytes={}", id_, queue_.size(), queued_bytes_);
+    log_limited(spdlog::level::warn, "too-slow", "client too slow, closing conn={} queued={} bytes={}", id_, queue_.size(), queued_bytes_);
     metrics().slow_client_closed();
     do_close(close_code::too_slow, "too slow: outgoing queue full");
     return false;
@@ -215,7 +228,7 @@ void ws_session::do_close(close_code code, std::string reason) {
     queued_bytes_ = queue_.front()->size();
   }
   ws_.next_layer().hold(false);  // the close frame must not wait behind a held segment
-  spdlog::info("closing conn={} code={} reason=\"{}\"", id_, static_cast<int>(code), reason);
+  spdlog::debug("closing conn={} code={} reason=\"{}\"", id_, static_cast<int>(code), reason);
   // Leave the room now: a peer that is not reading may take until the close timeout to answer.
   detach();
   websocket::close_reason cr(static_cast<websocket::close_code>(code), reason);
@@ -234,7 +247,7 @@ void ws_session::finish() {
   finished_ = true;
   detach();
   state_->remove_session(id_);
-  spdlog::info("disconnected conn={}", id_);
+  spdlog::debug("disconnected conn={}", id_);
 }
 
 }  // namespace tinsel::server

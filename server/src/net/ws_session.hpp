@@ -12,8 +12,10 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <spdlog/spdlog.h>
 
 #include "net/client.hpp"
+#include "net/connection_limits.hpp"
 #include "net/io_pool.hpp"
 #include "rooms/participant.hpp"
 #include "server_state.hpp"
@@ -89,8 +91,9 @@ void async_teardown(boost::beast::role_type role, held_socket& s, Handler&& hand
 class ws_session final : public participant, public std::enable_shared_from_this<ws_session> {
  public:
   // `address`: the client's address key; its connection slot (address_limits::open_connection)
-  // is released when the session ends.
-  ws_session(connection_socket&& socket, std::shared_ptr<server_state> state, std::string address);
+  // is released when the session ends, as is `tcp`, the TCP connection's place in the count per
+  // peer address (connection_limits).
+  ws_session(connection_socket&& socket, std::shared_ptr<server_state> state, std::string address, connection_slot tcp);
   ~ws_session() override;
 
   void run(boost::beast::http::request<boost::beast::http::string_body> upgrade);
@@ -113,6 +116,9 @@ class ws_session final : public participant, public std::enable_shared_from_this
   void finish();
   void detach();  // leave the room and release the identity, once
   bool take_token();
+  // A line a client can cause at will: at most one per address and kind per interval (log_throttle).
+  template <class... Args>
+  void log_limited(spdlog::level::level_enum level, const char* kind, spdlog::format_string_t<Args...> fmt, Args&&... args);
 
   // On the bare socket: the websocket layer's own timeouts (handshake, idle pings) are all this
   // connection needs, and tcp_stream's per-operation timer bookkeeping would cost on every frame.
@@ -120,6 +126,7 @@ class ws_session final : public participant, public std::enable_shared_from_this
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<server_state> state_;
   const std::string address_;
+  connection_slot tcp_;
   std::uint64_t id_;
   client client_;
   frame_queue queue_;

@@ -100,6 +100,33 @@ bool parse_origins(const std::string& s, std::vector<std::string>& out) {
   return true;
 }
 
+// Host names for --server-name: "games.example.org", also given as "games.example.org:443" or
+// "https://games.example.org" (as TINSEL_DOMAIN is written for Caddy): kept as the lower-case
+// name alone. "*": any Host.
+bool parse_server_names(const std::string& s, std::vector<std::string>& out) {
+  out.clear();
+  for (auto item : split_list(s)) {
+    std::transform(item.begin(), item.end(), item.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (const auto scheme = item.find("://"); scheme != std::string::npos) {
+      if (!item.starts_with("http://") && !item.starts_with("https://")) return false;
+      item = item.substr(scheme + 3);
+    }
+    if (item.ends_with('/')) item.pop_back();
+    if (item.starts_with('[')) {
+      const auto close = item.find(']');
+      if (close == std::string::npos) return false;
+      item = item.substr(0, close + 1);
+    } else if (const auto colon = item.find(':'); colon != std::string::npos) {
+      item = item.substr(0, colon);
+    }
+    if (item.empty() || item.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-*[]:") != std::string::npos ||
+        (item.find('*') != std::string::npos && item != "*"))
+      return false;
+    out.push_back(item);
+  }
+  return true;
+}
+
 // "ADDR:PORT" ("127.0.0.1:9464", "[::1]:9464", "0.0.0.0:0"), or "off".
 bool parse_metrics_bind(const std::string& s, config& c) {
   c.metrics_required = true;
@@ -231,6 +258,20 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.join_bytes_burst, 1, 1ull << 40); }},
       {"max-spectators-per-room", "TINSEL_MAX_SPECTATORS_PER_ROOM", "spectators one room may have; beyond, too_many_spectators (default 20; at least 1)",
        [](config& c, const std::string& v) { return parse_number<int>(v, c.max_spectators_per_room, 1, 10'000'000); }},
+      {"max-tcp-connections-per-address", "TINSEL_MAX_TCP_CONNECTIONS_PER_ADDRESS", "TCP connections (plain HTTP and WebSocket) open at once per client address, counted at accept; beyond, closed at once; trusted proxies are not counted (default 128; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.max_tcp_connections_per_address, 1, 10'000'000); }},
+      {"connections-per-address-per-sec", "TINSEL_CONNECTIONS_PER_ADDRESS_PER_SEC", "new TCP connections per second per client address; beyond, closed at once; trusted proxies exempt (default 20)",
+       [](config& c, const std::string& v) { return parse_double(v, c.connections_per_address_per_sec, 0.1, 1e7); }},
+      {"connection-burst-per-address", "TINSEL_CONNECTION_BURST_PER_ADDRESS", "new TCP connections one client address may open at once before --connections-per-address-per-sec applies (default 200; at least 1)",
+       [](config& c, const std::string& v) { return parse_double(v, c.connection_burst_per_address, 1, 1e7); }},
+      {"http-idle-timeout-sec", "TINSEL_HTTP_IDLE_TIMEOUT_SEC", "a plain HTTP connection with no request under way (before the first, between keep-alive requests) is closed after this long (default 15; at least 1)",
+       [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.http_idle_timeout) && c.http_idle_timeout.count() > 0; }},
+      {"record-downloads-per-address-per-minute", "TINSEL_RECORD_DOWNLOADS_PER_ADDRESS_PER_MINUTE", "GET /records/<id> per client address per minute (bursts of as many); beyond, 429 with Retry-After (default 30)",
+       [](config& c, const std::string& v) { return parse_double(v, c.record_downloads_per_address_per_minute, 1, 1e7); }},
+      {"record-cache-bytes", "TINSEL_RECORD_CACHE_BYTES", "bytes of gzip-compressed game records kept in memory, most recently used first (default 33554432; 0: none)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.record_cache_bytes, 0, 1ull << 34); }},
+      {"server-name", "TINSEL_SERVER_NAME", "comma-separated host names the server answers to (like games.example.org), besides localhost and IP addresses; * for any; requests with another Host get 421 (default: none)",
+       [](config& c, const std::string& v) { return parse_server_names(v, c.server_names); }},
       {"trusted-proxy", "TINSEL_TRUSTED_PROXY", "comma-separated addresses of reverse proxies whose X-Forwarded-For names the client (default: none, the header is ignored)",
        [](config& c, const std::string& v) { return parse_addresses(v, c.trusted_proxies); }},
       {"allowed-origin", "TINSEL_ALLOWED_ORIGIN", "comma-separated web origins (like https://example.org) allowed to open a WebSocket besides the server's own (default: none)",

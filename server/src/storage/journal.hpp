@@ -57,6 +57,9 @@ class journal {
   // A record younger than --keep-records-days (older ones are pruned at start and whenever a game
   // ends, and never served in between).
   virtual std::optional<game_record> find_record(const std::string& id) = 0;
+  // Whether find_record(id) would find it, without reading it (a copy kept elsewhere, such as the
+  // HTTP layer's compressed one, must not outlive the record's days).
+  virtual bool has_record(const std::string& id) { return find_record(id).has_value(); }
   // Whether writes reach the disk now: false from a write or a sync (checkpoint) that failed until
   // the journal, trying again by itself every second, has written and synced once more. While
   // false every batch fails at once. Safe from any thread; an atomic load.

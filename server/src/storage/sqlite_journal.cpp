@@ -256,6 +256,20 @@ class sqlite_journal final : public journal {
     }
   }
 
+  bool has_record(const std::string& id) override {
+    try {
+      std::lock_guard lock(read_mutex_);
+      stmt q(*reader_db_, "SELECT 1 FROM games WHERE id = ? AND finished_ms >= ?");
+      q.bind(1, id).bind(2, records_cutoff_ms());
+      const bool found = q.step();
+      q.reset();
+      return found;
+    } catch (const std::exception& e) {
+      spdlog::error("journal read failed record={} error=\"{}\"", id, e.what());
+      return false;
+    }
+  }
+
   bool writable() const override { return writable_.load(std::memory_order_acquire); }
 
   void close() override {

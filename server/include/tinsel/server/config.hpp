@@ -97,6 +97,27 @@ struct config {
   std::size_t join_bytes_burst = 8 * 1024 * 1024;
   // Spectators one room may have; beyond: too_many_spectators.
   int max_spectators_per_room = 20;
+  // TCP connections of any kind (plain HTTP and WebSocket) per peer address, counted at accept
+  // before a byte is read; beyond, the connection is closed at once. A trusted proxy's own
+  // connections are not counted here (they carry many clients; the limits above still count each
+  // client by X-Forwarded-For once its request is read).
+  std::size_t max_tcp_connections_per_address = 128;
+  // New TCP connections per peer address: a token bucket of `connections_per_address_per_sec`,
+  // bursts up to `connection_burst_per_address`; beyond, closed at once (trusted proxies exempt).
+  double connections_per_address_per_sec = 20;
+  double connection_burst_per_address = 200;
+  // A plain HTTP connection with no request under way (before its first, between keep-alive
+  // requests) is closed after this long.
+  std::chrono::milliseconds http_idle_timeout{15 * 1000};
+  // GET /records/<id> per client address: a token bucket of this many per minute (bursts of as
+  // many); beyond, 429 with Retry-After.
+  double record_downloads_per_address_per_minute = 30;
+  // Finished games' records kept gzip-compressed in memory, most recently used first (bytes).
+  std::size_t record_cache_bytes = 32 * 1024 * 1024;
+  // Host names (lower case, no port) this server answers to besides the loopback names
+  // (localhost, 127.0.0.1, [::1]) and IP address literals; "*": any Host. A request with another
+  // Host gets 421 (DNS rebinding: docs/operations.md, "Host names").
+  std::vector<std::string> server_names;
   // TCP peers whose X-Forwarded-For names the client (canonical address text); empty: none.
   std::vector<std::string> trusted_proxies;
   // Web origins (lower case, like https://example.org) that may open a WebSocket besides the
