@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -61,6 +62,22 @@ std::string type_of(const json& x) {
 std::string shorten(const json& x) {
   auto s = x.dump(-1, ' ', false, json::error_handler_t::replace);
   return s.size() > 120 ? s.substr(0, 117) + "..." : s;
+}
+
+// A $ref fragment is a URI fragment: %XX escapes are decoded before it is read as a JSON pointer
+// (RFC 6901 section 6), so "#/$defs/a%25b" names the key "a%b".
+std::string percent_decode(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
 }
 
 // Indices of schema arrays (allOf/3) as stable strings for the schema path.
@@ -124,7 +141,7 @@ schema_set::schema_set(const std::filesystem::path& dir) {
 schema_set::target schema_set::resolve(const document& from, const std::string& ref) const {
   const auto hash = ref.find('#');
   const std::string uri = ref.substr(0, hash);
-  const std::string fragment = hash == std::string::npos ? "" : ref.substr(hash + 1);
+  const std::string fragment = hash == std::string::npos ? "" : percent_decode(ref.substr(hash + 1));
   std::string id = from.id;
   if (uri.find("://") != std::string::npos) {
     id = uri;

@@ -2,7 +2,8 @@
 // A validator for the subset of JSON Schema draft 2020-12 that protocol/schema uses, so the tests
 // can check every frame against the published contract without a third-party library.
 //
-// Supported keywords: $ref (same-document and relative file references, JSON pointer fragments),
+// Supported keywords: $ref (same-document and relative file references, JSON pointer fragments,
+// percent-decoded),
 // $defs, type, const, enum, properties, required, additionalProperties, items, prefixItems,
 // minItems, maxItems, uniqueItems, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength,
 // maxLength (in Unicode code points), pattern (std::regex ECMAScript, unanchored as the standard
