@@ -36,7 +36,7 @@ std::string repeat(const std::string& s, int n) {
 
 TEST_CASE("frame size: --max-frame-bytes bytes are read, one more is frame_too_large", "[boundaries][limits]") {
   test_server s;
-  const std::size_t limit = s.cfg.max_frame_bytes;
+  const std::size_t limit = s.cfg.limits.max_frame_bytes;
   REQUIRE(limit == 8192);
   ws_client c(s.port);
   say_hello(c, "Oma");
