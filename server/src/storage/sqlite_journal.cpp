@@ -139,7 +139,7 @@ class sqlite_journal final : public journal {
     end_room_ = std::make_unique<stmt>(writer_db_, "UPDATE rooms SET state = ?, reason = ?, ended_ms = ? WHERE code = ?");
     del_entries_ = std::make_unique<stmt>(writer_db_, "DELETE FROM entries WHERE room = ?");
     del_game_ = std::make_unique<stmt>(
-        writer_db_, "DELETE FROM entries WHERE room = ? AND kind IN ('started', 'command', 'timeout', 'ended')");
+        writer_db_, "DELETE FROM entries WHERE room = ? AND kind IN ('started', 'command', 'timeout', 'default', 'ended')");
     trim_chat_ = std::make_unique<stmt>(writer_db_,
                                         "DELETE FROM entries WHERE room = ?1 AND kind = 'chat' AND id <= "
                                         "(SELECT id FROM entries WHERE room = ?1 AND kind = 'chat' ORDER BY id DESC LIMIT 1 OFFSET 100)");
