@@ -216,8 +216,8 @@ void schema_set::check_schema(const document& doc, const json& node, const std::
       need(value.is_array() && std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_string(); }),
            key, "an array of strings");
     } else if (key == "minItems" || key == "maxItems" || key == "minLength" || key == "maxLength") {
-      need(value.is_number_unsigned() || (value.is_number_integer() && value.get<long long>() >= 0), key,
-           "a non-negative integer");
+      // 2020-12: an integer is any number without a fractional part, 2.0 included.
+      need(is_integer(value) && value.get<double>() >= 0, key, "a non-negative integer");
     } else if (key == "minimum" || key == "maximum" || key == "exclusiveMinimum" || key == "exclusiveMaximum") {
       need(value.is_number(), key, "a number");
     } else if (key == "uniqueItems") {
@@ -225,6 +225,11 @@ void schema_set::check_schema(const document& doc, const json& node, const std::
     } else if (key == "pattern") {
       need(value.is_string(), key, "a string");
       const auto& text = value.get_ref<const std::string&>();
+      // std::regex matches bytes: after a non-ASCII character a quantifier would apply to its last
+      // byte only, and a class would hold bytes, not characters.
+      if (std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+        throw std::runtime_error("pattern " + text + " has non-ASCII characters, which std::regex cannot match as "
+                                 "characters, at " + where());
       if (!patterns_.count(text)) {
         try {
           patterns_.emplace(text, std::regex(text, std::regex::ECMAScript));
