@@ -32,7 +32,8 @@ const same = (a, b) => a.row === b.row && a.slot === b.slot;
 
 // Follow every card I have seen, as a player at the table follows it with his eyes.
 function remember(e) {
-  if (e.kind === 'revealed') known.set(key(e.location), e.motif);
+  // A reveal told again (game log, catch-up) has no motif: what was seen live is kept.
+  if (e.kind === 'revealed' && e.motif) known.set(key(e.location), e.motif);
   if (e.kind === 'moved' && known.has(key(e.from))) {
     known.set(key(e.to), known.get(key(e.from)));
     known.delete(key(e.from));

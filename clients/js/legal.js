@@ -54,7 +54,8 @@ export function moves(legal) {
 /**
  * Why a rearrange mapping would be refused (an error code of the game), or null if it is valid
  * for the rearrange domain: every `from` holds a card, no cell twice as `from` or as `to`, every
- * `to` inside the grid and empty or itself a `from`.
+ * `to` inside the grid and empty or itself a `from`, and at least one card moving. (The server
+ * also counts a turn's rearrangements: after 20, `legal` has no rearrange domain.)
  */
 export function checkRearrange(domain, moveList) {
   if (!Array.isArray(moveList) || moveList.length === 0) return 'invalid_command';
@@ -70,12 +71,13 @@ export function checkRearrange(domain, moveList) {
     tos.add(cellKey(to));
   }
   for (const to of tos) if (occupied.has(to) && !froms.has(to)) return 'location_occupied';
+  if (moveList.every(({ from, to }) => cellKey(from) === cellKey(to))) return 'rearrange_changes_nothing';
   return null;
 }
 
 /**
  * A rearrange that brings the card at `from` to `to`: a swap when `to` holds a card, else a
- * move. Throws if `from` is empty or a cell is outside the grid.
+ * move. Throws if `from` is empty, a cell is outside the grid, or `from` is `to`.
  */
 export function rearrange(domain, from, to) {
   const occupied = domain.occupied.some((c) => cellKey(c) === cellKey(to));

@@ -421,6 +421,10 @@ export type OkServerToClient =
        * True when you took back a seat you already held in this room.
        */
       resumed: boolean;
+      /**
+       * join_room only, present and true when your address had used up what joins may send it: the room's chat_history and game_log were left out (and a resume with last_seq got resync instead of the missed events). They come with a later join.
+       */
+      history_withheld?: true;
     }
   | {
       /**
@@ -2182,7 +2186,7 @@ export type UntermBaumEvents =
     }
   | {
       /**
-       * "revealed": a card's motif is shown to everyone, this once; show it for display_ms and keep it in no persistent log.
+       * "revealed", live: a card's motif is shown to everyone, this once; show it for display_ms and keep it in no persistent log. Told again (game_log, catch-up) it has no motif: see the next form.
        */
       kind: 'revealed';
       /**
@@ -2361,10 +2365,24 @@ export type UntermBaumEvents =
        * How long clients show the motif, in milliseconds (revealSeconds × 1000).
        */
       display_ms: number;
+    }
+  | {
       /**
-       * In a catch-up state and in game_log only: the state this event belonged to.
+       * "revealed", told again (in game_log and in a catch-up state): who looked at which place, never the motif (rulebook A12).
        */
-      seq?: number;
+      kind: 'revealed';
+      /**
+       * A seat index. Rooms have at most 6 seats.
+       */
+      seat: number;
+      /**
+       * Where the card lay when it was revealed.
+       */
+      location: TreeLocation | FieldLocation;
+      /**
+       * The state this event belonged to.
+       */
+      seq: number;
     }
   | {
       /**
@@ -3491,6 +3509,7 @@ export interface ErrorServerToClient {
     | 'unknown_type'
     | 'invalid_field'
     | 'frame_too_large'
+    | 'frame_too_deep'
     | 'hello_required'
     | 'already_hello'
     | 'unsupported_protocol'
@@ -3545,6 +3564,8 @@ export interface ErrorServerToClient {
     | 'move_within_field'
     | 'last_card_prohibited'
     | 'invalid_mapping'
+    | 'rearrange_changes_nothing'
+    | 'no_rearranges_left'
     | 'bad_command'
     | 'unknown_command'
     | 'illegal_floe'
@@ -3570,7 +3591,7 @@ export interface ErrorServerToClient {
    */
   message: string;
   /**
-   * How long to wait before trying again, when the server knows (too_many_attempts, too_many_rooms).
+   * How long to wait before trying again, when the server knows (too_many_attempts, too_many_rooms, and rate_limited answering a join_room).
    */
   retry_after_ms?: number;
 }
@@ -3710,7 +3731,7 @@ export interface ChatServerToClient {
      */
     player: string;
     /**
-     * A trimmed display name, 1 to 32 characters, no control characters.
+     * A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
      */
     name: string;
     /**
@@ -3983,7 +4004,7 @@ export interface HappyHolidaysResult {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
@@ -5286,7 +5307,7 @@ export interface UntermBaumResult {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
@@ -5671,7 +5692,7 @@ export interface ChristmasPenguinsResult {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
@@ -5779,7 +5800,7 @@ export interface ChristmasPenguinsResult1 {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
@@ -5798,7 +5819,7 @@ export interface GameStarted {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   players: string[];
   /**
@@ -5957,7 +5978,7 @@ export interface HappyHolidaysResult1 {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }
@@ -6593,7 +6614,7 @@ export interface UntermBaumResult1 {
    * @minItems 1
    * @maxItems 6
    *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters.
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
    */
   names?: string[];
 }

@@ -24,6 +24,10 @@ namespace tinsel::engine::unterm_baum::detail {
 
 inline constexpr int empty = -1;  // an empty tree slot, field slot or wish slot
 inline constexpr int max_players = 6;
+// A14: rearrangements a turn allows (the rulebook's rearrangesPerTurn, fixed: see
+// docs/rules/unterm-baum.md, "Deviations and additions"). Enough for any real reshuffle, and no
+// turn can grow the game's record without bound.
+inline constexpr int rearranges_per_turn = 20;
 
 // Family sheets (A3: cosmetic, each taken once). Row r of a sheet is members[r].
 inline constexpr int family_count = 8;
@@ -75,6 +79,9 @@ struct state {
   int turn = 1;  // turns started so far (1-based); round = (turn−1)/P + 1
   int reveals_used = 0;
   int moves_used = 0;
+  // Rearrangements in this turn. Not in full_state (so the state hashes of journals written before
+  // the limit existed still match); restore() starts a turn's count afresh.
+  int rearranges_used = 0;
   std::vector<int> tree;                 // slot -> motif or empty (D slots)
   std::vector<std::vector<int>> fields;  // seat -> grid slot -> motif or empty
   std::vector<std::vector<int>> hands;   // seat -> the K green motifs in dealt order
@@ -136,6 +143,7 @@ class ub_game final : public game {
   int field_count(int seat) const;
   bool reveal_allowed() const;
   bool move_allowed() const;
+  bool rearrange_allowed() const { return s_.rearranges_used < rearranges_per_turn; }
   bool field_open_to(int owner, int mover) const;  // A17: not the last card into another field
   int first_free_family() const;
   std::vector<int> default_wishes(int seat) const;  // D3

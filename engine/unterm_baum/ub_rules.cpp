@@ -266,7 +266,8 @@ ub_game::turn_list ub_game::turn_entries() const {
     if (t.moves.empty()) t.open_holes.clear();  // no move domain without a move
   }
 
-  // A14: rearranging is free and repeatable (the entries: see legal_turn).
+  // A14: rearranging is free and repeatable, up to the turn's limit (the entries: see legal_turn).
+  if (!rearrange_allowed()) return t;
   const auto& field = s_.fields[static_cast<std::size_t>(me)];
   t.mine.reserve(static_cast<std::size_t>(grid));
   for (int i = 0; i < grid; ++i) {
@@ -509,7 +510,13 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
     case kind::rearrange: {
       auto mapping = check_mapping(seat, member_or_null(c, "moves"));
       if (!mapping) return mapping.error();
-      rearrange(mapping.value(), out);
+      const auto& pairs = mapping.value();
+      if (std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == p.second; }))
+        return make_error("rearrange_changes_nothing", "every card would stay where it is");
+      if (!rearrange_allowed())
+        return make_error("no_rearranges_left", "you have rearranged your table " + std::to_string(rearranges_per_turn) +
+                                                    " times in this turn");
+      rearrange(pairs, out);
       break;
     }
     case kind::end_turn:
@@ -634,7 +641,7 @@ void ub_game::start_play(events& out) {
   s_.ph = phase::play;
   s_.active = s_.start_seat;
   s_.turn = 1;
-  s_.reveals_used = s_.moves_used = 0;
+  s_.reveals_used = s_.moves_used = s_.rearranges_used = 0;
   open_prompt();
   out.push_back(event::public_event(object("kind", "memorize_ended")));
   out.push_back(event::public_event(object("kind", "turn_started", "round", 1, "seat", s_.active, "turn", 1)));
@@ -642,9 +649,12 @@ void ub_game::start_play(events& out) {
 
 void ub_game::reveal(const location& at, events& out) {
   ++s_.reveals_used;
-  // A12: the one place where a face leaves the engine during play, to everyone at once.
-  out.push_back(event::public_event(object("display_ms", s_.cfg.reveal_ms, "kind", "revealed", "location",
-                                           location_json(at), "motif", motif_name(card_at(at)), "seat", s_.active)));
+  // A12: the one place where a face leaves the engine during play, to everyone at once. Told again
+  // (a catch-up, the game log) it says only who looked at which place.
+  event e = event::public_event(object("display_ms", s_.cfg.reveal_ms, "kind", "revealed", "location",
+                                       location_json(at), "motif", motif_name(card_at(at)), "seat", s_.active));
+  e.retold = object("kind", "revealed", "location", location_json(at), "seat", s_.active);
+  out.push_back(std::move(e));
 }
 
 void ub_game::move(const location& from, const location& to, events& out) {
@@ -660,6 +670,7 @@ void ub_game::move(const location& from, const location& to, events& out) {
 }
 
 void ub_game::rearrange(const std::vector<std::pair<int, int>>& mapping, events& out) {
+  ++s_.rearranges_used;
   auto& field = s_.fields[static_cast<std::size_t>(s_.active)];
   std::vector<int> picked;
   for (const auto& [f, t] : mapping) picked.push_back(field[static_cast<std::size_t>(f)]);
@@ -679,7 +690,7 @@ void ub_game::end_turn(bool by_timeout, events& out) {
   if (s_.turn >= s_.cfg.max_rounds * s_.cfg.players) return finish("round_cap", out);  // A19
   s_.active = (s_.active + 1) % s_.cfg.players;
   ++s_.turn;
-  s_.reveals_used = s_.moves_used = 0;
+  s_.reveals_used = s_.moves_used = s_.rearranges_used = 0;
   open_prompt();
   out.push_back(event::public_event(object("kind", "turn_started", "round", (s_.turn - 1) / s_.cfg.players + 1,
                                            "seat", s_.active, "turn", s_.turn)));

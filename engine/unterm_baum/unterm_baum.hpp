@@ -12,7 +12,8 @@
 //   On your turn you may, in any order, reveal one grey card anywhere (shown to everyone once, then
 // put back face-down) and move one grey card face-down: tree → any field, a field → another field,
 // a field → tree (actionsMode=anyTwo: any two of these actions). Between them you may rearrange the
-// cards of your own field freely, face-down and in public. A move may not bring another player's
+// cards of your own field freely, face-down and in public: up to 20 times a turn, and never in a way
+// that leaves every card where it was. A move may not bring another player's
 // field to K cards (the last card is the owner's). The game ends at once when a player's own move
 // brings his own field to K cards, or after maxRounds rounds.
 //   Scoring per card in your field, against your own wish list: not wished by you or wished in
@@ -21,8 +22,9 @@
 // wins; ties are shared, or broken by more 4-point cards, then more 3-point cards (exactThenRow).
 //
 // Hidden information: the view shows occupancy only (which slots hold a card); a revealed motif
-// travels only in the `revealed` event; nothing on the wire identifies a card across moves except
-// its location. Everything is opened at the end.
+// travels only in the live `revealed` event, whose retold form (catch-up, game log) names the place
+// and not the motif; nothing on the wire identifies a card across moves except its location.
+// Everything is opened at the end.
 //
 // Options (defaults first):
 //   | option           | default   | values                                                       |

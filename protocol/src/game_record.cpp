@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "tinsel/protocol/bounded_json.hpp"
 #include "tinsel/protocol/sha256.hpp"
 
 namespace tinsel::protocol {
@@ -72,6 +73,24 @@ record_check check_record(const json& record) {
   } catch (const std::exception& e) {
     return fail(std::string("a malformed record: ") + e.what());
   }
+}
+
+std::optional<json> read_record(std::string_view text, std::string& why) {
+  auto parsed = parse_bounded_json(text, max_record_depth);
+  switch (parsed.refusal) {
+    case json_refusal::none:
+      return std::move(parsed.value);
+    case json_refusal::not_json:
+      why = "the file is not JSON";
+      break;
+    case json_refusal::too_deep:
+      why = "the file nests arrays and objects deeper than " + std::to_string(max_record_depth) + " levels; no record does";
+      break;
+    case json_refusal::duplicate_key:
+      why = "an object in the file has the key '" + parsed.key.substr(0, 40) + "' twice";
+      break;
+  }
+  return std::nullopt;
 }
 
 }  // namespace tinsel::protocol

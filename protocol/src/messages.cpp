@@ -4,6 +4,7 @@
 #include <cctype>
 #include <limits>
 
+#include "tinsel/protocol/bounded_json.hpp"
 #include "tinsel/protocol/errors.hpp"
 
 namespace tinsel::protocol {
@@ -96,12 +97,12 @@ bool is_bidi_control(char32_t c) {
 }
 
 bool is_invisible(char32_t c) {
-  // White space (Unicode White_Space, minus the control characters refused anyway).
-  if (c == ' ' || c == '\n' || c == 0x00A0 || c == 0x1680 || in(c, 0x2000, 0x200A) || c == 0x2028 || c == 0x2029 ||
-      c == 0x202F || c == 0x205F || c == 0x3000)
+  // White space (Unicode White_Space, minus what is refused anyway: controls, U+2028, U+2029).
+  if (c == ' ' || c == '\n' || c == 0x00A0 || c == 0x1680 || in(c, 0x2000, 0x200A) || c == 0x202F || c == 0x205F ||
+      c == 0x3000)
     return true;
-  // C1 controls, invisible and format characters, fillers that render blank, variation selectors and tags.
-  if (in(c, 0x80, 0x9F) || c == 0x00AD || c == 0x034F || c == 0x061C || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5 ||
+  // Invisible and format characters, fillers that render blank, variation selectors and tags.
+  if (c == 0x00AD || c == 0x034F || c == 0x061C || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5 ||
       in(c, 0x180B, 0x180F) || in(c, 0x200B, 0x200F) || in(c, 0x202A, 0x202E) || in(c, 0x2060, 0x206F) ||
       c == 0x2800 || c == 0x3164 || in(c, 0xFE00, 0xFE0F) || c == 0xFEFF || c == 0xFFA0 || in(c, 0xFFF9, 0xFFFB) ||
       in(c, 0x1D173, 0x1D17A) || in(c, 0xE0000, 0xE0FFF))
@@ -114,15 +115,18 @@ bool is_invisible(char32_t c) {
 }  // namespace
 
 std::optional<std::string> clean_display_text(std::string_view s, std::size_t max_chars, bool allow_newlines) {
-  // C0 control characters and DEL are refused; bidirectional controls are dropped, so that no name
-  // or message can reorder the text shown around it (a "Trojan Source" name in a chat line).
+  // Control characters (C0, DEL, C1) are refused, and so are the line and paragraph separators
+  // U+2028 and U+2029: the only line break is a newline, in chat (U+0085, a C1 control, is NEL).
+  // Bidirectional controls are dropped, so that no name or message can reorder the text shown
+  // around it (a "Trojan Source" name in a chat line).
   std::string kept;
   kept.reserve(s.size());
   bool visible = false;
   for (std::size_t i = 0; i < s.size();) {
     const std::size_t start = i;
     const char32_t c = next_code_point(s, i);
-    if (c == 0x7F || (c < 0x20 && !(allow_newlines && c == '\n'))) return std::nullopt;
+    if (c == 0x7F || (c < 0x20 && !(allow_newlines && c == '\n')) || in(c, 0x80, 0x9F) || c == 0x2028 || c == 0x2029)
+      return std::nullopt;
     if (is_bidi_control(c)) continue;
     visible = visible || !is_invisible(c);
     kept.append(s.substr(start, i - start));
@@ -154,11 +158,28 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
                                                std::to_string(lim.max_frame_bytes) + " bytes");
     return out;
   }
-  json j = json::parse(frame.begin(), frame.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    out.error = err(errc::bad_json, "the frame is not valid JSON (UTF-8 text)");
+  // A byte order mark is not part of JSON text on the wire (RFC 8259, 8.1); nlohmann would skip it.
+  if (frame.starts_with("\xEF\xBB\xBF")) {
+    out.error = err(errc::bad_json, "the frame starts with a byte order mark; send the JSON text alone");
     return out;
   }
+  auto parsed = parse_bounded_json(frame, lim.max_depth);
+  switch (parsed.refusal) {
+    case json_refusal::none:
+      break;
+    case json_refusal::not_json:
+      out.error = err(errc::bad_json, "the frame is not valid JSON (UTF-8 text)");
+      return out;
+    case json_refusal::too_deep:
+      out.error = err(errc::frame_too_deep, "the frame nests arrays and objects deeper than the limit of " +
+                                                std::to_string(lim.max_depth) + " levels");
+      return out;
+    case json_refusal::duplicate_key:
+      out.error = err(errc::invalid_message, parsed.key.size() <= 40 ? "the key '" + parsed.key + "' appears twice in one object"
+                                                                     : "a key appears twice in one object");
+      return out;
+  }
+  json& j = parsed.value;
   if (!j.is_object()) {
     out.error = err(errc::invalid_message, "a message must be a JSON object");
     return out;
@@ -213,7 +234,7 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
     m.game = std::get<std::string>(game);
     auto options = opt_object(j, "options");
     if (failed(options, out)) return out;
-    m.options = std::get<json>(options);
+    m.options = std::move(std::get<json>(options));
     out.ok = request{out.id, std::move(m)};
   } else if (t == "join_room") {
     join_room_msg m;
@@ -260,7 +281,7 @@ parse_result parse_client_message(std::string_view frame, const limits& lim) {
       out.error = field_error("options", "is required and must be an object");
       return out;
     }
-    m.options = *o;
+    m.options = std::move(j["options"]);  // j is ours: no copy
     out.ok = request{out.id, std::move(m)};
   } else if (t == "start_game") {
     start_game_msg m;

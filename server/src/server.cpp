@@ -101,6 +101,7 @@ std::string scrape(const server_state& state) {
     for (const std::string_view status : {"lobby", "playing", "finished"}) rooms[{game->id, status}] = 0;
   state.rooms.for_each_room([&](const room& r) { ++rooms[{r.game_info().id, r.status_name()}]; });
   for (const auto& [key, n] : rooms) g.rooms_by_game_and_status.push_back({std::string(key.first), std::string(key.second), n});
+  if (state.journal) g.journal_writable = state.journal->writable() ? 1 : 0;
   return metrics().render(g);
 }
 

@@ -8,7 +8,8 @@
 // A second check renders every motif's picture: 160 different pictures, none like the card back,
 // and every name fits its card (and the reveal banner) on a phone in both languages without
 // breaking a word. A third plays a 20-gift game (rows of 17 places) on both phone sizes, with an
-// uncle watching on his phone.
+// uncle watching on his phone; he and Ben after a reload read the reveal in their logs, without
+// the card.
 import assert from 'node:assert/strict';
 import {
   assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, run, screenshot, screenshotDir, sleep,
@@ -671,6 +672,7 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   // Under the tree the cards lie in rows of 7 on every screen: the banner names the row.
   assert.equal(await ben.page.getByTestId('reveal-where').textContent(), '📍 unterm Baum, 5. Reihe, 4. von links');
   assert.equal(await oma.page.getByTestId('reveal-where').textContent(), '📍 under the tree, 5th row, 4th from the left');
+  const looked = await ben.page.getByTestId('reveal').locator('.motif .name').textContent();
   await screenshotOf(ben.page.locator('.ub-tree'), 'unterm-baum-20-tree-360-de.png');
   await screenshot(ben.page, 'unterm-baum-20-reveal-360-de.png');
   await looker.locator('.actions button.action').click();
@@ -694,5 +696,16 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   assert.equal(await uncle.page.locator('.ub-field').count(), 2);
   assert.equal(await uncle.page.locator('#screen .ub-card.can').count(), 0, 'a spectator has nothing to click');
   await assertCleanText(uncle.page, 'de');
+  // Told again, the reveal says who looked at which place, never what (rulebook A12): the uncle,
+  // who came after it, and Ben after a reload read it in their logs, and the card is named nowhere.
+  const retold = /(sieht sich eine Karte an|Du siehst dir eine Karte an): unterm Baum, 5\. Reihe, 4\. von links$/;
+  await uncle.page.getByTestId('log').getByText(retold).waitFor();
+  await ben.page.reload();
+  await ben.page.getByTestId('ub-tree').waitFor();
+  await ben.page.getByTestId('log').getByText(retold).waitFor();
+  for (const p of [uncle.page, ben.page]) {
+    assert.ok(!(await p.locator('body').textContent()).includes(looked), `"${looked}" is not named again`);
+    assert.equal(await p.getByTestId('reveal').count(), 0, 'nor shown again');
+  }
   assertNoPageErrors(oma.page, ben.page, uncle.page);
 });

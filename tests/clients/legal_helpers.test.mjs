@@ -40,6 +40,9 @@ function handMade() {
   assert.equal(checkRearrange(field, [{ from: A, to: E }, { from: B, to: E }]), 'invalid_mapping');
   assert.equal(checkRearrange(field, [{ from: A, to: { row: 4, slot: 0 } }]), 'invalid_location');
   assert.equal(checkRearrange(field, [{ from: A, to: B }, { from: B, to: E }]), null); // a chain
+  assert.equal(checkRearrange(field, [{ from: A, to: A }, { from: B, to: B }]), 'rearrange_changes_nothing');
+  assert.equal(checkRearrange(field, [{ from: A, to: A }, { from: B, to: E }]), null); // one card stays, one moves
+  assert.throws(() => rearrange(field, A, A), (e) => e.code === 'rearrange_changes_nothing');
 
   const wish = { motifs: ['kite', 'skis', 'atlas', 'radio'], rows: 3, slots: 2, families: ['mueller'] };
   const mapping = { kite: { row: 0, slot: 0 }, skis: { row: 1, slot: 1 }, atlas: { row: 2, slot: 0 }, radio: { row: 2, slot: 1 } };
@@ -89,8 +92,10 @@ async function liveGame(url) {
         } else if (field && state.view.actions.used > 0 && used.rearrange < 3) {
           const cells = [];
           for (let row = 0; row < field.rows; row++) for (let slot = 0; slot < field.slots; slot++) cells.push({ row, slot });
-          const to = field.occupied.length > 1 ? field.occupied.at(-1) : cells.at(-1);
-          await c.action(rearrange(field, field.occupied[0], to));
+          const from = field.occupied[0];
+          // Somewhere else: a rearrangement that moves nothing is refused.
+          const to = field.occupied.length > 1 ? field.occupied.at(-1) : cells.filter((x) => x.row !== from.row || x.slot !== from.slot).at(-1);
+          await c.action(rearrange(field, from, to));
           used.rearrange += 1;
         } else {
           await c.action({ kind: 'end_turn' });

@@ -187,6 +187,8 @@ std::vector<std::string> name_leaks(const game& g, viewer v, const events& evs) 
     std::set<std::string> ok;
     if (e.body["kind"] == "revealed") ok.insert(e.body["motif"].get<std::string>());
     report("event", e.body.dump(), ok);
+    // Told again (a catch-up, the game log), an event names no motif at all (A12).
+    report("retold event", e.retold_body().dump(), {});
   }
   return problems;
 }
@@ -303,7 +305,7 @@ TEST_CASE("UB secrecy checker: the name search and the twin comparison catch del
   auto by_name =
       lockstep_of([](const game& g) { return ub::motif_name(g.full_state()["tree"][5].get<int>()); });
   step(by_name, move(tree(0), at(A, 0, 0)), ge, te);
-  for (int s = -1; s < 2; ++s) CHECK(name_leaks(*by_name.g, viewer{s}, ge).size() == 2);  // view + event
+  for (int s = -1; s < 2; ++s) CHECK(name_leaks(*by_name.g, viewer{s}, ge).size() == 3);  // view, event, retold event
   CHECK_FALSE(compare(by_name, ge, te).empty());
 
   // A bare motif index carries no name; the twin comparison finds it.

@@ -47,6 +47,13 @@ frames = [
     '{"a":' * 40 + '1' + '}' * 40,
     '{"type":"skip","seat":1,"id":15}',
     '{"type":"readmit","player":"p_642b50faf87d469a"}',
+    # Issue 30: nesting at and beyond the limit (32), a BOM, a NUL after the JSON, C1 and U+2028 in names.
+    '{"type":"create_room","game":"happy_holidays","options":{"maxPlayers":' + '[' * 30 + ']' * 30 + '}}',
+    '{"type":"set_options","options":{"maxPlayers":' + '[' * 31 + ']' * 31 + '}}',
+    b'\xef\xbb\xbf{"type":"hello","protocol":1,"name":"x"}',
+    b'{"type":"hello","protocol":1,"name":"x"}\x00{"type":"chat"}',
+    '{"type":"hello","protocol":1,"name":"Oma\\u0085Inge\\u2028"}',
+    '{"type":"hello","protocol":1,"name":"x","token":""}',
 ]
 out = os.path.join(here, "corpus", "protocol")
 os.makedirs(out, exist_ok=True)

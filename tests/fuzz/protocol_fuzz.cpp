@@ -1,6 +1,7 @@
 // Fuzzes protocol::parse_client_message with the default limits: any byte string is a frame. It must
 // never throw or crash, and must answer with exactly one of a request or an error whose code is
-// documented (errors.hpp); an accepted request respects the limits, and the server can always build
+// documented (errors.hpp); an accepted request respects the limits (no NUL, no BOM, nesting within
+// max_depth, names and chat within theirs), and the server can always build
 // the ok/error reply echoing the request id.
 #include <algorithm>
 #include <cstddef>
@@ -12,6 +13,7 @@
 #include <variant>
 
 #include "fuzz_check.hpp"
+#include "tinsel/protocol/bounded_json.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
 
@@ -68,6 +70,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_reply(make_error(r.id, r.error->code, r.error->message));
   } else {
     FUZZ_CHECK(size <= lim.max_frame_bytes, "an oversized frame was accepted");
+    // The frame is the JSON text alone (docs/protocol.md, "The envelope"), nested within the limit.
+    FUZZ_CHECK(frame.find('\0') == std::string_view::npos && !frame.starts_with("\xEF\xBB\xBF"), "a NUL or a BOM was accepted");
+    FUZZ_CHECK(parse_bounded_json(frame, lim.max_depth).refusal == json_refusal::none, "a frame beyond the nesting limit was accepted");
     check_request(*r.ok, lim);
     check_reply(make_ok(r.ok->id));
   }

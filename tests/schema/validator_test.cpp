@@ -188,3 +188,16 @@ TEST_CASE("every generic error code of the server is in the schema's error_code 
     CHECK_FALSE(s.validate(std::string(code), "defs.json#/$defs/error_code"));
   }
 }
+
+TEST_CASE("a pattern matches code points, not UTF-8 bytes", "[schema]") {
+  // As protocol/schema/defs.json refuses C1 controls and U+2028 in names: a byte-wise match would
+  // refuse every character with a continuation byte in 0x80-0x9f (the euro sign is E2 82 AC).
+  temp_schemas t({{"name.json", {{"type", "string"}, {"pattern", "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$"}}},
+                  {"count.json", {{"type", "string"}, {"pattern", "^.{2}$"}}}});
+  schema_set s(t.dir);
+  CHECK_FALSE(s.validate("Oma \u20ac (K\u00f6ln)", "name.json"));
+  CHECK(s.validate("Oma\u0085", "name.json"));
+  CHECK(s.validate("Oma\u2028Inge", "name.json"));
+  CHECK(s.validate("Oma\u2029", "name.json"));
+  CHECK_FALSE(s.validate("\u20ac\U0001F384", "count.json"));  // two characters, seven bytes
+}

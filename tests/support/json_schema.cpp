@@ -36,6 +36,21 @@ std::size_t utf8_length(const std::string& s) {
       std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
+// UTF-8 (valid: nlohmann has checked it) as code points, for std::wregex (wchar_t is 32 bits here).
+std::wstring code_points(std::string_view s) {
+  static_assert(sizeof(wchar_t) == 4);
+  std::wstring out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i++]);
+    const int extra = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : b >= 0xC0 ? 1 : 0;
+    char32_t cp = extra == 0 ? b : extra == 1 ? (b & 0x1F) : extra == 2 ? (b & 0x0F) : (b & 0x07);
+    for (int k = 0; k < extra && i < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i++]) & 0x3F);
+    out.push_back(static_cast<wchar_t>(cp));
+  }
+  return out;
+}
+
 bool is_integer(const json& x) {
   if (x.is_number_integer()) return true;
   if (!x.is_number_float()) return false;
@@ -232,7 +247,7 @@ void schema_set::check_schema(const document& doc, const json& node, const std::
                                  "characters, at " + where());
       if (!patterns_.count(text)) {
         try {
-          patterns_.emplace(text, std::regex(text, std::regex::ECMAScript));
+          patterns_.emplace(text, std::wregex(code_points(text), std::regex::ECMAScript));
         } catch (const std::regex_error& e) {
           throw std::runtime_error("pattern " + text + " does not compile (" + e.what() + ") at " + where());
         }
@@ -474,7 +489,7 @@ std::optional<failure> schema_validation::check_scalar(const json& x, const json
     if (auto m = s.find("maxLength"); m != s.end() && len > m->get<std::size_t>())
       return at("maxLength", [&] { return fail(std::to_string(len) + " characters, more than " + m->dump()); });
     if (auto p = s.find("pattern"); p != s.end() &&
-                                    !std::regex_search(str, set_.patterns_.at(p->get_ref<const std::string&>())))
+                                    !std::regex_search(code_points(str), set_.patterns_.at(p->get_ref<const std::string&>())))
       return at("pattern", [&] { return fail(shorten(x) + " does not match " + p->get<std::string>()); });
   } else if (x.is_number()) {
     const double v = x.get<double>();

@@ -62,7 +62,9 @@ class schema_set {
   std::string base_;                                  // the common $id prefix
   std::map<std::string, std::unique_ptr<document>> documents_;  // by $id
   std::unordered_map<const json*, target> refs_;      // every $ref node, resolved at load
-  std::unordered_map<std::string, std::regex> patterns_;  // every pattern, compiled at load
+  // Every pattern, compiled at load. Wide: a pattern matches code points, as JSON Schema says (and
+  // Ajv does), so "[^\u0080-\u009f]" refuses U+0085 without refusing UTF-8 continuation bytes.
+  std::unordered_map<std::string, std::wregex> patterns_;
 };
 
 }  // namespace tinsel::test

@@ -64,6 +64,7 @@ struct ws_client::impl : std::enable_shared_from_this<impl> {
   std::vector<json> all;
   std::vector<std::string> violations;  // in server frames, in arrival order
   std::size_t reported = 0;             // violations already thrown by recv()
+  std::size_t bytes = 0;  // received, in frame payloads
   bool is_closed = false;
   int close_code = -1;
   bool paused = false;
@@ -90,6 +91,7 @@ struct ws_client::impl : std::enable_shared_from_this<impl> {
         auto bad = self->ws.got_text() ? violation(f.text, f.parsed ? &*f.parsed : nullptr, "server-message.json", "server")
                                        : std::optional<std::string>("server sent a binary frame");
         std::lock_guard lock(self->mutex);
+        self->bytes += f.text.size();
         if (bad) self->violations.push_back(std::move(*bad));
         self->inbox.push_back(std::move(f));
         self->cv.notify_all();
@@ -116,12 +118,16 @@ struct ws_client::impl : std::enable_shared_from_this<impl> {
   }
 };
 
-ws_client::ws_client(std::uint16_t port, const std::string& path, int receive_buffer) : impl_(std::make_shared<impl>()) {
+ws_client::ws_client(std::uint16_t port, const std::string& path, int receive_buffer, const std::string& forwarded_for)
+    : impl_(std::make_shared<impl>()) {
   auto& sock = beast::get_lowest_layer(impl_->ws).socket();
   sock.open(net::ip::tcp::v4());
   if (receive_buffer > 0) sock.set_option(net::socket_base::receive_buffer_size(receive_buffer));
   sock.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
   beast::get_lowest_layer(impl_->ws).expires_never();
+  if (!forwarded_for.empty())
+    impl_->ws.set_option(websocket::stream_base::decorator(
+        [forwarded_for](websocket::request_type& req) { req.set("X-Forwarded-For", forwarded_for); }));
   beast::error_code ec;
   impl_->ws.handshake("127.0.0.1:" + std::to_string(port), path, ec);
   if (ec) throw std::runtime_error("websocket handshake failed: " + ec.message());
@@ -243,6 +249,11 @@ std::vector<json> ws_client::transcript(std::size_t from) const {
   std::lock_guard lock(impl_->mutex);
   if (from >= impl_->all.size()) return {};
   return std::vector<json>(impl_->all.begin() + static_cast<std::ptrdiff_t>(from), impl_->all.end());
+}
+
+std::size_t ws_client::bytes_received() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->bytes;
 }
 
 http_response http_get(std::uint16_t port, const std::string& target) {

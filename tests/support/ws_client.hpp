@@ -27,8 +27,11 @@ using namespace std::chrono_literals;
 class ws_client {
  public:
   // Connects to ws://127.0.0.1:port/path; throws std::runtime_error on failure. A non-zero
-  // `receive_buffer` shrinks the socket's kernel receive buffer (for slow-client tests).
-  explicit ws_client(std::uint16_t port, const std::string& path = "/ws", int receive_buffer = 0);
+  // `receive_buffer` shrinks the socket's kernel receive buffer (for slow-client tests). A
+  // non-empty `forwarded_for` is sent as X-Forwarded-For (a server that trusts 127.0.0.1 as a
+  // proxy then takes the client for that address).
+  explicit ws_client(std::uint16_t port, const std::string& path = "/ws", int receive_buffer = 0,
+                     const std::string& forwarded_for = "");
   ~ws_client();
   ws_client(const ws_client&) = delete;
   ws_client& operator=(const ws_client&) = delete;
@@ -63,6 +66,8 @@ class ws_client {
   void close();
   // Every frame received so far (for leak checks and schema validation), from index `from` on.
   std::vector<json> transcript(std::size_t from = 0) const;
+  // Bytes of the frames received so far (their payloads).
+  std::size_t bytes_received() const;
 
  private:
   struct impl;

@@ -170,7 +170,7 @@ function onState(msg, info) {
       store.gameNames = started.players;
     }
     if (msg.resync && !first) addLog({ kind: 'caught_up' });
-    for (const ev of msg.events) addLog(ev);
+    for (const ev of msg.events) addLog(game?.logEvent ? game.logEvent(ev) : ev);
   }
   // A finished game names its players as they were: seats move when players leave and come back.
   if (msg.result?.names) store.gameNames = msg.result.names;

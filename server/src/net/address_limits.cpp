@@ -54,6 +54,14 @@ std::string limit_key(const std::string& canonical) {
   return to_text(AF_INET6, &v6) + "/64";
 }
 
+std::optional<std::string> aggregate_key(const std::string& key) {
+  if (!key.ends_with("/64")) return std::nullopt;
+  in6_addr v6{};
+  if (::inet_pton(AF_INET6, key.substr(0, key.size() - 3).c_str(), &v6) != 1) return std::nullopt;
+  std::memset(v6.s6_addr + 6, 0, 10);
+  return to_text(AF_INET6, &v6) + "/48";
+}
+
 std::string client_key(std::string_view peer, const std::vector<std::string_view>& forwarded_for,
                        const std::vector<std::string>& trusted_proxies) {
   const std::string from = canonical_address(peer).value_or(std::string(peer));
@@ -133,13 +141,16 @@ void address_limits::room_closed(const std::string& key) {
   settle(it, clock::now());
 }
 
-std::optional<std::chrono::milliseconds> address_limits::join_wait(const std::string& key, clock::time_point now) {
+std::optional<std::chrono::milliseconds> address_limits::join_wait(const std::string& key, clock::time_point now,
+                                                                  bool with_aggregate) {
   std::lock_guard lock(mutex_);
-  auto it = entries_.find(key);
-  if (it == entries_.end()) return std::nullopt;
-  const auto until = it->second.last_miss + join_wait_for(misses_now(it->second, now));
-  if (now >= until) return std::nullopt;
-  return std::chrono::ceil<std::chrono::milliseconds>(until - now);
+  auto until = with_aggregate ? aggregate_wait_until(key, now) : std::nullopt;
+  if (auto it = entries_.find(key); it != entries_.end()) {
+    const auto own = it->second.last_miss + join_wait_for(misses_now(it->second, now));
+    if (!until || own > *until) until = own;
+  }
+  if (!until || now >= *until) return std::nullopt;
+  return std::chrono::ceil<std::chrono::milliseconds>(*until - now);
 }
 
 void address_limits::join_missed(const std::string& key, clock::time_point now) {
@@ -148,6 +159,7 @@ void address_limits::join_missed(const std::string& key, clock::time_point now) 
   // 64 misses wait as long as 13 do (the cap); the bound only keeps the shifts defined.
   e.misses = std::min(misses_now(e, now) + 1, 64);
   e.last_miss = now;
+  aggregate_missed(key, now);
 }
 
 bool address_limits::add_identity(const std::string& key) {
@@ -178,6 +190,11 @@ std::size_t address_limits::connections() const {
 std::size_t address_limits::tracked_addresses() const {
   std::lock_guard lock(mutex_);
   return entries_.size();
+}
+
+std::size_t address_limits::tracked_aggregates() const {
+  std::lock_guard lock(mutex_);
+  return aggregates_.size();
 }
 
 // Inserting is the only way the map grows, so sweeping here, once it has doubled since the last
@@ -224,6 +241,100 @@ int address_limits::misses_now(const entry& e, clock::time_point now) const {
   if (now <= quiet_from) return e.misses;
   const auto halvings = (now - quiet_from) / miss_half_life;
   return halvings >= 31 ? 0 : e.misses >> halvings;
+}
+
+// ---- Failed joins per IPv6 /48 ----
+// One /48 holds 65,536 /64s, each with its own back-off: together they would guess about 15,000
+// codes a minute. Their misses also count against the /48, with more free misses (one noisy /64
+// makes at most 15 in its first hour, and one an hour after: it alone never makes its neighbours
+// wait) and a shorter cap (while a /48 is guessed from, every /64 of it waits; a short cap keeps
+// that bearable for the families there). docs/operations.md, "Failed joins", has the arithmetic.
+
+std::optional<clock::time_point> address_limits::aggregate_wait_until(const std::string& key, clock::time_point now) const {
+  const auto agg = aggregate_key(key);
+  if (!agg) return std::nullopt;
+  auto it = aggregates_.find(*agg);
+  if (it == aggregates_.end()) return std::nullopt;
+  return it->second.last_miss + aggregate_wait_for(aggregate_misses_now(it->second, now));
+}
+
+void address_limits::aggregate_missed(const std::string& key, clock::time_point now) {
+  const auto agg = aggregate_key(key);
+  if (!agg) return;
+  if (!aggregates_.count(*agg) && aggregates_.size() >= aggregate_sweep_at_) {
+    std::erase_if(aggregates_, [&](auto& kv) { return aggregate_misses_now(kv.second, now) == 0; });
+    aggregate_sweep_at_ = std::max<std::size_t>(1024, 2 * aggregates_.size());
+  }
+  auto& e = aggregates_[*agg];
+  // Far past the cap; the bound only keeps the shifts defined.
+  e.misses = std::min(aggregate_misses_now(e, now) + 1, cfg_.free_failed_joins_per_48 + 64);
+  e.last_miss = now;
+}
+
+clock::duration address_limits::aggregate_wait_for(int misses) const {
+  const int over = misses - cfg_.free_failed_joins_per_48;
+  if (over < 0) return clock::duration::zero();
+  const clock::duration cap = cfg_.max_join_wait_per_48;
+  if (over >= 17) return cap;  // 2^17 s is past the longest cap the flag allows (a day)
+  return std::min<clock::duration>(std::chrono::seconds(1LL << over), cap);
+}
+
+// Forgiven as a key's misses are: by half for every miss_half_life after the wait has passed.
+int address_limits::aggregate_misses_now(const aggregate_entry& e, clock::time_point now) const {
+  if (e.misses == 0) return 0;
+  const auto quiet_from = e.last_miss + aggregate_wait_for(e.misses);
+  if (now <= quiet_from) return e.misses;
+  const auto halvings = (now - quiet_from) / miss_half_life;
+  return halvings >= 31 ? 0 : e.misses >> halvings;
+}
+
+// ---- Bytes a join sends ----
+// A join_room answers a few bytes with the room's chat and game log, 200 KB in a long game; the
+// bucket bounds what one address pulls that way (docs/operations.md, "Bytes a join sends").
+
+std::optional<std::chrono::milliseconds> address_limits::join_bytes_wait(const std::string& key, clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  auto it = join_bytes_.find(key);
+  if (it == join_bytes_.end()) return std::nullopt;
+  const double tokens = join_bytes_now(it->second, now);
+  if (tokens >= 0) return std::nullopt;
+  const double ms = -tokens * 1000.0 / static_cast<double>(cfg_.join_bytes_per_sec);
+  return std::chrono::milliseconds(static_cast<long long>(ms) + 1);
+}
+
+bool address_limits::try_spend_join_bytes(const std::string& key, std::size_t bytes, clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  auto& b = join_bucket(key, now);
+  if (b.tokens < static_cast<double>(bytes)) return false;
+  b.tokens -= static_cast<double>(bytes);
+  return true;
+}
+
+void address_limits::spend_join_bytes(const std::string& key, std::size_t bytes, clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  join_bucket(key, now).tokens -= static_cast<double>(bytes);
+}
+
+// The key's bucket, refilled up to now; a new one is full. Inserting is the only way the map
+// grows, so sweeping the full buckets here bounds it as touch() bounds entries_.
+address_limits::byte_bucket& address_limits::join_bucket(const std::string& key, clock::time_point now) {
+  auto it = join_bytes_.find(key);
+  if (it == join_bytes_.end()) {
+    if (join_bytes_.size() >= join_bytes_sweep_at_) {
+      const double full = static_cast<double>(cfg_.join_bytes_burst);
+      std::erase_if(join_bytes_, [&](auto& kv) { return join_bytes_now(kv.second, now) >= full; });
+      join_bytes_sweep_at_ = std::max<std::size_t>(1024, 2 * join_bytes_.size());
+    }
+    it = join_bytes_.emplace(key, byte_bucket{static_cast<double>(cfg_.join_bytes_burst), now}).first;
+  }
+  it->second.tokens = join_bytes_now(it->second, now);
+  it->second.at = std::max(it->second.at, now);
+  return it->second;
+}
+
+double address_limits::join_bytes_now(const byte_bucket& b, clock::time_point now) const {
+  const double seconds = std::max(0.0, std::chrono::duration<double>(now - b.at).count());
+  return std::min(static_cast<double>(cfg_.join_bytes_burst), b.tokens + seconds * static_cast<double>(cfg_.join_bytes_per_sec));
 }
 
 }  // namespace tinsel::server

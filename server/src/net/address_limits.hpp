@@ -7,6 +7,7 @@
 //
 // Addresses are "keys" from client_key(): the canonical text of an IPv4 address, or of an IPv6
 // address's /64 network (one home gets a whole /64, like one IPv4 address behind its router).
+// Failed joins also count per IPv6 /48 (aggregate_key): one /48 holds 65,536 /64s.
 #include <chrono>
 #include <cstddef>
 #include <mutex>
@@ -25,6 +26,9 @@ namespace tinsel::server {
 std::optional<std::string> canonical_address(std::string_view text);
 // The key limits count against: an IPv4 address itself, an IPv6 address's /64 ("2001:db8::/64").
 std::string limit_key(const std::string& canonical);
+// The aggregate a key's failed joins also count against: an IPv6 /64 key's /48 ("2001:db8:1::/48");
+// nullopt for an IPv4 address (counted on its own).
+std::optional<std::string> aggregate_key(const std::string& key);
 // Who the client is: the TCP peer, unless the peer is a trusted proxy; then the right-most
 // X-Forwarded-For hop that is not itself a trusted proxy (the hops left of it could be forged by
 // the client). `forwarded_for` holds the X-Forwarded-For header values in order. Returns a key.
@@ -54,10 +58,22 @@ class address_limits {
   std::optional<refusal> create_room(const std::string& key, clock::time_point now = clock::now());
   void room_closed(const std::string& key);
 
-  // How long `key` must wait before its next join_room; nullopt: go ahead.
-  std::optional<std::chrono::milliseconds> join_wait(const std::string& key, clock::time_point now = clock::now());
-  // A join_room from `key` named no live room.
+  // How long `key` must wait before its next join_room; nullopt: go ahead. The longer of the
+  // key's own wait and, for an IPv6 /64, its /48's (`with_aggregate` false: the key's own only, for
+  // a player going back to the room it is in).
+  std::optional<std::chrono::milliseconds> join_wait(const std::string& key, clock::time_point now = clock::now(),
+                                                     bool with_aggregate = true);
+  // A join_room from `key` named no live room (a miss of its /48 too).
   void join_missed(const std::string& key, clock::time_point now = clock::now());
+
+  // Bytes sent in answer to join_room (docs/operations.md, "Bytes a join sends"): a token bucket
+  // of bytes per key, join_bytes_per_sec up to join_bytes_burst. A join takes what it sends.
+  // How long `key` must wait before its next join_room because its budget is in debt; nullopt: go ahead.
+  std::optional<std::chrono::milliseconds> join_bytes_wait(const std::string& key, clock::time_point now = clock::now());
+  // Takes `bytes` if the budget holds them (true); else takes nothing (false).
+  bool try_spend_join_bytes(const std::string& key, std::size_t bytes, clock::time_point now = clock::now());
+  // Takes `bytes` whatever the budget holds: it may go into debt (what a join always sends).
+  void spend_join_bytes(const std::string& key, std::size_t bytes, clock::time_point now = clock::now());
 
   // A new identity held by `key`: false (not counted) at the limit.
   bool add_identity(const std::string& key);
@@ -65,6 +81,7 @@ class address_limits {
 
   std::size_t connections() const;
   std::size_t tracked_addresses() const;  // for tests of the memory bound
+  std::size_t tracked_aggregates() const;  // /48s with misses, for the same
 
  private:
   struct entry {
@@ -91,6 +108,39 @@ class address_limits {
   map entries_;
   std::size_t connections_ = 0;
   std::size_t sweep_at_ = 1024;  // entries_ size at which idle entries are swept out
+
+  // Failed joins per IPv6 /48: the same back-off as a key's, with free_failed_joins_per_48 free
+  // misses and waits up to max_join_wait_per_48. Under mutex_.
+  struct aggregate_entry {
+    int misses = 0;
+    clock::time_point last_miss{};
+  };
+  std::optional<clock::time_point> aggregate_wait_until(const std::string& key, clock::time_point now) const;
+  void aggregate_missed(const std::string& key, clock::time_point now);
+  clock::duration aggregate_wait_for(int misses) const;
+  int aggregate_misses_now(const aggregate_entry& e, clock::time_point now) const;
+  std::unordered_map<std::string, aggregate_entry> aggregates_;
+  std::size_t aggregate_sweep_at_ = 1024;
+
+  // Join bytes per key; a bucket that is full again is forgotten. Under mutex_.
+  struct byte_bucket {
+    double tokens = 0;
+    clock::time_point at{};
+  };
+  byte_bucket& join_bucket(const std::string& key, clock::time_point now);
+  double join_bytes_now(const byte_bucket& b, clock::time_point now) const;
+  std::unordered_map<std::string, byte_bucket> join_bytes_;
+  std::size_t join_bytes_sweep_at_ = 1024;
+};
+
+// One address's join byte budget, for a room to use on its own thread. Default: no budget.
+struct join_budget {
+  address_limits* limits = nullptr;
+  std::string key;
+  bool try_spend(std::size_t bytes) const { return !limits || limits->try_spend_join_bytes(key, bytes); }
+  void spend(std::size_t bytes) const {
+    if (limits) limits->spend_join_bytes(key, bytes);
+  }
 };
 
 }  // namespace tinsel::server

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
@@ -50,7 +51,10 @@ void client::reply(const std::shared_ptr<participant>& self, std::string frame) 
   self->send(std::make_shared<const std::string>(std::move(frame)));
 }
 
-void client::on_binary(const std::shared_ptr<participant>& self) {
+void client::on_binary(std::size_t bytes, const std::shared_ptr<participant>& self) {
+  if (bytes > cfg_.limits.max_frame_bytes)
+    return reply(self, make_error(nullptr, errc::frame_too_large, "frame of " + std::to_string(bytes) + " bytes exceeds the limit of " +
+                                                                      std::to_string(cfg_.limits.max_frame_bytes) + " bytes"));
   reply(self, make_error(nullptr, errc::invalid_message, "binary frames are not supported; send JSON text frames"));
 }
 
@@ -110,14 +114,23 @@ void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_
   if (!id.is_null()) reply(self, make_ok(id));
 }
 
-// Codes are guessed by trying them: every miss counts against the address, and past the free
-// ones each attempt waits longer (address_limits::join_wait), whether or not the code is right.
+// Codes are guessed by trying them: every miss counts against the address (and an IPv6 /64's
+// against its /48 too), and past the free ones each attempt waits longer (address_limits::join_wait),
+// whether or not the code is right. A player going back to the room it is in (a reload, a
+// reconnect) is not guessing: its /48's wait does not apply to that, only its own address's.
 void client::on_join(protocol::join_room_msg& m, const json& id, const std::shared_ptr<participant>& self) {
   if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before joining another"));
-  if (auto wait = limits_.join_wait(address_)) {
+  const bool own_room = !m.room.empty() && ids_.room_of(token_hash_) == m.room;
+  if (auto wait = limits_.join_wait(address_, address_limits::clock::now(), !own_room)) {
     spdlog::debug("join refused: back-off after failed joins conn={} client={}", self->connection_id(), address_);
     return reply(self, refusal(id, errc::too_many_attempts,
                                "too many tries with unknown room codes; try again in " + seconds_text(*wait), wait));
+  }
+  // What joins sent this address is bounded (address_limits::join_bytes_wait): in debt, wait.
+  if (auto wait = limits_.join_bytes_wait(address_)) {
+    spdlog::debug("join refused: join byte budget in debt conn={} client={}", self->connection_id(), address_);
+    return reply(self, refusal(id, errc::rate_limited,
+                               "too much sent to your address for joining rooms; try again in " + seconds_text(*wait), wait));
   }
   auto r = lobby_.find(m.room);
   if (!r && lobby_.set_aside(m.room))
@@ -129,7 +142,7 @@ void client::on_join(protocol::join_room_msg& m, const json& id, const std::shar
   }
   room_ = r;
   ids_.set_room(token_, room_->code());
-  room_->join(self, identity{player_id_, name_, token_hash_}, m.spectator, m.last_seq, id);
+  room_->join(self, identity{player_id_, name_, token_hash_}, m.spectator, m.last_seq, id, join_budget{&limits_, address_});
 }
 
 void client::on_text(std::string_view frame, const std::shared_ptr<participant>& self) {
@@ -153,6 +166,10 @@ void client::on_text(std::string_view frame, const std::shared_ptr<participant>&
             if (!game) return reply(self, make_error(id, errc::unknown_game, "there is no game called '" + m.game.substr(0, 40) + "'"));
             auto options = game->normalize_options(m.options);
             if (!options) return reply(self, make_error(id, options.error().code, options.error().message));
+            if (!lobby_.can_save()) {
+              metrics().storage_refused();
+              return reply(self, make_error(id, errc::storage_failed, "the server cannot save rooms right now; please try again in a moment"));
+            }
             auto made = lobby_.create(*game, std::move(options.value()), address_);
             if (!made.r) return reply(self, refusal(id, errc::too_many_rooms, made.refused->message, made.refused->retry_after));
             room_ = std::move(made.r);

@@ -21,7 +21,8 @@ class client {
       : lobby_(l), ids_(ids), cfg_(cfg), limits_(limits), address_(std::move(address)) {}
 
   void on_text(std::string_view frame, const std::shared_ptr<participant>& self);
-  void on_binary(const std::shared_ptr<participant>& self);
+  // A binary frame of `bytes`: refused, with frame_too_large over the frame limit as a text frame would be.
+  void on_binary(std::size_t bytes, const std::shared_ptr<participant>& self);
   // A request over the rate limit: answered with rate_limited (echoing its id), not executed.
   void on_rate_limited(std::string_view frame, const std::shared_ptr<participant>& self);
   void on_left_room(const std::shared_ptr<room>& r);

@@ -43,7 +43,7 @@ struct http_context {
   bool stopping = false;
   std::size_t rooms = 0;        // for /healthz
   std::size_t connections = 0;  // for /healthz
-  std::string_view journal = "off";  // for /healthz: sqlite, off or unavailable
+  std::string_view journal = "off";  // for /healthz: sqlite, failing, off or unavailable
   // A finished game's record by id (GET /records/<id>), as JSON text; null when there is none.
   std::function<std::optional<std::string>(const std::string& id)> find_record = nullptr;
   // The static files in memory (gzip, ETag); null: files are streamed from disk as they are.

@@ -57,6 +57,7 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
   ctx.rooms = state_->rooms.size();
   ctx.connections = state_->session_count();
   ctx.journal = state_->journal_status;
+  if (state_->journal && !state_->journal->writable()) ctx.journal = "failing";  // rooms refuse what they would save
   ctx.files = &state_->files;
   ctx.limits = &state_->limits;
   ctx.find_room = [s = state_.get()](const std::string& code) {
@@ -73,6 +74,9 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
     ctx.find_record = [j](const std::string& id) -> std::optional<std::string> {
       auto r = j->find_record(id);
       if (!r) return std::nullopt;
+      // Records written before 0.3.0 carry the room code, and their room may still be open: a
+      // record is passed around, it must not let its holder into the room.
+      if (r->body.is_object()) r->body.erase("room");
       return r->body.dump(2) + "\n";
     };
   auto a = route_http(req, ctx);

@@ -117,7 +117,7 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
       if (ws_.got_text()) {
         client_.on_text(text, self);
       } else {
-        client_.on_binary(self);
+        client_.on_binary(data.size(), self);
       }
     } else if (++refused_in_row_ >= state_->cfg.rate_close_after) {
       spdlog::warn("rate limit abuse, closing conn={} refused={}", id_, refused_in_row_);

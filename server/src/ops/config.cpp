@@ -216,6 +216,19 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_number<int>(v, c.identities_per_address, 1, 10'000'000); }},
       {"free-failed-joins", "TINSEL_FREE_FAILED_JOINS", "join_room misses (unknown codes) per address before each attempt waits 1 s, 2 s, 4 s, ... up to 1 h (too_many_attempts) (default 3; at least 1)",
        [](config& c, const std::string& v) { return parse_number<int>(v, c.free_failed_joins, 1, 10'000'000); }},
+      {"free-failed-joins-per-48", "TINSEL_FREE_FAILED_JOINS_PER_48", "join_room misses per IPv6 /48 (all its /64s together) before each attempt from it waits 1 s, 2 s, 4 s, ... up to --max-join-wait-per-48-sec (default 32; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<int>(v, c.free_failed_joins_per_48, 1, 10'000'000); }},
+      {"max-join-wait-per-48-sec", "TINSEL_MAX_JOIN_WAIT_PER_48_SEC", "the longest wait of an IPv6 /48 after failed joins (default 600; at least 1)",
+       [](config& c, const std::string& v) {
+         long long s = 0;
+         if (!parse_number<long long>(v, s, 1, 24 * 3600)) return false;
+         c.max_join_wait_per_48 = std::chrono::seconds(s);
+         return true;
+       }},
+      {"join-bytes-per-sec", "TINSEL_JOIN_BYTES_PER_SEC", "bytes per second that join_room answers may send one address, in the long run (default 16384; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.join_bytes_per_sec, 1, 1ull << 40); }},
+      {"join-bytes-burst", "TINSEL_JOIN_BYTES_BURST", "bytes that join_room answers may send one address at once; beyond, joins come without chat_history and game_log, then get rate_limited (default 8388608; at least 1)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.join_bytes_burst, 1, 1ull << 40); }},
       {"max-spectators-per-room", "TINSEL_MAX_SPECTATORS_PER_ROOM", "spectators one room may have; beyond, too_many_spectators (default 20; at least 1)",
        [](config& c, const std::string& v) { return parse_number<int>(v, c.max_spectators_per_room, 1, 10'000'000); }},
       {"trusted-proxy", "TINSEL_TRUSTED_PROXY", "comma-separated addresses of reverse proxies whose X-Forwarded-For names the client (default: none, the header is ignored)",

@@ -152,6 +152,17 @@ std::string metrics_registry::render(const metrics_gauges& g) const {
   w.sample("tinsel_forced_closes_total", {{"reason", "too_slow"}}, slow_client_closes_.value());
   w.sample("tinsel_forced_closes_total", {{"reason", "rate_limited"}}, rate_limit_closes_.value());
 
+  if (g.journal_writable >= 0) {
+    w.header("tinsel_journal_writable", "gauge", "1 while the journal's writes reach the disk, 0 while they fail and rooms refuse what they would have to save.");
+    w.sample("tinsel_journal_writable", {}, g.journal_writable);
+  }
+  w.header("tinsel_journal_failures_total", "counter", "Times the journal's writes (or syncs) started failing.");
+  w.sample("tinsel_journal_failures_total", {}, journal_failures_.value());
+  w.header("tinsel_storage_refused_total", "counter", "Requests refused with storage_failed.");
+  w.sample("tinsel_storage_refused_total", {}, storage_refusals_.value());
+  w.header("tinsel_room_rebuilds_total", "counter", "Rooms rebuilt from their journal after a write that failed.");
+  w.sample("tinsel_room_rebuilds_total", {}, room_rebuilds_.value());
+
   w.raw() += render_process_metrics();
   return w.take();
 }

@@ -115,6 +115,7 @@ struct metrics_gauges {
   };
   std::size_t connections = 0;
   std::vector<rooms> rooms_by_game_and_status;  // every game and status, zeros included
+  int journal_writable = -1;  // 1, 0, or -1: no journal (off, or unavailable)
 };
 
 class metrics_registry {
@@ -133,6 +134,9 @@ class metrics_registry {
   }
   void slow_client_closed() { slow_client_closes_.inc(); }
   void rate_limit_closed() { rate_limit_closes_.inc(); }
+  void journal_failed() { journal_failures_.inc(); }
+  void storage_refused() { storage_refusals_.inc(); }
+  void room_rebuilt() { room_rebuilds_.inc(); }
 
   // The whole exposition: our series, the gauges, then the standard process_* metrics.
   std::string render(const metrics_gauges& g) const;
@@ -146,6 +150,9 @@ class metrics_registry {
   counter bytes_sent_;
   counter slow_client_closes_;
   counter rate_limit_closes_;
+  counter journal_failures_;
+  counter storage_refusals_;
+  counter room_rebuilds_;
 };
 
 // The process's registry.

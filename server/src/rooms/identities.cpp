@@ -41,6 +41,12 @@ void identities::set_room(const std::string& token, const std::string& room) {
   if (auto it = by_token_.find(hash); it != by_token_.end()) it->second.info.room = room;
 }
 
+std::string identities::room_of(const std::string& token_hash) const {
+  std::lock_guard lock(mutex_);
+  auto it = by_token_.find(token_hash);
+  return it == by_token_.end() ? std::string() : it->second.info.room;
+}
+
 void identities::released(const std::string& token, std::uint64_t connection) {
   const auto hash = protocol::sha256_hex(token);
   std::lock_guard lock(mutex_);

@@ -37,6 +37,8 @@ class identities {
   std::optional<identity_info> resume(const std::string& token, const std::shared_ptr<participant>& conn,
                                       std::shared_ptr<participant>& replaced);
   void set_room(const std::string& token, const std::string& room);
+  // The room the player of this token hash was last in ("" if none, or unknown).
+  std::string room_of(const std::string& token_hash) const;
   // The connection holding `token` closed (ignored if another connection took over since).
   void released(const std::string& token, std::uint64_t connection);
   std::size_t size() const;

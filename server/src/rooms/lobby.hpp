@@ -41,6 +41,8 @@ class lobby {
   // Creates a room with a fresh code for a client at address key `creator`, if its limits allow;
   // options are already normalized.
   created create(const engine::game_info& game, nlohmann::json options, const std::string& creator);
+  // False while the journal cannot write: a new room could not be saved, so none is made.
+  bool can_save() const { return !journal_ || journal_->writable(); }
   std::shared_ptr<room> find(const std::string& code) const;
   std::size_t size() const;
   // Calls f for every open room, under the registry's lock (f must be quick): /metrics counts them.

@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
@@ -41,16 +42,36 @@ room::room(boost::asio::any_io_executor ex, std::string code, const engine::game
 }
 
 template <class F>
-void room::dispatch(F&& f, pptr sender, json id) {
+void room::dispatch(F&& f, pptr sender, json id, op_kind kind) {
   boost::asio::post(strand_, [self = shared_from_this(), f = std::function<void(room&)>(std::forward<F>(f)),
-                              sender = std::move(sender), id = std::move(id)]() mutable {
-    self->run_op(std::move(f), std::move(sender), std::move(id));
+                              sender = std::move(sender), id = std::move(id), kind]() mutable {
+    self->run_op(std::move(f), std::move(sender), std::move(id), kind);
   });
 }
 
-void room::run_op(std::function<void(room&)> f, pptr sender, json id) {
+void room::run_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind) {
   if (writing_) {
-    deferred_.push_back({std::move(f), std::move(sender), std::move(id)});
+    deferred_.push_back({std::move(f), std::move(sender), std::move(id), kind});
+    return;
+  }
+  start_op(std::move(f), std::move(sender), std::move(id), kind);
+}
+
+void room::start_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind) {
+  if (journal_ && !journal_->writable() && kind != op_kind::membership) {
+    if (kind == op_kind::request) {
+      metrics().storage_refused();
+      if (sender)
+        sender->send(share(protocol::make_error(id, errc::storage_failed,
+                                                "the server could not save this; nothing changed, please try again")));
+      return;
+    }
+    // A server move waits for the journal; a timer that was re-armed meanwhile makes it stale,
+    // and it then does nothing, as a stale timer does.
+    auto retry = std::make_shared<boost::asio::steady_timer>(strand_, std::chrono::seconds(1));
+    retry->async_wait([self = shared_from_this(), retry, f = std::move(f)](boost::system::error_code ec) mutable {
+      if (!ec && !self->closed_) self->run_op(std::move(f), nullptr, nullptr, op_kind::server_move);
+    });
     return;
   }
   f(*this);
@@ -76,8 +97,7 @@ void room::end_op(const pptr& sender, const json& id) {
       while (!self->writing_ && !self->deferred_.empty()) {
         auto next = std::move(self->deferred_.front());
         self->deferred_.pop_front();
-        next.f(*self);
-        self->end_op(next.sender, next.id);
+        self->start_op(std::move(next.f), std::move(next.sender), std::move(next.id), next.kind);
       }
     });
   });
@@ -89,10 +109,13 @@ void room::end_op(const pptr& sender, const json& id) {
 void room::committed(bool ok, std::vector<outgoing> out, const pptr& sender, const json& id) {
   if (!ok && closed_) return;  // the server is stopping
   if (!ok) {
-    spdlog::error("journal write failed, operation refused room={}", code_);
-    if (sender)
+    // The journal said so once (journal write failed); this is one room's part of it.
+    spdlog::debug("journal write failed, operation refused room={}", code_);
+    if (sender) {
+      metrics().storage_refused();
       sender->send(share(protocol::make_error(id, errc::storage_failed,
                                               "the server could not save this; nothing changed, please try again")));
+    }
     return reload_from_journal();
   }
   // Each participant's frames go in one hand-over, in order: a command's `ok` and its `state`
@@ -145,16 +168,16 @@ void room::append_record(json body) {
 }
 
 void room::join(std::shared_ptr<participant> p, identity who, bool spectator, std::optional<std::uint64_t> last_seq,
-                json request_id) {
-  dispatch([p, who = std::move(who), spectator, last_seq, id = request_id](room& r) mutable {
-    r.do_join(p, std::move(who), spectator, last_seq, id);
-  }, p, request_id);
+                json request_id, join_budget budget) {
+  dispatch([p, who = std::move(who), spectator, last_seq, id = request_id, budget = std::move(budget)](room& r) mutable {
+    r.do_join(p, std::move(who), spectator, last_seq, id, budget);
+  }, p, request_id, op_kind::membership);
 }
 void room::leave(std::shared_ptr<participant> p, json request_id) {
-  dispatch([p, id = request_id](room& r) { r.do_leave(p->connection_id(), p, id); }, p, request_id);
+  dispatch([p, id = request_id](room& r) { r.do_leave(p->connection_id(), p, id); }, p, request_id, op_kind::membership);
 }
 void room::disconnected(std::uint64_t connection) {
-  dispatch([connection](room& r) { r.do_leave(connection, nullptr, nullptr); });
+  dispatch([connection](room& r) { r.do_leave(connection, nullptr, nullptr); }, nullptr, nullptr, op_kind::membership);
 }
 void room::close() {
   // Not an operation: the server is stopping, and nothing of it is journaled (the room comes back
@@ -394,7 +417,7 @@ void room::do_set_options(const pptr& p, json options, const json& id) {
 }
 
 void room::do_join(const pptr& p, identity who, bool spectator,
-                   std::optional<std::uint64_t> last_seq, const json& id) {
+                   std::optional<std::uint64_t> last_seq, const json& id, const join_budget& budget) {
   const auto connection = p->connection_id();
   auto refuse = [&](std::string_view code, std::string_view message) {
     tell_left(p);
@@ -449,20 +472,37 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   spdlog::info("room joined room={} player={} seat={} resumed={} members={}", code_, who.player_id, seat_index, resumed,
                members_.size());
 
+  // What the join sends: its ok, the room push (to everyone), the chat, and with a game its log
+  // from the start (as far as kept) and the state that answers the join. The log covers every
+  // state up to this one, so a client shows the log and skips that state's events. When the
+  // address's budget cannot pay for all of it, the histories stay home (docs/protocol.md, join_room).
+  const auto v = game_viewer(seat_index, who.player_id);
+  const auto caught_up = in_this_game ? last_seq : std::nullopt;
   json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
              {"resumed", resumed}};
-  reply_ok(p, id, std::move(ok));
-  update_empty_timer();
-  broadcast_room();
-  if (!chat_.empty())
-    tell(p, share(protocol::dump({{"type", "chat_history"}, {"room", code_}, {"messages", json(chat_)}})));
+  std::string ok_frame = id.is_null() ? std::string() : protocol::make_ok(id, ok);
+  const auto room_frame = share(protocol::dump(room_json()));
+  std::string chat_frame, log_frame, state;
+  if (!chat_.empty()) chat_frame = protocol::dump({{"type", "chat_history"}, {"room", code_}, {"messages", json(chat_)}});
   if (game_state_) {
-    // The game from its start (as far as kept), then the state that answers the join: the log
-    // covers every state up to this one, so a client shows the log and skips that state's events.
-    const auto v = game_viewer(seat_index, who.player_id);
-    tell(p, share(game_log_frame(v)));
-    send_catch_up(p, v, in_this_game ? last_seq : std::nullopt);
+    log_frame = game_log_frame(v);
+    state = catch_up_frame(v, caught_up);
   }
+  if (!budget.try_spend(ok_frame.size() + room_frame->size() + chat_frame.size() + log_frame.size() + state.size())) {
+    spdlog::debug("join without histories: join byte budget used up room={} player={}", code_, who.player_id);
+    chat_frame.clear();
+    log_frame.clear();
+    if (game_state_) state = catch_up_frame(v, caught_up, /*replay=*/false);
+    ok["history_withheld"] = true;
+    if (!id.is_null()) ok_frame = protocol::make_ok(id, std::move(ok));
+    budget.spend(ok_frame.size() + room_frame->size() + state.size());
+  }
+  if (!ok_frame.empty()) tell(p, share(std::move(ok_frame)));
+  update_empty_timer();
+  broadcast_room(room_frame);
+  if (!chat_frame.empty()) tell(p, share(std::move(chat_frame)));
+  if (!log_frame.empty()) tell(p, share(std::move(log_frame)));
+  if (!state.empty()) tell(p, share(std::move(state)));
   if (resumed && status_ == status::playing) {
     arm_prompt_timer();  // a returning player gets the normal timers again
     arm_bot_timer();
@@ -623,10 +663,10 @@ json room::room_json() const {
             {"kicked", kicked}}}};
 }
 
-void room::broadcast_room() {
+void room::broadcast_room(frame_ptr prepared) {
   journal_lobby_if_changed();
   refresh_public_summary();
-  send_to_all(share(protocol::dump(room_json())));
+  send_to_all(prepared ? prepared : share(protocol::dump(room_json())));
 }
 
 void room::send_to_all(const std::shared_ptr<const std::string>& frame) {

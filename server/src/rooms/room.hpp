@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
+#include "net/address_limits.hpp"
 #include "rooms/participant.hpp"
 #include "storage/journal.hpp"
 #include "tinsel/engine/game.hpp"
@@ -75,8 +76,11 @@ class room : public std::enable_shared_from_this<room> {
   // after resuming with its token) gets that seat back; with `last_seq` it then receives every
   // event it missed, or a full state if they are no longer in the history. Whoever joins a room
   // with a game first receives that game's log from its start (game_log), as it may see it.
+  // `budget`: what the join may send the joiner's address; a join it cannot pay for in full comes
+  // without chat_history and game_log (and with a resync instead of missed events), and says so
+  // in its ok (history_withheld). Everything sent is charged.
   void join(std::shared_ptr<participant> p, identity who, bool spectator, std::optional<std::uint64_t> last_seq,
-            json request_id);
+            json request_id, join_budget budget = {});
   void leave(std::shared_ptr<participant> p, json request_id);
   void disconnected(std::uint64_t connection);
   void chat(std::shared_ptr<participant> p, std::string text, json request_id);
@@ -140,13 +144,21 @@ class room : public std::enable_shared_from_this<room> {
   using pptr = std::shared_ptr<participant>;
   using frame_ptr = std::shared_ptr<const std::string>;
 
+  // What an operation is, for while the journal is not writable: a request is refused with
+  // storage_failed before it runs (so nothing changes and nothing needs undoing); a server move
+  // (a timer, a bot) waits, tried again every second; joins, leaves and dropped connections run
+  // as ever (a resumed seat must see its game), and only if they change the seats does their
+  // write fail and the room go back to its journal.
+  enum class op_kind { request, membership, server_move };
   // Every operation runs through here, on the strand: it changes the room, appends its journal
   // records and queues what it tells (tell/tell_left). Then, with records, the room waits for the
   // journal before anything queued goes out, and later operations wait behind it; without, what
   // it queued goes out at once. `sender`/`id`: who asked, to be refused if the journal fails.
   template <class F>
-  void dispatch(F&& f, pptr sender = nullptr, json id = nullptr);
-  void run_op(std::function<void(room&)> f, pptr sender, json id);
+  void dispatch(F&& f, pptr sender = nullptr, json id = nullptr, op_kind kind = op_kind::request);
+  void run_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind = op_kind::server_move);
+  // Runs one operation now, or (journal not writable) refuses or postpones it.
+  void start_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind);
   void end_op(const pptr& sender, const json& id);
   void committed(bool ok, std::vector<outgoing> out, const pptr& sender, const json& id);
   // Queues for the end of the operation.
@@ -166,8 +178,11 @@ class room : public std::enable_shared_from_this<room> {
   // After a failed write: the room as its journal has it, everyone resynced.
   void reload_from_journal();
 
-  void do_join(const pptr& p, identity who, bool spectator, std::optional<std::uint64_t> last_seq, const json& id);
-  void send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uint64_t> last_seq);
+  void do_join(const pptr& p, identity who, bool spectator, std::optional<std::uint64_t> last_seq, const json& id,
+               const join_budget& budget);
+  // The state that answers a join: with `last_seq`, the missed events if `replay` and the history
+  // still holds them, else resync.
+  std::string catch_up_frame(engine::viewer v, std::optional<std::uint64_t> last_seq, bool replay = true) const;
   // Keeps the events of state `seq` (serialized: make_state_parts or serialize_events) for
   // resuming clients (history_) and for the game log.
   struct state_parts;
@@ -197,7 +212,8 @@ class room : public std::enable_shared_from_this<room> {
   // Outside a game: frees the seats whose players stayed disconnected past the lobby grace.
   void arm_seat_timer();
   void free_expired_seats();
-  void broadcast_room();
+  // `prepared`: the room push, already serialized (room_json() as it is now).
+  void broadcast_room(frame_ptr prepared = nullptr);
   json room_json() const;
   // Renews public_summary()'s copy (on the strand, or before anyone can reach the room).
   void refresh_public_summary();
@@ -293,6 +309,7 @@ class room : public std::enable_shared_from_this<room> {
     std::function<void(room&)> f;
     pptr sender;
     json id;
+    op_kind kind;
   };
   std::deque<deferred_op> deferred_;
   std::string journaled_lobby_;  // the last seat snapshot written

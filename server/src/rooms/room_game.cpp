@@ -111,6 +111,7 @@ struct room::state_parts {
     std::string body;  // serialized
     engine::event::audience to;
     int seat;
+    std::string retold = {};  // serialized event::retold, for the history and the log; empty: as body
     bool visible_to(engine::viewer v) const { return engine::event{json(), to, seat}.visible_to(v); }
   };
   std::vector<event_text> events;
@@ -172,7 +173,8 @@ room::state_parts room::make_state_parts(const engine::events& evs) const {
 room::state_parts room::serialize_events(const engine::events& evs) {
   state_parts s;
   s.events.reserve(evs.size());
-  for (const auto& e : evs) s.events.push_back({protocol::dump(e.body), e.to, e.seat});
+  for (const auto& e : evs)
+    s.events.push_back({protocol::dump(e.body), e.to, e.seat, e.retold.is_null() ? std::string() : protocol::dump(e.retold)});
   return s;
 }
 
@@ -265,11 +267,11 @@ std::string room::state_frame(engine::viewer v, const engine::events& evs, const
 // A (re)joining member gets one state with the current view. With `last_seq` from the history it
 // carries every event of the states it missed, each tagged with its state's `seq`, so the stream
 // continues with no gap and no duplicate; beyond the history it is marked `resync`.
-void room::send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uint64_t> last_seq) {
+std::string room::catch_up_frame(engine::viewer v, std::optional<std::uint64_t> last_seq, bool replay) const {
   state_parts missed;
   std::string extra;
   if (last_seq && *last_seq < seq_) {
-    const bool covered = !history_.empty() && history_.front().seq <= *last_seq + 1;
+    const bool covered = replay && !history_.empty() && history_.front().seq <= *last_seq + 1;
     if (covered) {
       for (const auto& h : history_) {
         if (h.seq <= *last_seq) continue;
@@ -281,19 +283,21 @@ void room::send_catch_up(const pptr& p, engine::viewer v, std::optional<std::uin
     }
   }
   complete_state_parts(missed);
-  tell(p, share(state_frame(v, missed, extra)));
+  return state_frame(v, missed, extra);
 }
 
 void room::keep_events(std::uint64_t seq, const engine::events& evs) { keep_events(seq, serialize_events(evs)); }
 
 void room::keep_events(std::uint64_t seq, const state_parts& parts) {
-  // Each body once more with its state's seq, shared by the history and the log.
+  // Each body once more with its state's seq, shared by the history and the log: as it is told
+  // again (event::retold), so a catch-up or a log never repeats what the live state showed once.
   history_.push_back({seq, {}});
   auto& kept = history_.back().evs;
   kept.reserve(parts.events.size());
   const std::string seq_text = std::to_string(seq);
   for (const auto& e : parts.events) {
-    kept.push_back({seq, e.to, e.seat, std::make_shared<const std::string>(protocol::insert_member(e.body, "seq", seq_text))});
+    const std::string& told = e.retold.empty() ? e.body : e.retold;
+    kept.push_back({seq, e.to, e.seat, std::make_shared<const std::string>(protocol::insert_member(told, "seq", seq_text))});
     event_log_.push_back(kept.back());
   }
   while (history_.size() > cfg_.history_states) history_.pop_front();

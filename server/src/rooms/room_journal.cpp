@@ -12,6 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 #include "rooms/room.hpp"
 #include "tinsel/protocol/sha256.hpp"
@@ -86,8 +87,7 @@ json room::game_record() const {
   const auto seed = std::to_string(seed_);
   return {{"format", "tinsel-game-record"},
           {"version", 1},
-          {"id", record_id_},
-          {"room", code_},
+          {"id", record_id_},  // random, like the seed: nothing in a record leads to the room (no code)
           {"game", game_.id},
           {"options", options_},
           {"players", players},
@@ -264,7 +264,7 @@ void room::resume_after_restart() {
       r.arm_prompt_timer();
       r.arm_bot_timer();
     }
-  }, nullptr, nullptr); });
+  }, nullptr, nullptr, op_kind::membership); });
 }
 
 // A write failed: the operation that wrote it (and nothing after it) is undone by rebuilding the
@@ -297,7 +297,9 @@ void room::reload_from_journal() {
     if (on_expired_) on_expired_(code_, true);
     return;
   }
-  spdlog::warn("room rebuilt from its journal after a failed write room={} seq={}", code_, seq_);
+  // Once per room and failure (what follows is refused before it runs): a debug line and a count.
+  metrics().room_rebuilt();
+  spdlog::debug("room rebuilt from its journal after a failed write room={} seq={}", code_, seq_);
   const auto now = clock::now();
   for (auto& [c, m] : members_) {
     const bool was_seated = m.seat >= 0;

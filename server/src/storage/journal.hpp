@@ -54,7 +54,13 @@ class journal {
   // A room that cannot be recovered: kept out of recovery, its code answers room_unavailable.
   virtual void set_aside(const std::string& code, const std::string& reason) = 0;
   virtual std::vector<std::string> set_aside_codes() = 0;
+  // A record younger than --keep-records-days (older ones are pruned at start and whenever a game
+  // ends, and never served in between).
   virtual std::optional<game_record> find_record(const std::string& id) = 0;
+  // Whether writes reach the disk now: false from a write or a sync (checkpoint) that failed until
+  // the journal, trying again by itself every second, has written and synced once more. While
+  // false every batch fails at once. Safe from any thread; an atomic load.
+  virtual bool writable() const = 0;
   // Writes what is queued, then stops the writer. Idempotent.
   virtual void close() = 0;
 };

@@ -171,6 +171,9 @@ export default [
       revealSeconds: { min: 1, max: 60 },
       mainTimeoutSec: { choices: [30, 60, 90, 180, 300, 'off'] },
     },
+    // What the log keeps of an event (before the board is loaded too): a looked-at card without
+    // its motif, as the server tells it again (rulebook A12: shown once, and the log stays).
+    logEvent: (ev) => (ev.kind === 'revealed' ? { kind: ev.kind, seat: ev.seat, location: ev.location } : ev),
     board: () => import('./unterm_baum.js'),
     rules: () => import('../rules/unterm_baum.js'),
   },

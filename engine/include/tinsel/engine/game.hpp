@@ -10,7 +10,7 @@
 //   docs/protocol.md). Whenever a seat must act (it is in `prompt().seats`), at least one sendable
 //   entry is listed for it.
 // - `view(viewer)` is the only way state leaves the engine; events are redacted per viewer through
-//   `event::visible_to`.
+//   `event::visible_to`, and for being told again (catch-up, game log) through `event::retold`.
 // - Time does not exist here: `prompt()` says who is awaited and for how long; when the room's timer
 //   fires it calls `on_timeout(serial)`, which applies the rulebook's deterministic default, or does
 //   nothing if the prompt with that serial has already been left.
@@ -47,8 +47,13 @@ struct event {
   json body;
   audience to = audience::everyone;
   int seat = -1;
+  // The event as it is told again later, to the same audience: in the catch-up of a resuming
+  // client and in the game log. Null: the same as `body`. A game sets it when something may be
+  // shown once only (Unterm Baum's `revealed`: the motif goes out in the live state alone).
+  json retold = nullptr;
 
   static event public_event(json body) { return event{std::move(body), audience::everyone, -1}; }
+  const json& retold_body() const { return retold.is_null() ? body : retold; }
   bool visible_to(viewer v) const {
     switch (to) {
       case audience::everyone: return true;

@@ -6,11 +6,12 @@
 namespace tinsel::protocol::errc {
 
 // Envelope and session
-inline constexpr std::string_view bad_json = "bad_json";                  // not valid JSON / UTF-8
-inline constexpr std::string_view invalid_message = "invalid_message";    // not an object, no string `type`, binary frame
+inline constexpr std::string_view bad_json = "bad_json";                  // not valid JSON / UTF-8, a BOM, a NUL byte
+inline constexpr std::string_view invalid_message = "invalid_message";    // not an object, no string `type`, a key twice, binary frame
 inline constexpr std::string_view unknown_type = "unknown_type";
 inline constexpr std::string_view invalid_field = "invalid_field";        // a field missing or of the wrong shape
 inline constexpr std::string_view frame_too_large = "frame_too_large";
+inline constexpr std::string_view frame_too_deep = "frame_too_deep";      // arrays/objects nested beyond limits::max_depth
 inline constexpr std::string_view hello_required = "hello_required";
 inline constexpr std::string_view already_hello = "already_hello";
 inline constexpr std::string_view unsupported_protocol = "unsupported_protocol";
@@ -46,7 +47,7 @@ inline constexpr std::string_view room_unavailable = "room_unavailable";  // joi
 
 // Every code above, for the documentation check.
 inline constexpr std::string_view all[] = {
-    bad_json,     invalid_message, unknown_type,    invalid_field,  frame_too_large,  hello_required,
+    bad_json,     invalid_message, unknown_type,    invalid_field,  frame_too_large,  frame_too_deep, hello_required,
     already_hello, unsupported_protocol, internal_error, unknown_game, invalid_option,   unknown_room,
     room_full,    already_in_room, not_in_room,     not_host,       game_in_progress, game_not_started,
     not_enough_players, not_a_player, not_awaited, unknown_player, not_a_bot, too_many_bots, rate_limited,

@@ -3,7 +3,10 @@
 // records"), and the game entries the server's journal keeps for a running game, which are the
 // same: `command` (a seat's command), `timeout` (the rulebook default applied when a prompt's
 // timer ran out), `default` (the default where a server-played seat had no command).
+#include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -30,5 +33,14 @@ struct record_check {
 // commitment shown at the start of the game, that every entry is accepted (and every state hash
 // matches), that the game ends with the last entry, and that the result is the recorded one.
 record_check check_record(const json& record);
+
+// How deep a record may nest arrays and objects. The server writes far less: a record puts three
+// levels around a command, and a command comes in a frame of at most limits::max_depth (32).
+inline constexpr std::size_t max_record_depth = 64;
+
+// Reads a record given as text (a file someone passed on): nullopt, with `why`, for text that is
+// not JSON, nests deeper than max_record_depth, or has an object with the same key twice. What
+// it returns can be checked, copied and printed without any risk to the stack.
+std::optional<json> read_record(std::string_view text, std::string& why);
 
 }  // namespace tinsel::protocol

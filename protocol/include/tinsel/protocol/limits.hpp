@@ -9,6 +9,9 @@ struct limits {
   std::size_t max_name_chars = 32;         // display name, in Unicode code points
   std::size_t max_chat_chars = 500;        // one chat message, in Unicode code points
   std::size_t max_id_chars = 64;           // a request id given as a string
+  // Arrays and objects nested in one frame, the message itself counting 1; deeper frames are
+  // answered with frame_too_deep. The deepest message of version 1 is an Unterm Baum action (5).
+  std::size_t max_depth = 32;
 };
 
 inline constexpr int protocol_version = 1;

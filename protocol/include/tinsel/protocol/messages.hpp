@@ -91,7 +91,8 @@ parse_result parse_client_message(std::string_view frame, const limits& lim);
 // Counts Unicode code points of valid UTF-8 (nlohmann has already validated the encoding).
 std::size_t utf8_length(std::string_view s);
 // Drops bidirectional control characters (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069)
-// and trims spaces (and newlines); rejects control characters. Returns nullopt if the result is
+// and trims spaces (and newlines); rejects control characters (C0 but a newline when allowed, DEL,
+// C1) and the separators U+2028 and U+2029. Returns nullopt if the result is
 // too long or has no visible character (only white space, invisible or format characters, or
 // combining marks).
 std::optional<std::string> clean_display_text(std::string_view s, std::size_t max_chars, bool allow_newlines);

@@ -85,6 +85,16 @@ struct config {
   // join_room with unknown codes: this many misses are free, then each attempt waits 2^(misses -
   // free) seconds, up to an hour (too_many_attempts). docs/operations.md has the arithmetic.
   int free_failed_joins = 3;
+  // The same per IPv6 /48 (all its /64s together), with more free misses and a shorter longest
+  // wait: one noisy /64 alone never makes the rest of its /48 wait, and a /48 that is guessed from
+  // waits at most this long per attempt.
+  int free_failed_joins_per_48 = 32;
+  std::chrono::seconds max_join_wait_per_48{600};
+  // Bytes a join_room sends (room, chat_history, game_log, the answering state), per address: a
+  // token bucket of join_bytes_per_sec, bursts up to join_bytes_burst. A join the budget cannot pay
+  // for in full is served without its histories; one from an address in debt gets rate_limited.
+  std::size_t join_bytes_per_sec = 16 * 1024;
+  std::size_t join_bytes_burst = 8 * 1024 * 1024;
   // Spectators one room may have; beyond: too_many_spectators.
   int max_spectators_per_room = 20;
   // TCP peers whose X-Forwarded-For names the client (canonical address text); empty: none.
