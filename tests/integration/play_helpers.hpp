@@ -68,9 +68,12 @@ inline std::vector<json> play_to_end(table& t, std::mt19937& rng, std::uint64_t&
   std::vector<bool> done(n, false);
   std::uint64_t acted_on = 0;
   int actions = 0;
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  // A game ends after a bounded number of commands; the clock only guards against a server that
+  // stopped answering (a busy machine plays the same game, later).
+  const auto hang_guard = std::chrono::steady_clock::now() + std::chrono::minutes(10);
   while (std::count(done.begin(), done.end(), true) < static_cast<long>(n)) {
-    REQUIRE(std::chrono::steady_clock::now() < until);
+    REQUIRE(actions < 100000);
+    REQUIRE(std::chrono::steady_clock::now() < hang_guard);
     for (std::size_t i = 0; i < n; ++i) {
       while (!done[i]) {
         auto m = t.clients[i]->recv(std::chrono::milliseconds(1));

@@ -222,7 +222,8 @@ TEST_CASE("a client too slow to read is closed with 4008 while the others play o
   say_hello(slow, "Slow");
   REQUIRE(slow.request({{"type", "join_room"}, {"room", t.code}, {"as", "spectator"}})["type"] == "ok");
   slow.pause_reading();
-  t.clients[0]->expect([](const json& j) { return j.value("type", "") == "room" && j["room"]["spectators"] == 1; }, "the spectator");
+  t.clients[0]->expect([](const json& j) { return j.value("type", "") == "room" && j["room"]["spectators"] == 1; }, "the spectator",
+                       std::chrono::seconds(60));
   // Chat traffic paced by the readers: a chat goes out only when both players have received all
   // but the last `window` ones, so each of their outgoing queues holds at most `window` chats (and
   // a room push) of the 32 allowed, however slowly this machine schedules their threads. (Paced by
@@ -238,7 +239,7 @@ TEST_CASE("a client too slow to read is closed with 4008 while the others play o
   while (!dropped && sent < 20000) {
     for (int i = 0; i < 2; ++i)
       while (sent - received[i] >= window) {
-        auto m = t.clients[static_cast<std::size_t>(i)]->recv(std::chrono::milliseconds(15000));
+        auto m = t.clients[static_cast<std::size_t>(i)]->recv(std::chrono::seconds(60));
         REQUIRE(m);
         if ((*m)["type"] == "chat") ++received[i];
         if (i == 0 && is_drop(*m)) dropped = true;
@@ -248,11 +249,11 @@ TEST_CASE("a client too slow to read is closed with 4008 while the others play o
     ++sent;
   }
   // The server dropped the spectator (it cannot see the close frame: it is not reading).
-  if (!dropped) t.clients[0]->expect(is_drop, "the slow spectator removed", std::chrono::milliseconds(15000));
+  if (!dropped) t.clients[0]->expect(is_drop, "the slow spectator removed", std::chrono::seconds(60));
   INFO("chats sent before the spectator was dropped: " << sent);
   CHECK_FALSE(t.clients[0]->closed());
   CHECK_FALSE(t.clients[1]->closed());
-  REQUIRE(t.clients[0]->request({{"type", "start_game"}}, std::chrono::milliseconds(15000))["type"] == "ok");
+  REQUIRE(t.clients[0]->request({{"type", "start_game"}}, std::chrono::seconds(60))["type"] == "ok");
   std::mt19937 rng(5);
   std::uint64_t seq = 0;
   check_final_state(play_to_end(t, rng, seq));

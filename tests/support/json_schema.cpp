@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -78,6 +79,22 @@ std::string shorten(const json& x) {
   return s.size() > 120 ? s.substr(0, 117) + "..." : s;
 }
 
+// A $ref fragment is a URI fragment: %XX escapes are decoded before it is read as a JSON pointer
+// (RFC 6901 section 6), so "#/$defs/a%25b" names the key "a%b".
+std::string percent_decode(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
 // Indices of schema arrays (allOf/3) as stable strings for the schema path.
 const std::vector<std::string>& index_names() {
   static const std::vector<std::string> names = [] {
@@ -139,7 +156,7 @@ schema_set::schema_set(const std::filesystem::path& dir) {
 schema_set::target schema_set::resolve(const document& from, const std::string& ref) const {
   const auto hash = ref.find('#');
   const std::string uri = ref.substr(0, hash);
-  const std::string fragment = hash == std::string::npos ? "" : ref.substr(hash + 1);
+  const std::string fragment = hash == std::string::npos ? "" : percent_decode(ref.substr(hash + 1));
   std::string id = from.id;
   if (uri.find("://") != std::string::npos) {
     id = uri;
@@ -214,8 +231,8 @@ void schema_set::check_schema(const document& doc, const json& node, const std::
       need(value.is_array() && std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_string(); }),
            key, "an array of strings");
     } else if (key == "minItems" || key == "maxItems" || key == "minLength" || key == "maxLength") {
-      need(value.is_number_unsigned() || (value.is_number_integer() && value.get<long long>() >= 0), key,
-           "a non-negative integer");
+      // 2020-12: an integer is any number without a fractional part, 2.0 included.
+      need(is_integer(value) && value.get<double>() >= 0, key, "a non-negative integer");
     } else if (key == "minimum" || key == "maximum" || key == "exclusiveMinimum" || key == "exclusiveMaximum") {
       need(value.is_number(), key, "a number");
     } else if (key == "uniqueItems") {
@@ -223,6 +240,11 @@ void schema_set::check_schema(const document& doc, const json& node, const std::
     } else if (key == "pattern") {
       need(value.is_string(), key, "a string");
       const auto& text = value.get_ref<const std::string&>();
+      // std::regex matches bytes: after a non-ASCII character a quantifier would apply to its last
+      // byte only, and a class would hold bytes, not characters.
+      if (std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+        throw std::runtime_error("pattern " + text + " has non-ASCII characters, which std::regex cannot match as "
+                                 "characters, at " + where());
       if (!patterns_.count(text)) {
         try {
           patterns_.emplace(text, std::wregex(code_points(text), std::regex::ECMAScript));

@@ -2,15 +2,17 @@
 // A validator for the subset of JSON Schema draft 2020-12 that protocol/schema uses, so the tests
 // can check every frame against the published contract without a third-party library.
 //
-// Supported keywords: $ref (same-document and relative file references, JSON pointer fragments),
+// Supported keywords: $ref (same-document and relative file references, JSON pointer fragments,
+// percent-decoded),
 // $defs, type, const, enum, properties, required, additionalProperties, items, prefixItems,
 // minItems, maxItems, uniqueItems, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength,
-// maxLength (in Unicode code points), pattern (std::regex ECMAScript, unanchored as the standard
+// maxLength (in Unicode code points), pattern (std::regex ECMAScript, ASCII only, unanchored as the standard
 // says), allOf, anyOf, oneOf, not, if/then/else; the annotations $schema, $id, $comment, title,
 // description, examples, default and deprecated are accepted and ignored.
 //
 // Contract: loading refuses (throws std::runtime_error) any other keyword, a $ref that does not
-// resolve, a pattern std::regex cannot compile and a file whose $id does not match its path, so a
+// resolve, a pattern std::regex cannot compile or match as characters (non-ASCII) and a file whose $id does
+// not match its path, so a
 // schema cannot silently rely on something this validator would skip. After loading, a schema_set
 // is immutable and may be used from several threads at once.
 #include <filesystem>

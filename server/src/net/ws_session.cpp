@@ -92,8 +92,7 @@ void ws_session::on_accept(beast::error_code ec) {
     return finish();
   }
   open_ = true;
-  tokens_ = state_->cfg.rate_burst;
-  refilled_ = std::chrono::steady_clock::now();
+  bucket_ = token_bucket(state_->cfg.rate_per_sec, state_->cfg.rate_burst, std::chrono::steady_clock::now());
   // Per connection, so at debug: at info a client opening and closing connections in a loop
   // would write lines as fast as it connects.
   spdlog::debug("connected conn={} client={} connections={}", id_, address_, state_->session_count());
@@ -145,16 +144,8 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
   do_read();
 }
 
-// Token bucket: refills continuously at rate_per_sec up to rate_burst.
-bool ws_session::take_token() {
-  const auto now = std::chrono::steady_clock::now();
-  const double elapsed = std::chrono::duration<double>(now - refilled_).count();
-  refilled_ = now;
-  tokens_ = std::min(state_->cfg.rate_burst, tokens_ + elapsed * state_->cfg.rate_per_sec);
-  if (tokens_ < 1.0) return false;
-  tokens_ -= 1.0;
-  return true;
-}
+// Token bucket (net/token_bucket.hpp): refills continuously at rate_per_sec up to rate_burst.
+bool ws_session::take_token() { return bucket_.take(std::chrono::steady_clock::now()); }
 
 void ws_session::send(std::shared_ptr<const std::string> frame) {
   net::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {

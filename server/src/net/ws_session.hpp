@@ -17,6 +17,7 @@
 #include "net/client.hpp"
 #include "net/connection_limits.hpp"
 #include "net/io_pool.hpp"
+#include "net/token_bucket.hpp"
 #include "rooms/participant.hpp"
 #include "server_state.hpp"
 
@@ -132,8 +133,7 @@ class ws_session final : public participant, public std::enable_shared_from_this
   frame_queue queue_;
   std::size_t queued_bytes_ = 0;
   bool open_ = false;     // handshake done and not closing
-  double tokens_ = 0;     // rate-limit bucket
-  std::chrono::steady_clock::time_point refilled_{};
+  token_bucket bucket_;   // rate limit
   int refused_in_row_ = 0;
   bool finished_ = false;
   bool detached_ = false;

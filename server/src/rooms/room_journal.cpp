@@ -104,6 +104,12 @@ bool room::replay_game_record(const json& r, std::string& why) {
     why = "a game record outside a game";
     return false;
   }
+  // Each game record was written with the seq of the state it produced, one after the previous:
+  // a gap or a repeat would hand resuming clients states they never saw, or skip some.
+  if (const auto seq = r.at("seq").get<std::uint64_t>(); seq != seq_ + 1) {
+    why = "the entry at seq " + std::to_string(seq) + " does not follow seq " + std::to_string(seq_);
+    return false;
+  }
   auto res = protocol::apply_game_entry(*game_state_, *dice_, r);
   if (!res) {
     why = "the engine refuses the entry at seq " + std::to_string(r.at("seq").get<std::uint64_t>()) + ": " + res.error().code;

@@ -157,7 +157,7 @@ class sqlite_journal final : public journal {
     end_room_ = std::make_unique<stmt>(writer_db_, "UPDATE rooms SET state = ?, reason = ?, ended_ms = ? WHERE code = ?");
     del_entries_ = std::make_unique<stmt>(writer_db_, "DELETE FROM entries WHERE room = ?");
     del_game_ = std::make_unique<stmt>(
-        writer_db_, "DELETE FROM entries WHERE room = ? AND kind IN ('started', 'command', 'timeout', 'ended')");
+        writer_db_, "DELETE FROM entries WHERE room = ? AND kind IN ('started', 'command', 'timeout', 'default', 'ended')");
     // A lobby snapshot replaces the one before it (restore reads the last one only), so a host who
     // changes options or adds and removes bots forever does not grow the room's journal.
     del_lobby_ = std::make_unique<stmt>(writer_db_, "DELETE FROM entries WHERE room = ? AND kind = 'lobby'");
