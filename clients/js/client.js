@@ -371,9 +371,10 @@ export class TinselClient {
    * `code`, `message`, `retry_after_ms`), also with code `disconnected` when not connected or
    * when the connection drops before the answer (the request may or may not have been applied).
    * A request refused with `rate_limited` was not executed, so it is sent again after a pause
-   * (about 0.1, 0.2, 0.4 … 3.2 s, each a little random so that a burst spreads out; after the
-   * sixth refusal the error is passed on): a fast bot stays within the server's rate limit
-   * without counting its own requests.
+   * (about 0.1, 0.2, 0.4 … 3.2 s, each a little random so that a burst spreads out, and never
+   * shorter than the error's `retry_after_ms`, which a `join_room` refused for the address's
+   * join budget carries; after the sixth refusal the error is passed on): a fast bot stays
+   * within the server's rate limit without counting its own requests.
    */
   async request(msg, onOk) {
     for (let pause = 100; ; pause *= 2) {
@@ -381,7 +382,8 @@ export class TinselClient {
         return await this.requestOnce(msg, onOk);
       } catch (err) {
         if (err.code !== 'rate_limited' || pause > 3200) throw err;
-        await new Promise((r) => setTimeout(r, pause * (0.5 + Math.random())));
+        const wait = Math.max(pause * (0.5 + Math.random()), err.retry_after_ms ?? 0);
+        await new Promise((r) => setTimeout(r, wait));
       }
     }
   }

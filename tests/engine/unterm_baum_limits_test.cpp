@@ -76,7 +76,7 @@ TEST_CASE("UB A14 a rearrangement that leaves every card where it was is refused
   CHECK(t.st()["fields"][A][12] == 1);
 }
 
-TEST_CASE("UB A14 a turn allows at most 20 rearrangements; legal stops offering them; the next turn starts afresh",
+TEST_CASE("UB A14 a turn allows at most 20 rearrangements: legal stops offering them and the next turn starts afresh",
           "[unterm_baum][rearrange][limits]") {
   table t;
   t.to_play();
@@ -140,7 +140,7 @@ TEST_CASE("UB A14 rearrangesPerTurn=3: the 4th rearrangement of a turn is refuse
   CHECK(one.rejected(A, rearrange({{cell(1, 1), cell(0, 0)}})) == "no_rearranges_left");
 }
 
-TEST_CASE("UB A14 rearrangesPerTurn: 1 to 100, default 20; anything else is invalid_option",
+TEST_CASE("UB A14 rearrangesPerTurn: 1 to 100, default 20, anything else is invalid_option",
           "[unterm_baum][options]") {
   const auto info = ub::info();
   CHECK(info.normalize_options(json::object()).value()["rearrangesPerTurn"] == 20);

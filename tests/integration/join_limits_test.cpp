@@ -29,7 +29,7 @@ bool has_frame(const std::vector<json>& frames, const std::string& type) {
 
 }  // namespace
 
-TEST_CASE("join bytes: joining a long game's room in a loop runs out of the address's budget; other addresses and rejoins are served",
+TEST_CASE("join bytes: joining a long game's room in a loop runs out of the address's budget while other addresses and rejoins are served",
           "[limits][join_bytes][integration]") {
   constexpr std::size_t burst = 200 * 1024;
   test_server s([](tinsel::server::config& c) {
@@ -125,7 +125,7 @@ TEST_CASE("join bytes: joining a long game's room in a loop runs out of the addr
   CHECK(has_frame(ben.transcript(), "game_log"));
 }
 
-TEST_CASE("failed joins per /48: guesses from /64s of one /48 make its other /64s wait; other /48s, IPv4 and returning players are not held back",
+TEST_CASE("failed joins per /48: guesses from /64s of one /48 make its other /64s wait but other /48s, IPv4 and returning players are not held back",
           "[limits][join48][integration]") {
   test_server s([](tinsel::server::config& c) {
     c.trusted_proxies = {"127.0.0.1"};

@@ -15,73 +15,13 @@
 #include <thread>
 #include <vector>
 
+#include "raw_conn.hpp"
 #include "test_server.hpp"
 #include "ws_client.hpp"
 
 using namespace tinsel::test;
 
 namespace {
-
-// One TCP connection to 127.0.0.1:port from the loopback address `from`.
-class raw_conn {
- public:
-  raw_conn(std::uint16_t port, const char* from = "127.0.0.1") : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-    if (fd_ < 0) throw std::runtime_error("socket failed");
-    timeval tv{10, 0};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    sockaddr_in src{};
-    src.sin_family = AF_INET;
-    ::inet_pton(AF_INET, from, &src.sin_addr);
-    sockaddr_in dst{};
-    dst.sin_family = AF_INET;
-    dst.sin_port = htons(port);
-    ::inet_pton(AF_INET, "127.0.0.1", &dst.sin_addr);
-    if (::bind(fd_, reinterpret_cast<sockaddr*>(&src), sizeof src) != 0 ||
-        ::connect(fd_, reinterpret_cast<sockaddr*>(&dst), sizeof dst) != 0) {
-      ::close(fd_);
-      throw std::runtime_error("connect failed");
-    }
-  }
-  ~raw_conn() { ::close(fd_); }
-  raw_conn(const raw_conn&) = delete;
-  raw_conn& operator=(const raw_conn&) = delete;
-
-  // Sends everything; false if the server stopped reading and closed first.
-  bool send_all(std::string_view bytes) {
-    while (!bytes.empty()) {
-      const auto n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-      if (n <= 0) return false;
-      bytes.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-  }
-  // The response head up to its blank line ("" if the connection closed or timed out first).
-  std::string read_head() {
-    std::string head;
-    char c;
-    while (!head.ends_with("\r\n\r\n") && ::recv(fd_, &c, 1, 0) == 1) head.push_back(c);
-    return head.ends_with("\r\n\r\n") ? head : std::string();
-  }
-  // The status code of the next response (0 if none came).
-  int status() {
-    const auto head = read_head();
-    last_head_ = head;
-    return head.size() > 12 && head.starts_with("HTTP/1.") ? std::stoi(head.substr(9, 3)) : 0;
-  }
-  // What follows the head until the server closes.
-  std::string read_rest() {
-    std::string out;
-    char buf[4096];
-    for (ssize_t n; (n = ::recv(fd_, buf, sizeof buf, 0)) > 0;) out.append(buf, static_cast<std::size_t>(n));
-    return out;
-  }
-  const std::string& last_head() const { return last_head_; }
-
- private:
-  int fd_;
-  std::string last_head_;
-};
 
 std::string upgrade_request(std::uint16_t port, const std::string& extra_headers = "") {
   return "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +

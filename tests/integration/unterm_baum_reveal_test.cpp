@@ -92,7 +92,7 @@ int check_frames(const std::vector<json>& frames, const std::set<std::string>& m
 
 }  // namespace
 
-TEST_CASE("Unterm Baum A12: a revealed motif is sent once, live; no later frame to a player or spectator repeats it, "
+TEST_CASE("Unterm Baum A12: a revealed motif is sent once, live: no later frame to a player or spectator repeats it, "
           "after a reload, a resume, a late join or a restart",
           "[unterm_baum][integration][leak][durable]") {
   const auto dir = temp_dir();

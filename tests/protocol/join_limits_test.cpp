@@ -107,7 +107,7 @@ TEST_CASE("failed joins per /48: one noisy /64, or two, never make the rest of t
   }
 }
 
-TEST_CASE("join bytes: a bucket per address, its burst at once, then its rate; beyond, debt and a wait", "[limits][join_bytes]") {
+TEST_CASE("join bytes: a bucket per address, its burst at once, then its rate, and beyond it debt and a wait", "[limits][join_bytes]") {
   config cfg;
   cfg.join_bytes_per_sec = 1000;
   cfg.join_bytes_burst = 10'000;

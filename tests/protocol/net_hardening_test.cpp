@@ -76,7 +76,7 @@ TEST_CASE("DNS rebinding: an upgrade or a request for another name gets 421, eve
   CHECK(answer_bytes(upgrade_head + "Host: evil.example\r\nOrigin: http://evil.example\r\n\r\n", proxied).status == 421);
 }
 
-TEST_CASE("--server-name takes names as Caddy's site address writes them", "[config][host]") {
+TEST_CASE("the --server-name flag takes names as Caddy's site address writes them", "[config][host]") {
   auto parse = [](std::vector<std::string> args) {
     args.insert(args.begin(), "tinsel-server");
     return parse_args(args, nullptr);
@@ -119,7 +119,7 @@ TEST_CASE("token buckets per address: a burst, then the rate, each address its o
   CHECK(b.tracked() <= 3000);  // the first 3,000 were full again, and forgotten
 }
 
-TEST_CASE("log throttle: one line per key per interval, then it says how many were held; a bound over all keys",
+TEST_CASE("log throttle: one line per key per interval, then it says how many were held, with a bound over all keys",
           "[logs][throttle]") {
   log_throttle t(10s, 3);
   const auto t0 = log_throttle::clock::now();
@@ -231,7 +231,7 @@ TEST_CASE("game records: gzip once, kept in memory, an immutable ETag, 304 witho
   CHECK(f.get("/records/not-an-id").status == 404);
 }
 
-TEST_CASE("game records: downloads per address beyond the bucket get 429 with Retry-After; other addresses do not wait",
+TEST_CASE("game records: downloads per address beyond the bucket get 429 with Retry-After while other addresses do not wait",
           "[http][records][limits]") {
   record_fixture f;
   for (int i = 0; i < 3; ++i) CHECK(f.get("/records/0123456789abcdef").status == 200);

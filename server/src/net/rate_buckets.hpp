@@ -11,6 +11,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "net/token_bucket.hpp"
+
 namespace tinsel::server {
 
 class rate_buckets {
@@ -23,16 +25,10 @@ class rate_buckets {
   std::size_t tracked() const;  // for tests of the memory bound
 
  private:
-  struct bucket {
-    double tokens = 0;
-    clock::time_point at{};
-  };
-  double level(const bucket& b, clock::time_point now) const;
-
   const double per_sec_;
   const double burst_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, bucket> buckets_;
+  std::unordered_map<std::string, token_bucket> buckets_;
   std::size_t sweep_at_ = 1024;
 };
 
