@@ -703,6 +703,7 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   await ben.page.reload();
   await ben.page.getByTestId('ub-tree').waitFor();
   await ben.page.getByTestId('log').getByText(retold).waitFor();
+  await screenshotOf(ben.page.getByTestId('log'), 'unterm-baum-20-log-after-reload-360-de.png');
   for (const p of [uncle.page, ben.page]) {
     assert.ok(!(await p.locator('body').textContent()).includes(looked), `"${looked}" is not named again`);
     assert.equal(await p.getByTestId('reveal').count(), 0, 'nor shown again');
