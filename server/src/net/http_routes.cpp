@@ -166,6 +166,106 @@ bool origin_allowed(std::string_view origin, std::string_view host, const config
   return http_scheme && loopback_host(from.host) && loopback_host(to.host);
 }
 
+namespace {
+
+// The client's address key, from the peer or, behind a trusted proxy, from X-Forwarded-For.
+std::string request_client(const http_request& req, const http_context& ctx) {
+  std::vector<std::string_view> forwarded;
+  for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it) forwarded.push_back(it->value());
+  return client_key(ctx.peer, forwarded, ctx.cfg.trusted_proxies);
+}
+
+// GET /records/<id>: `rest` is what follows /records/, 16 hex digits and an optional ".json".
+http_answer route_record(const http_request& req, const http_context& ctx, std::string_view rest, bool keep_alive,
+                         bool head) {
+  std::string id(rest);
+  if (id.ends_with(".json")) id.resize(id.size() - 5);
+  const bool well_formed = id.size() == 16 && std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+  });
+  if (!well_formed || !ctx.find_record) return text(404, "no game record with this id\n", keep_alive);
+  // A finished game's record never changes: cached for good, revalidated without a lookup.
+  http_answer a;
+  a.content_type = "application/json";
+  a.cache_control = "public, max-age=31536000, immutable";
+  a.etag = record_etag(id);
+  a.vary_encoding = true;
+  a.keep_alive = keep_alive;
+  a.head = head;
+  if (req.count(http::field::if_none_match) && etag_matches(req[http::field::if_none_match], a.etag)) {
+    a.status = 304;
+    return a;
+  }
+  if (ctx.record_downloads) {
+    const auto client = request_client(req, ctx);
+    if (const auto wait = ctx.record_downloads->take("record:" + client)) {
+      auto refused = text(429, "too many requests: too many game records downloaded from your address; try again later\n", keep_alive);
+      refused.retry_after = (wait->count() + 999) / 1000;
+      refused.log = "record download refused: too many from this address client=" + client;
+      return refused;
+    }
+  }
+  record_cache uncached(0);
+  const auto e = (ctx.records ? *ctx.records : uncached).get(id, ctx.find_record, ctx.record_served);
+  if (!e) return text(404, "no game record with this id\n", keep_alive);
+  if (accepts_gzip(req[http::field::accept_encoding])) {
+    a.shared_body = std::shared_ptr<const std::string>(e, &e->gzip);
+    a.content_encoding = "gzip";
+  } else if (auto plain = gunzip(e->gzip)) {
+    a.body = std::move(*plain);
+  } else {
+    return text(500, "internal server error\n", false);
+  }
+  return a;
+}
+
+// A file of the web root, or of the client library at /lib/; nullopt: none (404).
+std::optional<http_answer> route_static(const http_request& req, const http_context& ctx, const std::string& rel,
+                                        bool keep_alive, bool head) {
+  // Directories and anything else that is not a plain file (/js, /js/, /.) are not found.
+  // /lib/… is the client library (clients/js), from its own folder: one copy of its source.
+  std::error_code ec;
+  const bool lib = rel.starts_with("/lib/");
+  const std::filesystem::path path = lib ? ctx.cfg.lib_root + rel.substr(4) : ctx.cfg.web_root + rel;
+  if (std::filesystem::is_regular_file(path, ec) && ctx.files) {
+    const auto type = mime_type(rel);
+    if (auto f = ctx.files->get(path, compressible(type))) {
+      // Revalidated on every use (no-cache): a second visit costs a 304 per file and no body.
+      http_answer a;
+      a.content_type = type;
+      a.cache_control = "no-cache";
+      a.etag = f->etag;
+      a.vary_encoding = !f->gzip.empty();
+      a.keep_alive = keep_alive;
+      a.head = head;
+      if (req.count(http::field::if_none_match) && etag_matches(req[http::field::if_none_match], f->etag)) {
+        a.status = 304;
+        return a;
+      }
+      const bool gzip = !f->gzip.empty() && accepts_gzip(req[http::field::accept_encoding]);
+      a.body = gzip ? f->gzip : f->bytes;
+      if (gzip) a.content_encoding = "gzip";
+      return a;
+    }
+  }
+  if (std::filesystem::is_regular_file(path, ec)) {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec) {
+      http_answer a;
+      a.file = path.string();
+      a.file_size = size;
+      a.content_type = mime_type(rel);
+      a.cache_control = "no-cache";
+      a.keep_alive = keep_alive;
+      a.head = head;
+      return a;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 http_answer route_http(const http_request& req, const http_context& ctx) {
   const bool keep_alive = req.keep_alive();
   // RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without exactly one Host.
@@ -193,11 +293,9 @@ http_answer route_http(const http_request& req, const http_context& ctx) {
       }
     }
     if (ctx.stopping) return text(503, "server shutting down\n", false);
-    std::vector<std::string_view> forwarded;
-    for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it) forwarded.push_back(it->value());
     http_answer a;
     a.what = http_answer::action::upgrade;
-    a.client = client_key(ctx.peer, forwarded, ctx.cfg.trusted_proxies);
+    a.client = request_client(req, ctx);
     return a;
   }
 
@@ -219,92 +317,11 @@ http_answer route_http(const http_request& req, const http_context& ctx) {
   // The invite and watch links, and the room summary (docs/protocol.md, "Invite links").
   if (auto a = route_invite(req, ctx)) return std::move(*a);
 
-  // A finished game's record (docs/protocol.md, "Game records"): 16 hex digits.
-  if (target.starts_with("/records/")) {
-    std::string id(target.substr(9));
-    if (id.ends_with(".json")) id.resize(id.size() - 5);
-    const bool well_formed = id.size() == 16 && std::all_of(id.begin(), id.end(), [](char c) {
-      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-    });
-    if (!well_formed || !ctx.find_record) return text(404, "no game record with this id\n", keep_alive);
-    // A finished game's record never changes: cached for good, revalidated without a lookup.
-    http_answer a;
-    a.content_type = "application/json";
-    a.cache_control = "public, max-age=31536000, immutable";
-    a.etag = record_etag(id);
-    a.vary_encoding = true;
-    a.keep_alive = keep_alive;
-    a.head = head;
-    if (req.count(http::field::if_none_match) && etag_matches(req[http::field::if_none_match], a.etag)) {
-      a.status = 304;
-      return a;
-    }
-    if (ctx.record_downloads) {
-      std::vector<std::string_view> forwarded;
-      for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it) forwarded.push_back(it->value());
-      const auto client = client_key(ctx.peer, forwarded, ctx.cfg.trusted_proxies);
-      if (const auto wait = ctx.record_downloads->take("record:" + client)) {
-        auto refused = text(429, "too many requests: too many game records downloaded from your address; try again later\n", keep_alive);
-        refused.retry_after = (wait->count() + 999) / 1000;
-        refused.log = "record download refused: too many from this address client=" + client;
-        return refused;
-      }
-    }
-    record_cache uncached(0);
-    const auto e = (ctx.records ? *ctx.records : uncached).get(id, ctx.find_record, ctx.record_served);
-    if (!e) return text(404, "no game record with this id\n", keep_alive);
-    if (accepts_gzip(req[http::field::accept_encoding])) {
-      a.shared_body = std::shared_ptr<const std::string>(e, &e->gzip);
-      a.content_encoding = "gzip";
-    } else if (auto plain = gunzip(e->gzip)) {
-      a.body = std::move(*plain);
-    } else {
-      return text(500, "internal server error\n", false);
-    }
-    return a;
-  }
+  // A finished game's record (docs/protocol.md, "Game records").
+  if (target.starts_with("/records/")) return route_record(req, ctx, target.substr(9), keep_alive, head);
 
-  if (const auto rel = static_path(target); !rel.empty()) {
-    // Directories and anything else that is not a plain file (/js, /js/, /.) are not found.
-    // /lib/… is the client library (clients/js), from its own folder: one copy of its source.
-    std::error_code ec;
-    const bool lib = rel.starts_with("/lib/");
-    const std::filesystem::path path = lib ? ctx.cfg.lib_root + rel.substr(4) : ctx.cfg.web_root + rel;
-    if (std::filesystem::is_regular_file(path, ec) && ctx.files) {
-      const auto type = mime_type(rel);
-      if (auto f = ctx.files->get(path, compressible(type))) {
-        // Revalidated on every use (no-cache): a second visit costs a 304 per file and no body.
-        http_answer a;
-        a.content_type = type;
-        a.cache_control = "no-cache";
-        a.etag = f->etag;
-        a.vary_encoding = !f->gzip.empty();
-        a.keep_alive = keep_alive;
-        a.head = head;
-        if (req.count(http::field::if_none_match) && etag_matches(req[http::field::if_none_match], f->etag)) {
-          a.status = 304;
-          return a;
-        }
-        const bool gzip = !f->gzip.empty() && accepts_gzip(req[http::field::accept_encoding]);
-        a.body = gzip ? f->gzip : f->bytes;
-        if (gzip) a.content_encoding = "gzip";
-        return a;
-      }
-    }
-    if (std::filesystem::is_regular_file(path, ec)) {
-      const auto size = std::filesystem::file_size(path, ec);
-      if (!ec) {
-        http_answer a;
-        a.file = path.string();
-        a.file_size = size;
-        a.content_type = mime_type(rel);
-        a.cache_control = "no-cache";
-        a.keep_alive = keep_alive;
-        a.head = head;
-        return a;
-      }
-    }
-  }
+  if (const auto rel = static_path(target); !rel.empty())
+    if (auto a = route_static(req, ctx, rel, keep_alive, head)) return std::move(*a);
   auto a = text(404, "not found\n", keep_alive);
   a.head = head;
   return a;
