@@ -202,6 +202,30 @@ bool draft2020_mode() {
   return d && std::string(d) == "2020-12";
 }
 
+// Runs one group of the suite: its schema, then each case's data, valid or not as the case says.
+// Returns how many cases ran (none when the validator refuses the schema, which fails the test).
+std::size_t run_group(const json& schema, const json& tests) {
+  one_schema dir(schema);
+  std::unique_ptr<schema_set> set;
+  try {
+    set = std::make_unique<schema_set>(dir.dir);
+  } catch (const std::exception& e) {
+    FAIL_CHECK("the validator refuses the schema: " << e.what());
+    return 0;
+  }
+  std::size_t cases = 0;
+  for (const auto& test : tests) {
+    INFO("case '" << test.at("description").get<std::string>() << "', data " << test.at("data").dump());
+    const auto result = set->validate(test.at("data"), dir.name);
+    if (test.at("valid").get<bool>())
+      CHECK_FALSE(result);
+    else
+      CHECK(result);
+    ++cases;
+  }
+  return cases;
+}
+
 }  // namespace
 
 TEST_CASE("the validator gives the official suite's answer for every implemented keyword", "[schema][suite]") {
@@ -221,23 +245,7 @@ TEST_CASE("the validator gives the official suite's answer for every implemented
       }
       const json schema = translate(group.at("schema"));
       INFO("schema as run: " << schema.dump());
-      one_schema dir(schema);
-      std::unique_ptr<schema_set> set;
-      try {
-        set = std::make_unique<schema_set>(dir.dir);
-      } catch (const std::exception& e) {
-        FAIL_CHECK("the validator refuses the schema: " << e.what());
-        continue;
-      }
-      for (const auto& test : group.at("tests")) {
-        INFO("case '" << test.at("description").get<std::string>() << "', data " << test.at("data").dump());
-        const auto result = set->validate(test.at("data"), dir.name);
-        if (test.at("valid").get<bool>())
-          CHECK_FALSE(result);
-        else
-          CHECK(result);
-        ++cases;
-      }
+      cases += run_group(schema, group.at("tests"));
     }
   }
   WARN("ran " << cases << " cases of " << files.size() << " files; skipped " << groups_skipped << " groups");
@@ -307,23 +315,7 @@ TEST_CASE("draft 2020-12: the validator gives the official suite's answer for ev
         WARN("skipped " << file << " '" << description << "': " << it->second);
         continue;
       }
-      one_schema dir(group.at("schema"));
-      std::unique_ptr<schema_set> set;
-      try {
-        set = std::make_unique<schema_set>(dir.dir);
-      } catch (const std::exception& e) {
-        FAIL_CHECK("the validator refuses the schema: " << e.what());
-        continue;
-      }
-      for (const auto& test : group.at("tests")) {
-        INFO("case '" << test.at("description").get<std::string>() << "', data " << test.at("data").dump());
-        const auto result = set->validate(test.at("data"), dir.name);
-        if (test.at("valid").get<bool>())
-          CHECK_FALSE(result);
-        else
-          CHECK(result);
-        ++cases;
-      }
+      cases += run_group(group.at("schema"), group.at("tests"));
     }
   }
   for (const auto& [key, reason] : skipped_2020) {
