@@ -10,10 +10,10 @@
 #include <unordered_map>
 
 #include "tinsel/server/config.hpp"
-#include "net/address_limits.hpp"
-#include "net/connection_limits.hpp"
-#include "net/log_throttle.hpp"
-#include "net/rate_buckets.hpp"
+#include "limits/address_limits.hpp"
+#include "limits/connection_limits.hpp"
+#include "limits/log_throttle.hpp"
+#include "limits/rate_buckets.hpp"
 #include "net/record_cache.hpp"
 #include "net/static_files.hpp"
 #include "rooms/identities.hpp"

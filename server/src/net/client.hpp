@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "tinsel/server/config.hpp"
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 #include "rooms/identities.hpp"
 #include "rooms/lobby.hpp"
 #include "rooms/participant.hpp"

@@ -13,9 +13,9 @@
 
 #include <arpa/inet.h>
 
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
+#include "limits/rate_buckets.hpp"
 #include "net/invite_page.hpp"
-#include "net/rate_buckets.hpp"
 #include "net/record_cache.hpp"
 #include "net/static_files.hpp"
 

@@ -9,7 +9,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
-#include "net/connection_limits.hpp"
+#include "limits/connection_limits.hpp"
 #include "net/http_routes.hpp"
 #include "net/io_pool.hpp"
 #include "server_state.hpp"

@@ -7,7 +7,7 @@
 
 #include <boost/beast/http/field.hpp>
 
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 #include "net/static_files.hpp"
 
 namespace tinsel::server {

@@ -6,7 +6,7 @@
 #include <boost/asio/strand.hpp>
 #include <spdlog/spdlog.h>
 
-#include "net/connection_limits.hpp"
+#include "limits/connection_limits.hpp"
 #include "net/http_session.hpp"
 
 namespace tinsel::server {

@@ -144,7 +144,7 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
   do_read();
 }
 
-// Token bucket (net/token_bucket.hpp): refills continuously at rate_per_sec up to rate_burst.
+// Token bucket (limits/token_bucket.hpp): refills continuously at rate_per_sec up to rate_burst.
 bool ws_session::take_token() { return bucket_.take(std::chrono::steady_clock::now()); }
 
 void ws_session::send(std::shared_ptr<const std::string> frame) {

@@ -14,10 +14,10 @@
 #include <boost/beast/websocket.hpp>
 #include <spdlog/spdlog.h>
 
+#include "limits/connection_limits.hpp"
+#include "limits/token_bucket.hpp"
 #include "net/client.hpp"
-#include "net/connection_limits.hpp"
 #include "net/io_pool.hpp"
-#include "net/token_bucket.hpp"
 #include "rooms/participant.hpp"
 #include "server_state.hpp"
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 
 #ifndef TINSEL_VERSION
 #define TINSEL_VERSION "0.0.0"

@@ -12,7 +12,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 #include "rooms/participant.hpp"
 
 namespace tinsel::server {

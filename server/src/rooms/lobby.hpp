@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 #include "rooms/identities.hpp"
 #include "rooms/room.hpp"
 #include "storage/journal.hpp"

@@ -21,7 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 #include "rooms/participant.hpp"
 #include "storage/journal.hpp"
 #include "tinsel/engine/game.hpp"

@@ -3,7 +3,7 @@
 // result depends on how fast the machine is.
 #include <catch2/catch.hpp>
 
-#include "net/token_bucket.hpp"
+#include "limits/token_bucket.hpp"
 
 using tinsel::server::token_bucket;
 using namespace std::chrono_literals;

@@ -1,12 +1,12 @@
-// The per-address bookkeeping (server/src/address_limits) with a clock the test moves, and the
-// HTTP decisions (server/src/http_routes) without sockets.
+// The per-address bookkeeping (server/src/limits/address_limits) with a clock the test moves, and the
+// HTTP decisions (server/src/net/http_routes) without sockets.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <unistd.h>
 
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 #include "net/http_routes.hpp"
 #include "net/static_files.hpp"
 

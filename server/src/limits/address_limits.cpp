@@ -1,4 +1,4 @@
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -1,8 +1,8 @@
-#include "net/connection_limits.hpp"
+#include "limits/connection_limits.hpp"
 
 #include <algorithm>
 
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 
 namespace tinsel::server {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "net/rate_buckets.hpp"
+#include "limits/rate_buckets.hpp"
 #include "tinsel/server/config.hpp"
 
 namespace tinsel::server {

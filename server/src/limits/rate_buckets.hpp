@@ -11,7 +11,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "net/token_bucket.hpp"
+#include "limits/token_bucket.hpp"
 
 namespace tinsel::server {
 

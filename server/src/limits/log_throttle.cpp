@@ -1,4 +1,4 @@
-#include "net/log_throttle.hpp"
+#include "limits/log_throttle.hpp"
 
 namespace tinsel::server {
 

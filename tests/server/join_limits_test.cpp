@@ -1,11 +1,11 @@
 // What one address may cost through join_room, with a clock the test moves
-// (server/src/net/address_limits): failed joins counted per IPv6 /48 as well as per /64, and the
+// (server/src/limits/address_limits): failed joins counted per IPv6 /48 as well as per /64, and the
 // bytes that joins send an address. docs/operations.md, "Limits per address".
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 #include "tinsel/server/config.hpp"
 
 using namespace tinsel::server;

@@ -1,15 +1,15 @@
 // The network layer's defences without sockets: the Host check against DNS rebinding, token
 // buckets and the log throttle with a clock the test moves, the count of TCP connections per
-// address, and game records served compressed, cached and limited (server/src/net/).
+// address, and game records served compressed, cached and limited (server/src/net/ and limits/).
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "net/address_limits.hpp"
-#include "net/connection_limits.hpp"
+#include "limits/address_limits.hpp"
+#include "limits/connection_limits.hpp"
+#include "limits/log_throttle.hpp"
+#include "limits/rate_buckets.hpp"
 #include "net/http_routes.hpp"
-#include "net/log_throttle.hpp"
-#include "net/rate_buckets.hpp"
 #include "net/record_cache.hpp"
 
 using namespace tinsel::server;

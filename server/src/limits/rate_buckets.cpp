@@ -1,4 +1,4 @@
-#include "net/rate_buckets.hpp"
+#include "limits/rate_buckets.hpp"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "net/address_limits.hpp"
+#include "limits/address_limits.hpp"
 #include "net/http_routes.hpp"
 #include "net/invite_page.hpp"
 #include "net/static_files.hpp"
