@@ -18,13 +18,21 @@ protocol_error field_error(const std::string& field, const std::string& what) {
   return err(errc::invalid_field, "field '" + field + "' " + what);
 }
 
+// A field's value, or the first error found in the message.
+template <class T>
+using or_error = std::variant<T, protocol_error>;
+template <class T>
+const protocol_error* error_in(const or_error<T>& v) {
+  return std::get_if<protocol_error>(&v);
+}
+
 const json* field(const json& obj, const char* name) {
   auto it = obj.find(name);
   return it == obj.end() ? nullptr : &*it;
 }
 
 // Reads a required string field.
-std::variant<std::string, protocol_error> req_string(const json& obj, const char* name) {
+or_error<std::string> req_string(const json& obj, const char* name) {
   const json* v = field(obj, name);
   if (!v) return field_error(name, "is required");
   if (!v->is_string()) return field_error(name, "must be a string");
@@ -32,7 +40,7 @@ std::variant<std::string, protocol_error> req_string(const json& obj, const char
 }
 
 // Reads an optional object field (default: empty object).
-std::variant<json, protocol_error> opt_object(const json& obj, const char* name) {
+or_error<json> opt_object(const json& obj, const char* name) {
   const json* v = field(obj, name);
   if (!v || v->is_null()) return json::object();
   if (!v->is_object()) return field_error(name, "must be an object");
@@ -56,20 +64,19 @@ std::optional<long long> int_in_range(const json& v, long long lo, long long hi)
 
 // Reads the `player` of kick / transfer_host / readmit: a non-empty string of at most 64 characters, as the
 // schema says (player ids are far shorter).
-std::variant<std::string, protocol_error> req_player(const json& obj) {
+or_error<std::string> req_player(const json& obj) {
   auto player = req_string(obj, "player");
   if (auto* s = std::get_if<std::string>(&player); s && (s->empty() || utf8_length(*s) > 64))
     return field_error("player", "must be a player id");
   return player;
 }
 
-template <class T>
-bool failed(const T& v, parse_result& out) {
-  if (auto* e = std::get_if<protocol_error>(&v)) {
-    out.error = *e;
-    return true;
-  }
-  return false;
+// Reads a required seat index (remove_bot, skip).
+or_error<int> req_seat(const json& obj) {
+  const json* s = field(obj, "seat");
+  const auto seat = s ? int_in_range(*s, 0, 64) : std::nullopt;
+  if (!seat) return field_error("seat", "is required and must be a seat index");
+  return static_cast<int>(*seat);
 }
 
 }  // namespace
@@ -151,183 +158,217 @@ std::optional<std::string> normalize_room_code(std::string_view s) {
   return out;
 }
 
-parse_result parse_client_message(std::string_view frame, const limits& lim) {
-  parse_result out;
-  if (frame.size() > lim.max_frame_bytes) {
-    out.error = err(errc::frame_too_large, "frame of " + std::to_string(frame.size()) + " bytes exceeds the limit of " +
-                                               std::to_string(lim.max_frame_bytes) + " bytes");
-    return out;
+namespace {
+
+// Reads a required display text (a name, a chat message): clean_display_text of a string field.
+or_error<std::string> req_display_text(const json& obj, const char* name, std::size_t max_chars, bool allow_newlines) {
+  auto text = req_string(obj, name);
+  if (error_in(text)) return text;
+  auto clean = clean_display_text(std::get<std::string>(text), max_chars, allow_newlines);
+  if (!clean)
+    return field_error(name, "must be 1 to " + std::to_string(max_chars) +
+                                 " characters, at least one of them visible, without control characters");
+  return std::move(*clean);
+}
+
+// One parse function per message type: the message, or the first of its fields that is wrong.
+// `j` is the frame's own document (an object), so a function may move parts out of it.
+using message_parser = or_error<client_message> (*)(json& j, const limits& lim);
+
+or_error<client_message> parse_hello(json& j, const limits& lim) {
+  hello_msg m;
+  const json* p = field(j, "protocol");
+  const auto version = p ? int_in_range(*p, 1, std::numeric_limits<int>::max()) : std::nullopt;
+  if (!version) return field_error("protocol", "is required and must be a positive integer (this server speaks 1)");
+  m.protocol = static_cast<int>(*version);
+  auto name = req_display_text(j, "name", lim.max_name_chars, false);
+  if (auto* e = error_in(name)) return *e;
+  m.name = std::move(std::get<std::string>(name));
+  if (const json* tok = field(j, "token"); tok && !tok->is_null()) {
+    const bool hex32 = tok->is_string() && tok->get_ref<const std::string&>().size() == 32 &&
+                       tok->get_ref<const std::string&>().find_first_not_of("0123456789abcdef") == std::string::npos;
+    if (!hex32) return field_error("token", "must be the 32-digit token from an earlier welcome");
+    m.token = tok->get<std::string>();
   }
+  return m;
+}
+
+or_error<client_message> parse_create_room(json& j, const limits&) {
+  create_room_msg m;
+  auto game = req_string(j, "game");
+  if (auto* e = error_in(game)) return *e;
+  m.game = std::move(std::get<std::string>(game));
+  auto options = opt_object(j, "options");
+  if (auto* e = error_in(options)) return *e;
+  m.options = std::move(std::get<json>(options));
+  return m;
+}
+
+or_error<client_message> parse_join_room(json& j, const limits&) {
+  join_room_msg m;
+  auto room = req_string(j, "room");
+  if (auto* e = error_in(room)) return *e;
+  auto code = normalize_room_code(std::get<std::string>(room));
+  if (!code)
+    return field_error("room", "must be a room code of " + std::to_string(room_code_length) + " letters and digits");
+  m.room = *code;
+  if (const json* as = field(j, "as")) {
+    if (*as == "spectator")
+      m.spectator = true;
+    else if (*as != "player")
+      return field_error("as", "must be \"player\" or \"spectator\"");
+  }
+  if (const json* ls = field(j, "last_seq"); ls && !ls->is_null()) {
+    // Unsigned means 0 to 2^64-1 exactly: negative numbers are signed, larger ones floats.
+    if (!ls->is_number_unsigned()) return field_error("last_seq", "must be a non-negative integer");
+    m.last_seq = ls->get<std::uint64_t>();
+  }
+  return m;
+}
+
+or_error<client_message> parse_chat(json& j, const limits& lim) {
+  auto text = req_display_text(j, "text", lim.max_chat_chars, true);
+  if (auto* e = error_in(text)) return *e;
+  return chat_msg{std::move(std::get<std::string>(text))};
+}
+
+or_error<client_message> parse_set_options(json& j, const limits&) {
+  const json* o = field(j, "options");
+  if (!o || !o->is_object()) return field_error("options", "is required and must be an object");
+  return set_options_msg{std::move(j["options"])};  // j is ours: no copy
+}
+
+or_error<client_message> parse_start_game(json& j, const limits&) {
+  start_game_msg m;
+  if (const json* s = field(j, "first_seat"); s && !s->is_null()) {
+    const auto seat = int_in_range(*s, 0, 64);
+    if (!seat) return field_error("first_seat", "must be a seat index");
+    m.first_seat = static_cast<int>(*seat);
+  }
+  return m;
+}
+
+or_error<client_message> parse_action(json& j, const limits&) {
+  const json* a = field(j, "action");
+  if (!a || !a->is_object() || !a->contains("kind") || !(*a)["kind"].is_string())
+    return field_error("action", "is required and must be an object with a string 'kind'");
+  return action_msg{std::move(j["action"])};  // j is ours: no copy
+}
+
+// Messages without fields of their own.
+template <class M>
+or_error<client_message> parse_bare(json&, const limits&) {
+  return M{};
+}
+// Messages about one player (host controls): kick, transfer_host, readmit.
+template <class M>
+or_error<client_message> parse_about_player(json& j, const limits&) {
+  auto player = req_player(j);
+  if (auto* e = error_in(player)) return *e;
+  return M{std::move(std::get<std::string>(player))};
+}
+// Messages about one seat: remove_bot, skip.
+template <class M>
+or_error<client_message> parse_about_seat(json& j, const limits&) {
+  auto seat = req_seat(j);
+  if (auto* e = error_in(seat)) return *e;
+  return M{std::get<int>(seat)};
+}
+
+struct message_type {
+  std::string_view name;
+  message_parser parse;
+};
+constexpr message_type message_types[] = {
+    {"hello", parse_hello},
+    {"create_room", parse_create_room},
+    {"join_room", parse_join_room},
+    {"leave_room", parse_bare<leave_room_msg>},
+    {"chat", parse_chat},
+    {"set_options", parse_set_options},
+    {"start_game", parse_start_game},
+    {"action", parse_action},
+    {"kick", parse_about_player<kick_msg>},
+    {"transfer_host", parse_about_player<transfer_host_msg>},
+    {"readmit", parse_about_player<readmit_msg>},
+    {"add_bot", parse_bare<add_bot_msg>},
+    {"remove_bot", parse_about_seat<remove_bot_msg>},
+    {"skip", parse_about_seat<skip_msg>},
+    {"close_room", parse_bare<close_room_msg>},
+};
+
+// The frame as a JSON document: within the frame limit, without a byte order mark, within the
+// nesting limit, and no key twice in one object.
+or_error<json> read_frame(std::string_view frame, const limits& lim) {
+  if (frame.size() > lim.max_frame_bytes)
+    return err(errc::frame_too_large, "frame of " + std::to_string(frame.size()) + " bytes exceeds the limit of " +
+                                          std::to_string(lim.max_frame_bytes) + " bytes");
   // A byte order mark is not part of JSON text on the wire (RFC 8259, 8.1); nlohmann would skip it.
-  if (frame.starts_with("\xEF\xBB\xBF")) {
-    out.error = err(errc::bad_json, "the frame starts with a byte order mark; send the JSON text alone");
-    return out;
-  }
+  if (frame.starts_with("\xEF\xBB\xBF"))
+    return err(errc::bad_json, "the frame starts with a byte order mark; send the JSON text alone");
   auto parsed = parse_bounded_json(frame, lim.max_depth);
   switch (parsed.refusal) {
     case json_refusal::none:
       break;
     case json_refusal::not_json:
-      out.error = err(errc::bad_json, "the frame is not valid JSON (UTF-8 text)");
-      return out;
+      return err(errc::bad_json, "the frame is not valid JSON (UTF-8 text)");
     case json_refusal::too_deep:
-      out.error = err(errc::frame_too_deep, "the frame nests arrays and objects deeper than the limit of " +
-                                                std::to_string(lim.max_depth) + " levels");
-      return out;
+      return err(errc::frame_too_deep, "the frame nests arrays and objects deeper than the limit of " +
+                                           std::to_string(lim.max_depth) + " levels");
     case json_refusal::duplicate_key:
-      out.error = err(errc::invalid_message, parsed.key.size() <= 40 ? "the key '" + parsed.key + "' appears twice in one object"
-                                                                     : "a key appears twice in one object");
-      return out;
+      return err(errc::invalid_message, parsed.key.size() <= 40 ? "the key '" + parsed.key + "' appears twice in one object"
+                                                                : "a key appears twice in one object");
   }
-  json& j = parsed.value;
+  return std::move(parsed.value);
+}
+
+// The envelope's `id`: absent (null), an integer, or a string of at most max_id_chars characters.
+or_error<json> read_id(const json& j, const limits& lim) {
+  const json* id = field(j, "id");
+  if (!id) return json();
+  // Characters, not bytes, as the schema's maxLength counts them.
+  const bool good = id->is_number_integer() || (id->is_string() && utf8_length(id->get_ref<const std::string&>()) <= lim.max_id_chars);
+  if (!good) return field_error("id", "must be an integer or a string of at most " + std::to_string(lim.max_id_chars) + " characters");
+  return *id;
+}
+
+}  // namespace
+
+parse_result parse_client_message(std::string_view frame, const limits& lim) {
+  parse_result out;
+  auto doc = read_frame(frame, lim);
+  if (auto* e = error_in(doc)) {
+    out.error = *e;
+    return out;
+  }
+  json& j = std::get<json>(doc);
   if (!j.is_object()) {
     out.error = err(errc::invalid_message, "a message must be a JSON object");
     return out;
   }
-  if (const json* id = field(j, "id")) {
-    // Characters, not bytes, as the schema's maxLength counts them.
-    const bool good = id->is_number_integer() || (id->is_string() && utf8_length(id->get_ref<const std::string&>()) <= lim.max_id_chars);
-    if (!good) {
-      out.error = field_error("id", "must be an integer or a string of at most " + std::to_string(lim.max_id_chars) + " characters");
-      return out;
-    }
-    out.id = *id;
+  auto id = read_id(j, lim);
+  if (auto* e = error_in(id)) {
+    out.error = *e;
+    return out;
   }
+  out.id = std::move(std::get<json>(id));
   const json* type = field(j, "type");
   if (!type || !type->is_string()) {
     out.error = err(errc::invalid_message, "a message needs a string field 'type'");
     return out;
   }
   const auto& t = type->get_ref<const std::string&>();
-
-  if (t == "hello") {
-    hello_msg m;
-    const json* p = field(j, "protocol");
-    const auto version = p ? int_in_range(*p, 1, std::numeric_limits<int>::max()) : std::nullopt;
-    if (!version) {
-      out.error = field_error("protocol", "is required and must be a positive integer (this server speaks 1)");
-      return out;
-    }
-    m.protocol = static_cast<int>(*version);
-    auto name = req_string(j, "name");
-    if (failed(name, out)) return out;
-    auto clean = clean_display_text(std::get<std::string>(name), lim.max_name_chars, false);
-    if (!clean) {
-      out.error = field_error("name", "must be 1 to " + std::to_string(lim.max_name_chars) + " characters, at least one of them visible, without control characters");
-      return out;
-    }
-    m.name = std::move(*clean);
-    if (const json* tok = field(j, "token"); tok && !tok->is_null()) {
-      const bool hex32 = tok->is_string() && tok->get_ref<const std::string&>().size() == 32 &&
-                         tok->get_ref<const std::string&>().find_first_not_of("0123456789abcdef") == std::string::npos;
-      if (!hex32) {
-        out.error = field_error("token", "must be the 32-digit token from an earlier welcome");
-        return out;
-      }
-      m.token = tok->get<std::string>();
-    }
-    out.ok = request{out.id, std::move(m)};
-  } else if (t == "create_room") {
-    create_room_msg m;
-    auto game = req_string(j, "game");
-    if (failed(game, out)) return out;
-    m.game = std::get<std::string>(game);
-    auto options = opt_object(j, "options");
-    if (failed(options, out)) return out;
-    m.options = std::move(std::get<json>(options));
-    out.ok = request{out.id, std::move(m)};
-  } else if (t == "join_room") {
-    join_room_msg m;
-    auto room = req_string(j, "room");
-    if (failed(room, out)) return out;
-    auto code = normalize_room_code(std::get<std::string>(room));
-    if (!code) {
-      out.error = field_error("room", "must be a room code of " + std::to_string(room_code_length) + " letters and digits");
-      return out;
-    }
-    m.room = *code;
-    if (const json* as = field(j, "as")) {
-      if (*as == "spectator") {
-        m.spectator = true;
-      } else if (*as != "player") {
-        out.error = field_error("as", "must be \"player\" or \"spectator\"");
-        return out;
-      }
-    }
-    if (const json* ls = field(j, "last_seq"); ls && !ls->is_null()) {
-      // Unsigned means 0 to 2^64-1 exactly: negative numbers are signed, larger ones floats.
-      if (!ls->is_number_unsigned()) {
-        out.error = field_error("last_seq", "must be a non-negative integer");
-        return out;
-      }
-      m.last_seq = ls->get<std::uint64_t>();
-    }
-    out.ok = request{out.id, std::move(m)};
-  } else if (t == "leave_room") {
-    out.ok = request{out.id, leave_room_msg{}};
-  } else if (t == "chat") {
-    auto text = req_string(j, "text");
-    if (failed(text, out)) return out;
-    auto clean = clean_display_text(std::get<std::string>(text), lim.max_chat_chars, true);
-    if (!clean) {
-      out.error = field_error("text", "must be 1 to " + std::to_string(lim.max_chat_chars) + " characters, at least one of them visible, without control characters");
-      return out;
-    }
-    out.ok = request{out.id, chat_msg{std::move(*clean)}};
-  } else if (t == "set_options") {
-    set_options_msg m;
-    const json* o = field(j, "options");
-    if (!o || !o->is_object()) {
-      out.error = field_error("options", "is required and must be an object");
-      return out;
-    }
-    m.options = std::move(j["options"]);  // j is ours: no copy
-    out.ok = request{out.id, std::move(m)};
-  } else if (t == "start_game") {
-    start_game_msg m;
-    if (const json* s = field(j, "first_seat"); s && !s->is_null()) {
-      const auto seat = int_in_range(*s, 0, 64);
-      if (!seat) {
-        out.error = field_error("first_seat", "must be a seat index");
-        return out;
-      }
-      m.first_seat = static_cast<int>(*seat);
-    }
-    out.ok = request{out.id, std::move(m)};
-  } else if (t == "action") {
-    const json* a = field(j, "action");
-    if (!a || !a->is_object() || !a->contains("kind") || !(*a)["kind"].is_string()) {
-      out.error = field_error("action", "is required and must be an object with a string 'kind'");
-      return out;
-    }
-    out.ok = request{out.id, action_msg{std::move(j["action"])}};  // j is ours: no copy
-  } else if (t == "kick" || t == "transfer_host" || t == "readmit") {
-    auto player = req_player(j);
-    if (failed(player, out)) return out;
-    if (t == "kick")
-      out.ok = request{out.id, kick_msg{std::get<std::string>(player)}};
-    else if (t == "readmit")
-      out.ok = request{out.id, readmit_msg{std::get<std::string>(player)}};
-    else
-      out.ok = request{out.id, transfer_host_msg{std::get<std::string>(player)}};
-  } else if (t == "add_bot") {
-    out.ok = request{out.id, add_bot_msg{}};
-  } else if (t == "remove_bot" || t == "skip") {
-    const json* s = field(j, "seat");
-    const auto seat = s ? int_in_range(*s, 0, 64) : std::nullopt;
-    if (!seat) {
-      out.error = field_error("seat", "is required and must be a seat index");
-      return out;
-    }
-    if (t == "skip")
-      out.ok = request{out.id, skip_msg{static_cast<int>(*seat)}};
-    else
-      out.ok = request{out.id, remove_bot_msg{static_cast<int>(*seat)}};
-  } else if (t == "close_room") {
-    out.ok = request{out.id, close_room_msg{}};
-  } else {
+  const auto known = std::find_if(std::begin(message_types), std::end(message_types),
+                                  [&](const message_type& m) { return m.name == t; });
+  if (known == std::end(message_types)) {
     out.error = err(errc::unknown_type, t.size() <= 40 ? "unknown message type '" + t + "'" : "unknown message type");
+    return out;
   }
+  auto message = known->parse(j, lim);
+  if (auto* e = error_in(message))
+    out.error = *e;
+  else
+    out.ok = request{out.id, std::move(std::get<client_message>(message))};
   return out;
 }
 
