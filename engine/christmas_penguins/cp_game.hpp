@@ -258,6 +258,31 @@ class cp_game final : public game {
   // cp_rules.cpp: the turn machine. Commands are validated before anything changes (apply() undoes
   // the one early change, the reclaim_blocked reset; see there).
   result_t dispatch(int seat, const json& cmd, dice& d, events& out);
+  result_t withdraw_stop(int seat, events& out);
+  // The command that answers an open prompt: the one kind the prompt's phase expects, and its
+  // handler (called once the seat is known to be awaited). Null for stopped and over.
+  using command_handler = result_t (cp_game::*)(int seat, const json& cmd, dice& d, events& out);
+  struct prompted_command {
+    phase ph;
+    std::string_view kind;
+    command_handler handle;
+  };
+  static const prompted_command* prompted_command_for(phase p);
+  result_t on_place_penguin(int seat, const json& cmd, dice& d, events& out);
+  result_t on_place_tree(int seat, const json& cmd, dice& d, events& out);
+  result_t on_place_bear(int seat, const json& cmd, dice& d, events& out);
+  result_t on_place_stone(int seat, const json& cmd, dice& d, events& out);
+  result_t on_roll(int seat, const json& cmd, dice& d, events& out);
+  result_t on_pass(int seat, const json& cmd, dice& d, events& out);
+  result_t on_move(int seat, const json& cmd, dice& d, events& out);
+  result_t on_push(int seat, const json& cmd, dice& d, events& out);
+  result_t on_confiscate(int seat, const json& cmd, dice& d, events& out);
+  result_t on_steal(int seat, const json& cmd, dice& d, events& out);
+  result_t on_relocate_tree(int seat, const json& cmd, dice& d, events& out);
+  result_t on_pickup_stone(int seat, const json& cmd, dice& d, events& out);
+  result_t on_bear_move(int seat, const json& cmd, dice& d, events& out);
+  result_t on_flee(int seat, const json& cmd, dice& d, events& out);
+  result_t on_end_turn(int seat, const json& cmd, dice& d, events& out);
   void timeout_default(dice& d, events& out);
   void open(phase p);
   void reach(phase p, events& out);

@@ -61,27 +61,6 @@ bool fields_ok(std::string_view kind, const std::array<std::string_view, 4>& all
   return true;
 }
 
-// The command each prompt expects.
-const char* expected_kind(phase p) {
-  switch (p) {
-    case phase::place_penguin: return "place_penguin";
-    case phase::place_tree: return "place_tree";
-    case phase::place_bear: return "place_bear";
-    case phase::santa_place_stone: return "place_stone";
-    case phase::await_roll: return "roll";
-    case phase::reaction: return "pass";
-    case phase::await_move: return "move";
-    case phase::push_chain: return "push";
-    case phase::confiscate: return "confiscate";
-    case phase::steal: return "steal";
-    case phase::relocate_tree: return "relocate_tree";
-    case phase::pickup_stone: return "pickup_stone";
-    case phase::await_bear: return "bear_move";
-    case phase::flee: return "flee";
-    case phase::await_post: return "end_turn";
-    default: return "";
-  }
-}
 }  // namespace
 // ---- apply ----------------------------------------------------------------------------------
 
@@ -121,14 +100,7 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
 
   // The "Stop!" protocol (A23) works at any moment of play.
   if (kind == "stop") return claim_stop(seat, out);
-  if (kind == "withdraw_stop") {
-    auto it = std::find(s_.stop_queue.begin(), s_.stop_queue.end(), seat);
-    if (it == s_.stop_queue.end()) return make_error("not_queued", "you have no queued stop");
-    s_.stop_queue.erase(it);
-    s_.reclaim_blocked[static_cast<std::size_t>(seat)] = true;
-    out.push_back(event::public_event(object("kind", "stop_withdrawn", "seat", seat)));
-    return std::nullopt;
-  }
+  if (kind == "withdraw_stop") return withdraw_stop(seat, out);
   if (kind == "cancel_stop" || kind == "use_stone") {
     if (s_.ph != phase::stopped) return make_error("no_stop_claimed", "claim a stop first");
     if (seat != s_.claimant)
@@ -144,145 +116,212 @@ cp_game::result_t cp_game::dispatch(int seat, const json& cmd, dice& d, events& 
   if (kind != "pass") std::fill(s_.reclaim_blocked.begin(), s_.reclaim_blocked.end(), false);
   if (kind == "place_channel") return place_channel(seat, cmd, out);
 
-  if (kind != expected_kind(s_.ph))
+  // Everything else answers the open prompt: the one kind it expects, from a seat it waits for.
+  const prompted_command* expected = prompted_command_for(s_.ph);
+  const std::string_view expected_kind = expected ? expected->kind : "";
+  if (kind != expected_kind)
     return make_error("wrong_phase", "'" + kind_string + "' is not expected now; the game waits for '" +
-                                         expected_kind(s_.ph) + "'");
+                                         std::string(expected_kind) + "'");
   if (!contains(prompt_seats(), seat)) return make_error("not_your_turn", "another seat is awaited");
+  return (this->*expected->handle)(seat, cmd, d, out);
+}
 
-  const auto f = int_field(cmd, kind == "move" || kind == "bear_move" || kind == "flee" ? "to" : "floe");
-  const int n = static_cast<int>(s_.floes.size());
-  const bool floe_ok = f && *f >= 0 && *f < n;
-  const auto bad_floe = [&] { return make_error("illegal_floe", "that floe is not allowed here"); };
-  switch (s_.ph) {
-    case phase::place_penguin: {
-      if (!floe_ok || !is_refuge(s_, *f)) return bad_floe();
-      s_.penguin[static_cast<std::size_t>(seat)] = *f;
-      s_.place_order.erase(s_.place_order.begin());
-      out.push_back(event::public_event(object("floe", *f, "kind", "penguin_placed", "seat", seat)));
-      next_setup(out);
-      return std::nullopt;
-    }
-    case phase::place_tree: {
-      if (!floe_ok || !contains(tree_candidates(s_), *f)) return bad_floe();
-      s_.tree = *f;
-      out.push_back(event::public_event(object("floe", *f, "kind", "tree_placed")));
-      next_setup(out);
-      return std::nullopt;
-    }
-    case phase::place_bear: {
-      if (!floe_ok || has_figure(s_, *f) || *f == s_.tree) return bad_floe();
-      s_.bear = *f;
-      out.push_back(event::public_event(object("floe", *f, "kind", "bear_placed")));
-      next_setup(out);
-      return std::nullopt;
-    }
-    case phase::santa_place_stone: {
-      if (!floe_ok || !contains(stone_floes(s_), *f)) return bad_floe();
-      const int stone = s_.supply.front();
-      s_.supply.erase(s_.supply.begin());
-      s_.floes[static_cast<std::size_t>(*f)].stone = stone;
-      out.push_back(event::public_event(object("floe", *f, "kind", "stone_placed", "stone", stone_name(stone))));
-      start_turn(out);  // the next stone, or the roll
-      return std::nullopt;
-    }
-    case phase::await_roll: {
-      s_.roll = static_cast<int>(d.roll(6)) + 1;
-      static const fast_json::shape rolled{"kind", "seat", "value"};
-      out.push_back(event::public_event(rolled("rolled", seat, s_.roll)));
-      reach(phase::reaction, out);
-      return std::nullopt;
-    }
-    case phase::reaction: {
-      std::erase(s_.reaction_seats, seat);
-      static const fast_json::shape passed{"kind", "seat"};
-      out.push_back(event::public_event(passed("passed", seat)));
-      if (s_.reaction_seats.empty()) after_reaction(out);
-      return std::nullopt;
-    }
-    case phase::await_move: {
-      if (!floe_ok || !destination_legal(*f))
-        return make_error("illegal_destination", "no legal path of exactly " + std::to_string(s_.roll) +
-                                                     " steps ends there");
-      do_move(*f, out);
-      return std::nullopt;
-    }
-    case phase::push_chain: {
-      if (!cmd.contains("chain") || !cmd["chain"].is_array())
-        return make_error("illegal_chain", "chain must be a list of floe ids");
-      std::vector<int> chain;
-      for (const auto& v : cmd["chain"]) {
-        if (!v.is_number_integer()) return make_error("illegal_chain", "chain must be a list of floe ids");
-        chain.push_back(v.get<int>());
-      }
-      if (!chain_valid(s_, s_.active, s_.pending_floe, chain))
-        return make_error("illegal_chain", "not a valid push chain (A15)");
-      std::vector<int> pushed;  // the penguins on X, Y1, ..., Y(k-1) before anyone moves
-      pushed.push_back(s_.pending_seat);
-      for (std::size_t i = 0; i + 1 < chain.size(); ++i) pushed.push_back(penguin_at(s_, chain[i], s_.active));
-      for (std::size_t i = 0; i < chain.size(); ++i) s_.penguin[static_cast<std::size_t>(pushed[i])] = chain[i];
-      out.push_back(event::public_event(
-          object("chain", chain, "from", s_.pending_floe, "kind", "pushed", "penguins", pushed, "seat", seat)));
-      after_push(out);
-      return std::nullopt;
-    }
-    case phase::confiscate:
-    case phase::steal: {
-      const auto c = colour_field(cmd);
-      const bool conf = s_.ph == phase::confiscate;
-      const counts& from = conf ? s_.presents[static_cast<std::size_t>(s_.pending_seat)] : s_.pool;
-      if (!c || from[static_cast<std::size_t>(*c)] == 0)
-        return make_error("colour_not_available", "choose a colour that is there");
-      if (conf)
-        confiscate(*c, out);
-      else
-        steal(*c, out);
-      return std::nullopt;
-    }
-    case phase::relocate_tree: {
-      if (!floe_ok || !contains(tree_candidates(s_), *f)) return bad_floe();
-      relocate(*f, out);
-      return std::nullopt;
-    }
-    case phase::pickup_stone: {
-      if (!cmd.contains("take") || !cmd["take"].is_boolean())
-        return make_error("bad_command", "pickup_stone needs \"take\": true or false");
-      auto& fl = s_.floes[static_cast<std::size_t>(s_.pending_floe)];
-      if (cmd["take"].get<bool>()) {
-        ++s_.stones[static_cast<std::size_t>(seat)][static_cast<std::size_t>(fl.stone)];
-        out.push_back(event::public_event(
-            object("floe", s_.pending_floe, "kind", "stone_taken", "seat", seat, "stone", stone_name(fl.stone))));
-        fl.stone = no_stone;
-      } else {
-        out.push_back(event::public_event(object("floe", s_.pending_floe, "kind", "stone_left", "seat", seat)));
-      }
-      after_pickup(out);
-      return std::nullopt;
-    }
-    case phase::await_bear: {
-      if (!floe_ok || !contains(bear_steps(s_), *f)) return bad_floe();
-      bear_move(*f, out);
-      return std::nullopt;
-    }
-    case phase::flee: {
-      const auto& held = s_.presents[static_cast<std::size_t>(seat)];
-      std::optional<int> c;
-      if (total(held) > 0) {
-        c = colour_field(cmd);
-        if (!c || held[static_cast<std::size_t>(*c)] == 0)
-          return make_error("colour_not_available", "leave a present of a colour you hold");
-      } else if (cmd.contains("colour")) {
-        return make_error("colour_not_available", "you hold no present to leave");
-      }
-      if (!floe_ok || !contains(flee_targets(s_, seat), *f)) return bad_floe();
-      flee(c, *f, out);
-      return std::nullopt;
-    }
-    case phase::await_post: {
-      end_turn(out);
-      return std::nullopt;
-    }
-    default: return make_error("wrong_phase", "nothing to do now");
+const cp_game::prompted_command* cp_game::prompted_command_for(phase p) {
+  static constexpr prompted_command table[] = {
+      {phase::place_penguin, "place_penguin", &cp_game::on_place_penguin},
+      {phase::place_tree, "place_tree", &cp_game::on_place_tree},
+      {phase::place_bear, "place_bear", &cp_game::on_place_bear},
+      {phase::santa_place_stone, "place_stone", &cp_game::on_place_stone},
+      {phase::await_roll, "roll", &cp_game::on_roll},
+      {phase::reaction, "pass", &cp_game::on_pass},
+      {phase::await_move, "move", &cp_game::on_move},
+      {phase::push_chain, "push", &cp_game::on_push},
+      {phase::confiscate, "confiscate", &cp_game::on_confiscate},
+      {phase::steal, "steal", &cp_game::on_steal},
+      {phase::relocate_tree, "relocate_tree", &cp_game::on_relocate_tree},
+      {phase::pickup_stone, "pickup_stone", &cp_game::on_pickup_stone},
+      {phase::await_bear, "bear_move", &cp_game::on_bear_move},
+      {phase::flee, "flee", &cp_game::on_flee},
+      {phase::await_post, "end_turn", &cp_game::on_end_turn},
+  };
+  for (const auto& c : table)
+    if (c.ph == p) return &c;
+  return nullptr;
+}
+
+cp_game::result_t cp_game::withdraw_stop(int seat, events& out) {
+  auto it = std::find(s_.stop_queue.begin(), s_.stop_queue.end(), seat);
+  if (it == s_.stop_queue.end()) return make_error("not_queued", "you have no queued stop");
+  s_.stop_queue.erase(it);
+  s_.reclaim_blocked[static_cast<std::size_t>(seat)] = true;
+  out.push_back(event::public_event(object("kind", "stop_withdrawn", "seat", seat)));
+  return std::nullopt;
+}
+
+// ---- the prompted commands (prompted_command_for) ----------------------------------------------
+
+namespace {
+// The floe a command names in `key`, if it is one of the board's.
+std::optional<int> floe_field(const state& s, const json& cmd, const char* key) {
+  const auto f = int_field(cmd, key);
+  if (!f || *f < 0 || *f >= static_cast<int>(s.floes.size())) return std::nullopt;
+  return f;
+}
+rule_error illegal_floe() { return make_error("illegal_floe", "that floe is not allowed here"); }
+// The colour a command names, if `from` holds a present of it.
+std::optional<int> colour_held(const json& cmd, const counts& from) {
+  const auto c = colour_field(cmd);
+  if (!c || from[static_cast<std::size_t>(*c)] == 0) return std::nullopt;
+  return c;
+}
+}  // namespace
+
+cp_game::result_t cp_game::on_place_penguin(int seat, const json& cmd, dice&, events& out) {
+  const auto f = floe_field(s_, cmd, "floe");
+  if (!f || !is_refuge(s_, *f)) return illegal_floe();
+  s_.penguin[static_cast<std::size_t>(seat)] = *f;
+  s_.place_order.erase(s_.place_order.begin());
+  out.push_back(event::public_event(object("floe", *f, "kind", "penguin_placed", "seat", seat)));
+  next_setup(out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_place_tree(int, const json& cmd, dice&, events& out) {
+  const auto f = floe_field(s_, cmd, "floe");
+  if (!f || !contains(tree_candidates(s_), *f)) return illegal_floe();
+  s_.tree = *f;
+  out.push_back(event::public_event(object("floe", *f, "kind", "tree_placed")));
+  next_setup(out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_place_bear(int, const json& cmd, dice&, events& out) {
+  const auto f = floe_field(s_, cmd, "floe");
+  if (!f || has_figure(s_, *f) || *f == s_.tree) return illegal_floe();
+  s_.bear = *f;
+  out.push_back(event::public_event(object("floe", *f, "kind", "bear_placed")));
+  next_setup(out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_place_stone(int, const json& cmd, dice&, events& out) {
+  const auto f = floe_field(s_, cmd, "floe");
+  if (!f || !contains(stone_floes(s_), *f)) return illegal_floe();
+  const int stone = s_.supply.front();
+  s_.supply.erase(s_.supply.begin());
+  s_.floes[static_cast<std::size_t>(*f)].stone = stone;
+  out.push_back(event::public_event(object("floe", *f, "kind", "stone_placed", "stone", stone_name(stone))));
+  start_turn(out);  // the next stone, or the roll
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_roll(int seat, const json&, dice& d, events& out) {
+  s_.roll = static_cast<int>(d.roll(6)) + 1;
+  static const fast_json::shape rolled{"kind", "seat", "value"};
+  out.push_back(event::public_event(rolled("rolled", seat, s_.roll)));
+  reach(phase::reaction, out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_pass(int seat, const json&, dice&, events& out) {
+  std::erase(s_.reaction_seats, seat);
+  static const fast_json::shape passed{"kind", "seat"};
+  out.push_back(event::public_event(passed("passed", seat)));
+  if (s_.reaction_seats.empty()) after_reaction(out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_move(int, const json& cmd, dice&, events& out) {
+  const auto f = floe_field(s_, cmd, "to");
+  if (!f || !destination_legal(*f))
+    return make_error("illegal_destination", "no legal path of exactly " + std::to_string(s_.roll) +
+                                                 " steps ends there");
+  do_move(*f, out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_push(int seat, const json& cmd, dice&, events& out) {
+  if (!cmd.contains("chain") || !cmd["chain"].is_array())
+    return make_error("illegal_chain", "chain must be a list of floe ids");
+  std::vector<int> chain;
+  for (const auto& v : cmd["chain"]) {
+    if (!v.is_number_integer()) return make_error("illegal_chain", "chain must be a list of floe ids");
+    chain.push_back(v.get<int>());
   }
+  if (!chain_valid(s_, s_.active, s_.pending_floe, chain))
+    return make_error("illegal_chain", "not a valid push chain (A15)");
+  std::vector<int> pushed;  // the penguins on X, Y1, ..., Y(k-1) before anyone moves
+  pushed.push_back(s_.pending_seat);
+  for (std::size_t i = 0; i + 1 < chain.size(); ++i) pushed.push_back(penguin_at(s_, chain[i], s_.active));
+  for (std::size_t i = 0; i < chain.size(); ++i) s_.penguin[static_cast<std::size_t>(pushed[i])] = chain[i];
+  out.push_back(event::public_event(
+      object("chain", chain, "from", s_.pending_floe, "kind", "pushed", "penguins", pushed, "seat", seat)));
+  after_push(out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_confiscate(int, const json& cmd, dice&, events& out) {
+  const auto c = colour_held(cmd, s_.presents[static_cast<std::size_t>(s_.pending_seat)]);
+  if (!c) return make_error("colour_not_available", "choose a colour that is there");
+  confiscate(*c, out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_steal(int, const json& cmd, dice&, events& out) {
+  const auto c = colour_held(cmd, s_.pool);
+  if (!c) return make_error("colour_not_available", "choose a colour that is there");
+  steal(*c, out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_relocate_tree(int, const json& cmd, dice&, events& out) {
+  const auto f = floe_field(s_, cmd, "floe");
+  if (!f || !contains(tree_candidates(s_), *f)) return illegal_floe();
+  relocate(*f, out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_pickup_stone(int seat, const json& cmd, dice&, events& out) {
+  if (!cmd.contains("take") || !cmd["take"].is_boolean())
+    return make_error("bad_command", "pickup_stone needs \"take\": true or false");
+  auto& fl = s_.floes[static_cast<std::size_t>(s_.pending_floe)];
+  if (cmd["take"].get<bool>()) {
+    ++s_.stones[static_cast<std::size_t>(seat)][static_cast<std::size_t>(fl.stone)];
+    out.push_back(event::public_event(
+        object("floe", s_.pending_floe, "kind", "stone_taken", "seat", seat, "stone", stone_name(fl.stone))));
+    fl.stone = no_stone;
+  } else {
+    out.push_back(event::public_event(object("floe", s_.pending_floe, "kind", "stone_left", "seat", seat)));
+  }
+  after_pickup(out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_bear_move(int, const json& cmd, dice&, events& out) {
+  const auto f = floe_field(s_, cmd, "to");
+  if (!f || !contains(bear_steps(s_), *f)) return illegal_floe();
+  bear_move(*f, out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_flee(int seat, const json& cmd, dice&, events& out) {
+  const auto& held = s_.presents[static_cast<std::size_t>(seat)];
+  std::optional<int> c;
+  if (total(held) > 0) {
+    c = colour_held(cmd, held);
+    if (!c) return make_error("colour_not_available", "leave a present of a colour you hold");
+  } else if (cmd.contains("colour")) {
+    return make_error("colour_not_available", "you hold no present to leave");
+  }
+  const auto f = floe_field(s_, cmd, "to");
+  if (!f || !contains(flee_targets(s_, seat), *f)) return illegal_floe();
+  flee(c, *f, out);
+  return std::nullopt;
+}
+
+cp_game::result_t cp_game::on_end_turn(int, const json&, dice&, events& out) {
+  end_turn(out);
+  return std::nullopt;
 }
 
 // ---- the turn machine -----------------------------------------------------------------------
