@@ -264,11 +264,9 @@ std::optional<http_answer> route_static(const http_request& req, const http_cont
   return std::nullopt;
 }
 
-}  // namespace
-
-http_answer route_http(const http_request& req, const http_context& ctx) {
-  const bool keep_alive = req.keep_alive();
-  // RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without exactly one Host.
+// What no request gets past, whatever its route: Host missing or twice (RFC 9112 3.2), too many
+// header fields, a host name this server does not answer to.
+std::optional<http_answer> refuse_request(const http_request& req, const http_context& ctx) {
   if (req.version() >= 11 && req.count(http::field::host) != 1)
     return text(400, "bad request: exactly one Host header is required\n", false);
   if (static_cast<std::size_t>(std::distance(req.begin(), req.end())) > http_max_fields)
@@ -280,46 +278,55 @@ http_answer route_http(const http_request& req, const http_context& ctx) {
     a.log = "request refused: host not served host=\"" + std::string(req[http::field::host].substr(0, 200)) + "\"";
     return a;
   }
-  const std::string_view target = req.target();
+  return std::nullopt;
+}
 
-  if (boost::beast::websocket::is_upgrade(req)) {
-    if (target != "/ws" && !target.starts_with("/ws?")) return text(404, "WebSocket endpoint is /ws\n", keep_alive);
-    if (req.count(http::field::origin) > 0) {
-      const std::string_view origin = req[http::field::origin];
-      if (req.count(http::field::origin) > 1 || !origin_allowed(origin, req[http::field::host], ctx.cfg)) {
-        auto a = text(403, "forbidden: this origin may not open a WebSocket here (see --allowed-origin)\n", false);
-        a.log = "websocket refused: origin not allowed origin=\"" + std::string(origin.substr(0, 200)) + "\"";
-        return a;
-      }
+// A WebSocket upgrade: only of /ws, only from an allowed Origin, never while the server stops.
+http_answer route_upgrade(const http_request& req, const http_context& ctx, std::string_view target, bool keep_alive) {
+  if (target != "/ws" && !target.starts_with("/ws?")) return text(404, "WebSocket endpoint is /ws\n", keep_alive);
+  if (req.count(http::field::origin) > 0) {
+    const std::string_view origin = req[http::field::origin];
+    if (req.count(http::field::origin) > 1 || !origin_allowed(origin, req[http::field::host], ctx.cfg)) {
+      auto a = text(403, "forbidden: this origin may not open a WebSocket here (see --allowed-origin)\n", false);
+      a.log = "websocket refused: origin not allowed origin=\"" + std::string(origin.substr(0, 200)) + "\"";
+      return a;
     }
-    if (ctx.stopping) return text(503, "server shutting down\n", false);
-    http_answer a;
-    a.what = http_answer::action::upgrade;
-    a.client = request_client(req, ctx);
-    return a;
   }
+  if (ctx.stopping) return text(503, "server shutting down\n", false);
+  http_answer a;
+  a.what = http_answer::action::upgrade;
+  a.client = request_client(req, ctx);
+  return a;
+}
+
+// GET /healthz (docs/operations.md, "Health").
+http_answer route_health(const http_context& ctx, bool keep_alive, bool head) {
+  nlohmann::json j = {{"status", ctx.stopping ? "stopping" : "ok"},
+                      {"rooms", ctx.rooms},
+                      {"connections", ctx.connections},
+                      {"journal", ctx.journal},
+                      {"version", version_string()}};
+  auto a = text(ctx.stopping ? 503 : 200, j.dump() + "\n", keep_alive);
+  a.content_type = "application/json";
+  a.head = head;
+  return a;
+}
+
+}  // namespace
+
+http_answer route_http(const http_request& req, const http_context& ctx) {
+  if (auto refused = refuse_request(req, ctx)) return std::move(*refused);
+  const bool keep_alive = req.keep_alive();
+  const std::string_view target = req.target();
+  if (boost::beast::websocket::is_upgrade(req)) return route_upgrade(req, ctx, target, keep_alive);
 
   const bool head = req.method() == http::verb::head;
   if (req.method() != http::verb::get && !head) return text(405, "method not allowed\n", keep_alive);
-
-  if (target == "/healthz") {
-    nlohmann::json j = {{"status", ctx.stopping ? "stopping" : "ok"},
-                        {"rooms", ctx.rooms},
-                        {"connections", ctx.connections},
-                        {"journal", ctx.journal},
-                        {"version", version_string()}};
-    auto a = text(ctx.stopping ? 503 : 200, j.dump() + "\n", keep_alive);
-    a.content_type = "application/json";
-    a.head = head;
-    return a;
-  }
-
+  if (target == "/healthz") return route_health(ctx, keep_alive, head);
   // The invite and watch links, and the room summary (docs/protocol.md, "Invite links").
   if (auto a = route_invite(req, ctx)) return std::move(*a);
-
   // A finished game's record (docs/protocol.md, "Game records").
   if (target.starts_with("/records/")) return route_record(req, ctx, target.substr(9), keep_alive, head);
-
   if (const auto rel = static_path(target); !rel.empty())
     if (auto a = route_static(req, ctx, rel, keep_alive, head)) return std::move(*a);
   auto a = text(404, "not found\n", keep_alive);
