@@ -9,15 +9,13 @@
 
 #include "limits/address_limits.hpp"
 #include "net/static_files.hpp"
+#include "tinsel/protocol/messages.hpp"
 
 namespace tinsel::server {
 
 namespace http = boost::beast::http;
 
 namespace {
-
-constexpr std::string_view code_alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
-constexpr std::size_t code_length = 6;
 
 // "A", "A and B", "A, B and C" (German: "und").
 std::string name_list(const nlohmann::json& players, std::string_view lang) {
@@ -161,19 +159,18 @@ lookup look_up(std::string_view segment, const http_request& req, const http_con
 }  // namespace
 
 std::string invite_code(std::string_view segment) {
-  std::string code;
+  // A space may come URL-encoded ("%20"); the code itself is read as join_room reads it.
+  std::string text;
+  text.reserve(segment.size());
   for (std::size_t i = 0; i < segment.size(); ++i) {
-    const char c = segment[i];
-    if (c == '-' || c == ' ') continue;
     if (segment.substr(i, 3) == "%20") {
+      text += ' ';
       i += 2;
-      continue;
+    } else {
+      text += segment[i];
     }
-    const char up = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (code_alphabet.find(up) == std::string_view::npos || code.size() == code_length) return {};
-    code += up;
   }
-  return code.size() == code_length ? code : std::string{};
+  return protocol::normalize_room_code(text).value_or(std::string{});
 }
 
 std::string_view invite_language(std::string_view header) {
