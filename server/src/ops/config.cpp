@@ -152,7 +152,8 @@ struct flag {
   std::function<bool(config&, const std::string&)> set;
 };
 
-std::vector<flag> flags() {
+// Process, logs and files served.
+std::vector<flag> process_flags() {
   return {
       {"bind", "TINSEL_BIND", "address to listen on (default 127.0.0.1; 0.0.0.0 for all interfaces)",
        [](config& c, const std::string& v) { c.bind = v; return !v.empty(); }},
@@ -177,6 +178,12 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { c.web_root = v; return !v.empty(); }},
       {"lib-root", "TINSEL_LIB_ROOT", "folder of the JavaScript client library served at /lib/, which the browser client imports (default: the source tree's clients/js)",
        [](config& c, const std::string& v) { c.lib_root = v; return !v.empty(); }},
+  };
+}
+
+// Where rooms and records are kept, and whether frames are compressed.
+std::vector<flag> storage_flags() {
+  return {
       {"journal", "TINSEL_JOURNAL", "sqlite (the default: rooms survive a restart or a crash, kept in DATA-DIR/tinsel.db) or off (rooms live in memory only)",
        [](config& c, const std::string& v) {
          c.journal = v;
@@ -196,6 +203,12 @@ std::vector<flag> flags() {
        }},
       {"keep-records-days", "TINSEL_KEEP_RECORDS_DAYS", "days finished games' records are kept for download (default 90; 0: for ever)",
        [](config& c, const std::string& v) { return parse_number<int>(v, c.keep_records_days, 0, 100000); }},
+  };
+}
+
+// What one WebSocket connection may send and be sent.
+std::vector<flag> connection_flags() {
+  return {
       {"max-frame-bytes", "TINSEL_MAX_FRAME_BYTES", "largest accepted client frame; larger ones get frame_too_large (default 8192)",
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.limits.max_frame_bytes, 256, 1 << 20); }},
       {"write-queue-messages", "TINSEL_WRITE_QUEUE_MESSAGES", "outgoing messages queued per connection before it is closed as too slow (default 256)",
@@ -212,6 +225,12 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_number<int>(v, c.rate_close_after, 1, 1 << 20); }},
       {"idle-timeout-sec", "TINSEL_IDLE_TIMEOUT_SEC", "a connection silent this long (no frame, no pong) is closed; pings go out at half of it (default 60)",
        [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.idle_timeout) && c.idle_timeout.count() > 0; }},
+  };
+}
+
+// Rooms: history, bots, away players, grace periods.
+std::vector<flag> room_flags() {
+  return {
       {"history-states", "TINSEL_HISTORY_STATES", "states kept per room for resuming clients (default 256)",
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.history_states, 1, 1 << 16); }},
       {"game-log-events", "TINSEL_GAME_LOG_EVENTS", "events of the current game kept per room for a joiner's log; older ones are dropped (default 2000)",
@@ -230,7 +249,13 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.reconnect_grace); }},
       {"lobby-seat-grace-sec", "TINSEL_LOBBY_SEAT_GRACE_SEC", "seconds a disconnected player keeps a seat outside a game, and a disconnected host the host role (default 60)",
        [](config& c, const std::string& v) { return parse_ms_from_sec(v, c.lobby_seat_grace); }},
-      // Limits per client address: each at least 1 (set one high to lift it, e.g. for benchmarks).
+  };
+}
+
+// Limits per client address (docs/operations.md, "Limits per address").
+std::vector<flag> address_flags() {
+  return {
+      // Each at least 1 (set one high to lift it, e.g. for benchmarks).
       {"max-connections", "TINSEL_MAX_CONNECTIONS", "WebSocket connections in total; beyond, the upgrade gets HTTP 503 (default 20000; at least 1)",
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.max_connections, 1, 10'000'000); }},
       {"max-connections-per-address", "TINSEL_MAX_CONNECTIONS_PER_ADDRESS", "WebSocket connections per client address; beyond, the upgrade gets HTTP 503 (default 64; at least 1)",
@@ -270,6 +295,12 @@ std::vector<flag> flags() {
        [](config& c, const std::string& v) { return parse_double(v, c.record_downloads_per_address_per_minute, 1, 1e7); }},
       {"record-cache-bytes", "TINSEL_RECORD_CACHE_BYTES", "bytes of gzip-compressed game records kept in memory, most recently used first (default 33554432; 0: none)",
        [](config& c, const std::string& v) { return parse_number<std::size_t>(v, c.record_cache_bytes, 0, 1ull << 34); }},
+  };
+}
+
+// Who may reach the server: host names, proxies, web origins.
+std::vector<flag> origin_flags() {
+  return {
       {"server-name", "TINSEL_SERVER_NAME", "comma-separated host names the server answers to (like games.example.org), besides localhost and IP addresses; * for any; requests with another Host get 421 (default: none)",
        [](config& c, const std::string& v) { return parse_server_names(v, c.server_names); }},
       {"trusted-proxy", "TINSEL_TRUSTED_PROXY", "comma-separated addresses of reverse proxies whose X-Forwarded-For names the client (default: none, the header is ignored)",
@@ -277,6 +308,14 @@ std::vector<flag> flags() {
       {"allowed-origin", "TINSEL_ALLOWED_ORIGIN", "comma-separated web origins (like https://example.org) allowed to open a WebSocket besides the server's own (default: none)",
        [](config& c, const std::string& v) { return parse_origins(v, c.allowed_origins); }},
   };
+}
+
+// Every flag, in the order --help lists them.
+std::vector<flag> flags() {
+  std::vector<flag> all;
+  for (auto group : {process_flags, storage_flags, connection_flags, room_flags, address_flags, origin_flags})
+    for (auto& f : group()) all.push_back(std::move(f));
+  return all;
 }
 
 std::string usage() {
@@ -290,22 +329,69 @@ std::string usage() {
   return o.str();
 }
 
+// The settings of the environment variables: nullopt, or what to print for the first invalid one.
+std::optional<std::string> read_environment(const std::vector<flag>& all, config& cfg,
+                                            const char* (*getenv_fn)(const char*)) {
+  for (const auto& f : all) {
+    const char* v = getenv_fn ? getenv_fn(f.env) : nullptr;
+    if (v && *v && !f.set(cfg, v)) return std::string("invalid value '") + v + "' in " + f.env + "\n";
+  }
+  return std::nullopt;
+}
+
+// "--healthcheck URL" or "--healthcheck=URL" at args[i] (i moves past a separate URL): nullopt,
+// or what to print. A mode, not a setting: no environment variable. The URL is checked when it is
+// used, so that a container health check reports a bad one as unhealthy (1), not as status 2
+// (which Docker reserves).
+std::optional<std::string> read_healthcheck(const std::vector<std::string>& args, std::size_t& i, config& cfg) {
+  const std::string& a = args[i];
+  if (a.size() > 13)
+    cfg.healthcheck_url = a.substr(14);
+  else if (i + 1 < args.size())
+    cfg.healthcheck_url = args[++i];
+  else
+    return "option --healthcheck needs a URL\n";
+  return std::nullopt;
+}
+
+// "--name VALUE" or "--name=VALUE" at args[i] (i moves past a separate VALUE): nullopt, or what to
+// print.
+std::optional<std::string> read_flag(const std::vector<flag>& all, const std::vector<std::string>& args, std::size_t& i,
+                                     config& cfg) {
+  std::string a = args[i];
+  std::string value;
+  bool has_value = false;
+  if (auto eq = a.find('='); eq != std::string::npos) {
+    value = a.substr(eq + 1);
+    a = a.substr(0, eq);
+    has_value = true;
+  }
+  const flag* match = nullptr;
+  for (const auto& f : all)
+    if (a == std::string("--") + f.name) match = &f;
+  if (!match) return "unknown option '" + a + "'\n\n" + usage();
+  if (!has_value) {
+    if (i + 1 >= args.size()) return "option " + a + " needs a value\n";
+    value = args[++i];
+  }
+  if (!match->set(cfg, value)) return "invalid value '" + value + "' for " + a + "\n";
+  return std::nullopt;
+}
+
 }  // namespace
 
 parsed_args parse_args(const std::vector<std::string>& args, const char* (*getenv_fn)(const char*)) {
   parsed_args out;
+  const auto fail = [&out](std::string why) {
+    out.exit_code = 2;
+    out.output = std::move(why);
+    return out;
+  };
   config cfg;
   const auto all = flags();
-  for (const auto& f : all) {
-    const char* v = getenv_fn ? getenv_fn(f.env) : nullptr;
-    if (v && *v && !f.set(cfg, v)) {
-      out.exit_code = 2;
-      out.output = std::string("invalid value '") + v + "' in " + f.env + "\n";
-      return out;
-    }
-  }
+  if (auto why = read_environment(all, cfg, getenv_fn)) return fail(*why);
   for (std::size_t i = 1; i < args.size(); ++i) {
-    std::string a = args[i];
+    const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
       out.output = usage();
       return out;
@@ -314,55 +400,10 @@ parsed_args parse_args(const std::vector<std::string>& args, const char* (*geten
       out.output = "tinsel-server " + version_string() + "\n";
       return out;
     }
-    std::string value;
-    bool has_value = false;
-    if (a == "--healthcheck" || a.starts_with("--healthcheck=")) {
-      // A mode, not a setting: no environment variable. The URL is checked when it is used, so
-      // that a container health check reports a bad one as unhealthy (1), not as status 2 (which
-      // Docker reserves).
-      if (a.size() > 13) {
-        cfg.healthcheck_url = a.substr(14);
-      } else if (i + 1 < args.size()) {
-        cfg.healthcheck_url = args[++i];
-      } else {
-        out.exit_code = 2;
-        out.output = "option --healthcheck needs a URL\n";
-        return out;
-      }
-      continue;
-    }
-    if (auto eq = a.find('='); eq != std::string::npos) {
-      value = a.substr(eq + 1);
-      a = a.substr(0, eq);
-      has_value = true;
-    }
-    const flag* match = nullptr;
-    for (const auto& f : all)
-      if (a == std::string("--") + f.name) match = &f;
-    if (!match) {
-      out.exit_code = 2;
-      out.output = "unknown option '" + a + "'\n\n" + usage();
-      return out;
-    }
-    if (!has_value) {
-      if (i + 1 >= args.size()) {
-        out.exit_code = 2;
-        out.output = "option " + a + " needs a value\n";
-        return out;
-      }
-      value = args[++i];
-    }
-    if (!match->set(cfg, value)) {
-      out.exit_code = 2;
-      out.output = "invalid value '" + value + "' for " + a + "\n";
-      return out;
-    }
+    const bool healthcheck = a == "--healthcheck" || a.starts_with("--healthcheck=");
+    if (auto why = healthcheck ? read_healthcheck(args, i, cfg) : read_flag(all, args, i, cfg)) return fail(*why);
   }
-  if (auto why = conflicting_settings(cfg)) {
-    out.exit_code = 2;
-    out.output = *why + "\n";
-    return out;
-  }
+  if (auto why = conflicting_settings(cfg)) return fail(*why + "\n");
   out.cfg = cfg;
   return out;
 }
