@@ -1,4 +1,6 @@
-#include "net/client.hpp"
+// The v1 request dispatcher (request_dispatcher.hpp): hello, the lobby's requests, and the room
+// requests, each kind its own short handler.
+#include "rooms/request_dispatcher.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -6,6 +8,7 @@
 #include "rooms/random.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
+#include "tinsel/protocol/outgoing.hpp"
 
 namespace tinsel::server {
 
@@ -14,13 +17,7 @@ using protocol::make_error;
 using protocol::make_ok;
 
 namespace {
-template <class... Ts>
-struct overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-overloaded(Ts...) -> overloaded<Ts...>;
-
+// Every game the server offers, for welcome.games.
 json games_json() {
   json games = json::array();
   for (const auto* g : engine::builtin_games().all()) {
@@ -32,48 +29,39 @@ json games_json() {
   return games;
 }
 
-// An error that says when to try again (protocol/schema/server/error.json: retry_after_ms).
-std::string refusal(const json& id, std::string_view code, std::string_view message,
-                    std::optional<std::chrono::milliseconds> retry_after) {
-  json j = {{"type", "error"}, {"code", code}, {"message", message}};
-  if (!id.is_null()) j["id"] = id;
-  if (retry_after) j["retry_after_ms"] = retry_after->count();
-  return protocol::dump(j);
-}
-
 std::string seconds_text(std::chrono::milliseconds ms) {
   const auto s = (ms.count() + 999) / 1000;
   return s == 1 ? "1 second" : std::to_string(s) + " seconds";
 }
 }  // namespace
 
-void client::reply(const std::shared_ptr<participant>& self, std::string frame) {
+void request_dispatcher::reply(const pptr& self, std::string frame) {
   self->send(std::make_shared<const std::string>(std::move(frame)));
 }
 
-void client::on_binary(std::size_t bytes, const std::shared_ptr<participant>& self) {
+void request_dispatcher::on_binary(std::size_t bytes, const pptr& self) {
   if (bytes > cfg_.limits.max_frame_bytes)
     return reply(self, make_error(nullptr, errc::frame_too_large, "frame of " + std::to_string(bytes) + " bytes exceeds the limit of " +
                                                                       std::to_string(cfg_.limits.max_frame_bytes) + " bytes"));
   reply(self, make_error(nullptr, errc::invalid_message, "binary frames are not supported; send JSON text frames"));
 }
 
-void client::on_left_room(const std::shared_ptr<room>& r) {
+void request_dispatcher::on_left_room(const std::shared_ptr<room>& r) {
   if (room_ == r) room_.reset();
 }
 
-void client::on_closed(std::uint64_t connection) {
+void request_dispatcher::on_closed(std::uint64_t connection) {
   if (room_) room_->disconnected(connection);
   room_.reset();
   if (hello_) ids_.released(token_, connection);
 }
 
-void client::on_rate_limited(std::string_view frame, const std::shared_ptr<participant>& self) {
+void request_dispatcher::on_rate_limited(std::string_view frame, const pptr& self) {
   auto parsed = protocol::parse_client_message(frame, cfg_.limits);
   reply(self, make_error(parsed.id, errc::rate_limited, "too many requests; slow down"));
 }
 
-void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+void request_dispatcher::handle(protocol::hello_msg& m, const json& id, const pptr& self) {
   if (hello_) return reply(self, make_error(id, errc::already_hello, "this connection has already said hello"));
   if (m.protocol != protocol::protocol_version)
     return reply(self, make_error(id, errc::unsupported_protocol,
@@ -100,16 +88,11 @@ void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_
   // A room whose host sent this player away is no longer theirs to go back to (they may still watch it).
   if (last_room && last_room->sent_away(player_id_)) last_room.reset();
   spdlog::debug("hello conn={} player={} resumed={}", self->connection_id(), player_id_, resumed);  // per connection: debug
-  json welcome = {{"type", "welcome"},
-                  {"protocol", protocol::protocol_version},
-                  {"player", player_id_},
-                  {"name", name_},
-                  {"token", token_},
-                  {"resumed", resumed},
-                  {"room", last_room ? json(last_room->code()) : json(nullptr)},
-                  {"server", {{"name", "tinsel"}, {"version", version_string()}}},
-                  {"games", games_json()}};
-  reply(self, protocol::dump(welcome));
+  const auto games = games_json();
+  const auto version = version_string();
+  reply(self, protocol::make_welcome({player_id_, name_, token_, resumed,
+                                      last_room ? std::optional<std::string_view>(last_room->code()) : std::nullopt,
+                                      version, games}));
   // Like every request with an id, hello is answered with exactly one ok or error.
   if (!id.is_null()) reply(self, make_ok(id));
 }
@@ -118,18 +101,18 @@ void client::on_hello(protocol::hello_msg& m, const json& id, const std::shared_
 // against its /48 too), and past the free ones each attempt waits longer (address_limits::join_wait),
 // whether or not the code is right. A player going back to the room it is in (a reload, a
 // reconnect) is not guessing: its /48's wait does not apply to that, only its own address's.
-void client::on_join(protocol::join_room_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+void request_dispatcher::handle(protocol::join_room_msg& m, const json& id, const pptr& self) {
   if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before joining another"));
   const bool own_room = !m.room.empty() && ids_.room_of(token_hash_) == m.room;
   if (auto wait = limits_.join_wait(address_, address_limits::clock::now(), !own_room)) {
     spdlog::debug("join refused: back-off after failed joins conn={} client={}", self->connection_id(), address_);
-    return reply(self, refusal(id, errc::too_many_attempts,
+    return reply(self, make_error(id, errc::too_many_attempts,
                                "too many tries with unknown room codes; try again in " + seconds_text(*wait), wait));
   }
   // What joins sent this address is bounded (address_limits::join_bytes_wait): in debt, wait.
   if (auto wait = limits_.join_bytes_wait(address_)) {
     spdlog::debug("join refused: join byte budget in debt conn={} client={}", self->connection_id(), address_);
-    return reply(self, refusal(id, errc::rate_limited,
+    return reply(self, make_error(id, errc::rate_limited,
                                "too much sent to your address for joining rooms; try again in " + seconds_text(*wait), wait));
   }
   auto r = lobby_.find(m.room);
@@ -145,7 +128,7 @@ void client::on_join(protocol::join_room_msg& m, const json& id, const std::shar
   room_->join(self, identity{player_id_, name_, token_hash_}, m.spectator, m.last_seq, id, join_budget{&limits_, address_});
 }
 
-void client::on_text(std::string_view frame, const std::shared_ptr<participant>& self) {
+void request_dispatcher::on_text(std::string_view frame, const pptr& self) {
   auto parsed = protocol::parse_client_message(frame, cfg_.limits);
   if (parsed.error) {
     spdlog::debug("rejected frame conn={} code={}", self->connection_id(), parsed.error->code);
@@ -157,78 +140,77 @@ void client::on_text(std::string_view frame, const std::shared_ptr<participant>&
   if (!hello_ && !std::holds_alternative<protocol::hello_msg>(msg))
     return reply(self, make_error(id, errc::hello_required, "say hello first: {\"type\":\"hello\",\"protocol\":1,\"name\":\"...\"}"));
 
-  std::visit(
-      overloaded{
-          [&](protocol::hello_msg& m) { on_hello(m, id, self); },
-          [&](protocol::create_room_msg& m) {
-            if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before creating another"));
-            const auto* game = engine::builtin_games().find(m.game);
-            if (!game) return reply(self, make_error(id, errc::unknown_game, "there is no game called '" + m.game.substr(0, 40) + "'"));
-            auto options = game->normalize_options(m.options);
-            if (!options) return reply(self, make_error(id, options.error().code, options.error().message));
-            if (!lobby_.can_save()) {
-              metrics().storage_refused();
-              return reply(self, make_error(id, errc::storage_failed, "the server cannot save rooms right now; please try again in a moment"));
-            }
-            auto made = lobby_.create(*game, std::move(options.value()), address_);
-            if (!made.r) return reply(self, refusal(id, errc::too_many_rooms, made.refused->message, made.refused->retry_after));
-            room_ = std::move(made.r);
-            ids_.set_room(token_, room_->code());
-            room_->join(self, identity{player_id_, name_, token_hash_}, false, std::nullopt, id);
-          },
-          [&](protocol::join_room_msg& m) { on_join(m, id, self); },
-          [&](protocol::leave_room_msg&) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->leave(self, id);
-            room_.reset();
-            ids_.set_room(token_, "");
-          },
-          [&](protocol::chat_msg& m) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->chat(self, std::move(m.text), id);
-          },
-          [&](protocol::set_options_msg& m) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->set_options(self, std::move(m.options), id);
-          },
-          [&](protocol::start_game_msg& m) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->start_game(self, m.first_seat, id);
-          },
-          [&](protocol::action_msg& m) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->action(self, std::move(m.action), id);
-          },
-          [&](protocol::kick_msg& m) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->kick(self, std::move(m.player), id);
-          },
-          [&](protocol::transfer_host_msg& m) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->transfer_host(self, std::move(m.player), id);
-          },
-          [&](protocol::add_bot_msg&) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->add_bot(self, id);
-          },
-          [&](protocol::remove_bot_msg& m) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->remove_bot(self, m.seat, id);
-          },
-          [&](protocol::close_room_msg&) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->close_room(self, id);
-          },
-          [&](protocol::skip_msg& m) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->skip(self, m.seat, id);
-          },
-          [&](protocol::readmit_msg& m) {
-            if (!room_) return reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
-            room_->readmit(self, std::move(m.player), id);
-          },
-      },
-      msg);
+  std::visit([&](auto& m) { handle(m, id, self); }, msg);
+}
+
+void request_dispatcher::handle(protocol::create_room_msg& m, const json& id, const pptr& self) {
+  if (room_) return reply(self, make_error(id, errc::already_in_room, "leave your room before creating another"));
+  const auto* game = engine::builtin_games().find(m.game);
+  if (!game) return reply(self, make_error(id, errc::unknown_game, "there is no game called '" + m.game.substr(0, 40) + "'"));
+  auto options = game->normalize_options(m.options);
+  if (!options) return reply(self, make_error(id, options.error().code, options.error().message));
+  if (!lobby_.can_save()) {
+    metrics().storage_refused();
+    return reply(self, make_error(id, errc::storage_failed, "the server cannot save rooms right now; please try again in a moment"));
+  }
+  auto made = lobby_.create(*game, std::move(options.value()), address_);
+  if (!made.r) return reply(self, make_error(id, errc::too_many_rooms, made.refused->message, made.refused->retry_after));
+  room_ = std::move(made.r);
+  ids_.set_room(token_, room_->code());
+  room_->join(self, identity{player_id_, name_, token_hash_}, false, std::nullopt, id);
+}
+
+room* request_dispatcher::room_or_refuse(const json& id, const pptr& self) {
+  if (!room_) reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+  return room_.get();
+}
+
+void request_dispatcher::handle(protocol::leave_room_msg&, const json& id, const pptr& self) {
+  auto* r = room_or_refuse(id, self);
+  if (!r) return;
+  r->leave(self, id);
+  room_.reset();
+  ids_.set_room(token_, "");
+}
+
+namespace {
+// The room's call for each request that acts on the client's room.
+void to_room(room& r, protocol::chat_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.chat(self, std::move(m.text), id);
+}
+void to_room(room& r, protocol::set_options_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.set_options(self, std::move(m.options), id);
+}
+void to_room(room& r, protocol::start_game_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.start_game(self, m.first_seat, id);
+}
+void to_room(room& r, protocol::action_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.action(self, std::move(m.action), id);
+}
+void to_room(room& r, protocol::kick_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.kick(self, std::move(m.player), id);
+}
+void to_room(room& r, protocol::transfer_host_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.transfer_host(self, std::move(m.player), id);
+}
+void to_room(room& r, protocol::add_bot_msg&, const json& id, const std::shared_ptr<participant>& self) { r.add_bot(self, id); }
+void to_room(room& r, protocol::remove_bot_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.remove_bot(self, m.seat, id);
+}
+void to_room(room& r, protocol::close_room_msg&, const json& id, const std::shared_ptr<participant>& self) {
+  r.close_room(self, id);
+}
+void to_room(room& r, protocol::skip_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.skip(self, m.seat, id);
+}
+void to_room(room& r, protocol::readmit_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.readmit(self, std::move(m.player), id);
+}
+}  // namespace
+
+template <class Request>
+void request_dispatcher::handle(Request& m, const json& id, const pptr& self) {
+  if (auto* r = room_or_refuse(id, self)) to_room(*r, m, id, self);
 }
 
 }  // namespace tinsel::server
