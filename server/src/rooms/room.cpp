@@ -97,27 +97,14 @@ void room::action(std::shared_ptr<participant> p, json command, json request_id)
   dispatch([p, command = std::move(command), id = request_id](room& r) { r.do_action(p, command, id); }, p, request_id);
 }
 
-void room::do_join(const pptr& p, identity who, bool spectator,
-                   std::optional<std::uint64_t> last_seq, const json& id, const join_budget& budget) {
-  const auto connection = p->connection_id();
-  auto refuse = [&](std::string_view code, std::string_view message) {
-    tell_left(p);
-    tell(p, share(protocol::make_error(id, code, message)));
-  };
-  if (closed_) return refuse(errc::unknown_room, "there is no room with this code");
-  if (members_.count(connection)) return refuse(errc::already_in_room, "you are already in this room");
-
-  if (!spectator && sent_away(who.player_id))
-    return refuse(errc::kicked, "the host removed you from this room; you may still watch");
-
-  member m{p, who, -1};
-  bool resumed = false;
+// The seat a joining player takes: its own again (a resumed connection, which replaces one still
+// attached to it), else a free one; a spectator none (-1). The refusal when it may not sit.
+std::optional<engine::rule_error> room::take_seat(const identity& who, std::uint64_t connection, bool spectator,
+                                                  int& seat_index, bool& resumed) {
+  seat_index = -1;
+  if (spectator) return std::nullopt;
   auto mine = std::find_if(seats_.begin(), seats_.end(), [&](const seat& s) { return !s.bot && s.player_id == who.player_id; });
-  // Only someone who was in this game (seated, or watching it) is caught up with what they missed.
-  const bool in_this_game = mine != seats_.end() || watchers_.count(who.player_id);
-  if (!spectator && mine != seats_.end()) {
-    // The same player again (a resumed connection): take the seat back; a connection still
-    // attached to it has been replaced.
+  if (mine != seats_.end()) {
     if (mine->connection != 0 && mine->connection != connection) {
       if (auto old = members_.count(mine->connection) ? members_[mine->connection].p.lock() : nullptr)
         tell_left(old);
@@ -127,38 +114,65 @@ void room::do_join(const pptr& p, identity who, bool spectator,
     mine->gone = false;
     mine->away = false;
     mine->timeouts = 0;
-    m.seat = static_cast<int>(mine - seats_.begin());
+    seat_index = static_cast<int>(mine - seats_.begin());
     resumed = true;
-  } else if (!spectator) {
-    if (status_ == status::playing)
-      return refuse(errc::game_in_progress, "a game is running in this room; join as a spectator to watch");
-    auto free = std::find_if(seats_.begin(), seats_.end(), [](const seat& s) { return s.player_id.empty(); });
-    if (free == seats_.end()) return refuse(errc::room_full, "every seat in this room is taken");
-    *free = seat{};
-    free->player_id = who.player_id;
-    free->name = who.name;
-    free->token_hash = who.token_hash;
-    free->connection = connection;
-    m.seat = static_cast<int>(free - seats_.begin());
+    return std::nullopt;
   }
-  if (m.seat < 0 && std::count_if(members_.begin(), members_.end(), [](const auto& kv) { return kv.second.seat < 0; }) >=
-                       cfg_.max_spectators_per_room)
+  if (status_ == status::playing)
+    return engine::rule_error{errc::game_in_progress, "a game is running in this room; join as a spectator to watch"};
+  auto free = std::find_if(seats_.begin(), seats_.end(), [](const seat& s) { return s.player_id.empty(); });
+  if (free == seats_.end()) return engine::rule_error{errc::room_full, "every seat in this room is taken"};
+  *free = seat{};
+  free->player_id = who.player_id;
+  free->name = who.name;
+  free->token_hash = who.token_hash;
+  free->connection = connection;
+  seat_index = static_cast<int>(free - seats_.begin());
+  return std::nullopt;
+}
+
+void room::do_join(const pptr& p, identity who, bool spectator,
+                   std::optional<std::uint64_t> last_seq, const json& id, const join_budget& budget) {
+  const auto connection = p->connection_id();
+  auto refuse = [&](std::string_view code, std::string_view message) {
+    tell_left(p);
+    tell(p, share(protocol::make_error(id, code, message)));
+  };
+  if (closed_) return refuse(errc::unknown_room, "there is no room with this code");
+  if (members_.count(connection)) return refuse(errc::already_in_room, "you are already in this room");
+  if (!spectator && sent_away(who.player_id))
+    return refuse(errc::kicked, "the host removed you from this room; you may still watch");
+
+  // Only someone who was in this game (seated, or watching it) is caught up with what they missed.
+  const bool in_this_game =
+      std::any_of(seats_.begin(), seats_.end(), [&](const seat& s) { return !s.bot && s.player_id == who.player_id; }) ||
+      watchers_.count(who.player_id);
+  int seat_index = -1;
+  bool resumed = false;
+  if (auto no = take_seat(who, connection, spectator, seat_index, resumed)) return refuse(no->code, no->message);
+  if (seat_index < 0 && spectator_count() >= cfg_.max_spectators_per_room)
     return refuse(errc::too_many_spectators, "this room has as many spectators as it allows (" +
                                                  std::to_string(cfg_.max_spectators_per_room) + ")");
-  const int seat_index = m.seat;
-  members_.emplace(connection, std::move(m));
+  members_.emplace(connection, member{p, who, seat_index});
   if (spectator) watchers_.insert(who.player_id);
   if (host_.empty() && !spectator) host_ = who.player_id;
   pass_host_if_needed();
   spdlog::info("room joined room={} player={} seat={} resumed={} members={}", code_, who.player_id, seat_index, resumed,
                members_.size());
+  send_join(p, who, seat_index, spectator, resumed, in_this_game ? last_seq : std::nullopt, id, budget);
+  if (resumed && status_ == status::playing) {
+    arm_prompt_timer();  // a returning player gets the normal timers again
+    arm_bot_timer();
+  }
+}
 
-  // What the join sends: its ok, the room push (to everyone), the chat, and with a game its log
-  // from the start (as far as kept) and the state that answers the join. The log covers every
-  // state up to this one, so a client shows the log and skips that state's events. When the
-  // address's budget cannot pay for all of it, the histories stay home (docs/protocol.md, join_room).
+// What the join sends: its ok, the room push (to everyone), the chat, and with a game its log
+// from the start (as far as kept) and the state that answers the join. The log covers every
+// state up to this one, so a client shows the log and skips that state's events. When the
+// address's budget cannot pay for all of it, the histories stay home (docs/protocol.md, join_room).
+void room::send_join(const pptr& p, const identity& who, int seat_index, bool spectator, bool resumed,
+                     std::optional<std::uint64_t> caught_up, const json& id, const join_budget& budget) {
   const auto v = table_.viewer_of(seat_index, who.player_id);
-  const auto caught_up = in_this_game ? last_seq : std::nullopt;
   json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
              {"resumed", resumed}};
   std::string ok_frame = id.is_null() ? std::string() : protocol::make_ok(id, ok);
@@ -184,10 +198,6 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   if (!chat_frame.empty()) tell(p, share(std::move(chat_frame)));
   if (!log_frame.empty()) tell(p, share(std::move(log_frame)));
   if (!state.empty()) tell(p, share(std::move(state)));
-  if (resumed && status_ == status::playing) {
-    arm_prompt_timer();  // a returning player gets the normal timers again
-    arm_bot_timer();
-  }
 }
 
 void room::do_leave(std::uint64_t connection, const pptr& p, const json& id) {

@@ -169,6 +169,11 @@ class room : public std::enable_shared_from_this<room> {
 
   void do_join(const pptr& p, identity who, bool spectator, std::optional<std::uint64_t> last_seq, const json& id,
                const join_budget& budget);
+  std::optional<engine::rule_error> take_seat(const identity& who, std::uint64_t connection, bool spectator,
+                                              int& seat_index, bool& resumed);
+  // `caught_up`: the last seq the joiner saw, if it was in this game.
+  void send_join(const pptr& p, const identity& who, int seat_index, bool spectator, bool resumed,
+                 std::optional<std::uint64_t> caught_up, const json& id, const join_budget& budget);
   void do_kick(const pptr& p, const std::string& player, const json& id);
   void do_close_room(const pptr& p, const json& id);
   void do_leave(std::uint64_t connection, const pptr& p, const json& id);
