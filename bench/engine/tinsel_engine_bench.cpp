@@ -8,7 +8,7 @@
 //       game when one is over. Counts applied commands.
 //   (b) (a) plus legal(seat) and view(seat) for every seat and view(spectator) after each command.
 //   (c) (a) plus, after each command, the state frame of every seat and the spectator built as the
-//       server builds it (room::make_state_parts, room::state_frame): the parts every viewer shares
+//       server builds it (protocol::complete_state_parts, protocol::make_state): the parts every viewer shares
 //       (events, prompt, result, the shared view) serialized once per command, then per viewer its
 //       legal list (and its view where the game has no shared one) spliced in; legal and the shared
 //       view as the game's own text where it writes one (game::write_legal, write_shared_view),
@@ -159,80 +159,24 @@ class player {
 // --json-frames: leave out game::write_legal and write_shared_view, as for a game without them.
 bool json_frames = false;
 
-// The parts of a state frame that every viewer of one broadcast shares, as the server's
-// room::make_state_parts builds them (server/src/rooms/room_game.cpp; no timers here, so no
-// deadline, and a made-up room code and seed).
-struct frame_parts {
-  std::vector<std::string> events;
-  std::vector<const event*> sources;
-  std::string public_events;
-  bool all_public = true;
-  std::string middle, tail, shared_view;
-};
-
-frame_parts make_parts(const game& g, const events& evs, std::uint64_t seq) {
-  frame_parts s;
-  s.events.reserve(evs.size());
-  for (const auto& e : evs) {
-    s.events.push_back(tinsel::protocol::dump(e.body));
-    s.sources.push_back(&e);
-    if (e.to != event::audience::everyone) s.all_public = false;
-  }
-  if (s.all_public) {
-    s.public_events = "[";
-    for (const auto& e : s.events) {
-      if (s.public_events.size() > 1) s.public_events += ',';
-      s.public_events += e;
-    }
-    s.public_events += ']';
-  }
-  json prompt = nullptr;
-  if (auto pr = g.current_prompt()) prompt = {{"deadline", nullptr}, {"kind", pr->kind}, {"seats", pr->seats}};
-  const bool over = g.is_over();
+// The parts of a state frame that every viewer of one broadcast shares, built by the protocol's
+// own state builder as the room builds them (protocol/include/tinsel/protocol/outgoing.hpp; no
+// timers here, so no deadline, and a made-up room code and seed).
+tinsel::protocol::state_parts make_parts(const game& g, const events& evs, std::uint64_t seq) {
   json result = nullptr;
-  if (over) {
+  if (g.is_over()) {
     result = g.result();
     result["seed"] = "12345678901234567890";
   }
-  s.middle = std::string(",\"over\":") + (over ? "true" : "false") + ",\"prompt\":" + tinsel::protocol::dump(prompt) +
-             ",\"result\":" + tinsel::protocol::dump(result) + ",\"room\":\"BENCH7\",\"seat\":";
-  s.tail = ",\"seq\":" + std::to_string(seq) + ",\"type\":\"state\",\"view\":";
-  if (json_frames || !g.write_shared_view(s.shared_view))
-    if (const auto shared = g.shared_view()) tinsel::protocol::dump_to(s.shared_view, *shared);
-  return s;
+  auto parts = tinsel::protocol::serialize_events(evs);
+  tinsel::protocol::complete_state_parts(parts, g, {"BENCH7", seq, std::nullopt, result}, !json_frames);
+  return parts;
 }
 
-// One viewer's frame from the parts, as room::state_frame puts it together.
-std::string state_frame(const game& g, viewer v, const frame_parts& s) {
+// One viewer's frame from the parts, as the room puts it together.
+std::string state_frame(const game& g, viewer v, const tinsel::protocol::state_parts& s) {
   static std::size_t size_hint = 0;
-  std::string f;
-  f.reserve(size_hint + 256);
-  f += "{\"events\":";
-  if (s.all_public) {
-    f += s.public_events;
-  } else {
-    f += '[';
-    bool first = true;
-    for (std::size_t i = 0; i < s.events.size(); ++i) {
-      if (!s.sources[i]->visible_to(v)) continue;
-      if (!first) f += ',';
-      first = false;
-      f += s.events[i];
-    }
-    f += ']';
-  }
-  f += ",\"legal\":";
-  if (v.is_spectator()) f += "[]";
-  else if (json_frames || !g.write_legal(v.seat, f)) tinsel::protocol::dump_to(f, g.legal(v.seat));
-  f += s.middle;
-  if (v.is_spectator()) f += "null";
-  else f += std::to_string(v.seat);
-  f += s.tail;
-  if (s.shared_view.empty()) tinsel::protocol::dump_to(f, g.view(v));
-  else f += s.shared_view;
-  f += '}';
-  size_hint = f.size();
-  return f;
+  return tinsel::protocol::make_state(g, v, s, size_hint, {}, !json_frames);
 }
 
 struct run_stats {

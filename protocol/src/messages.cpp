@@ -451,18 +451,4 @@ std::string insert_member(std::string_view object, std::string_view key, std::st
   return out;
 }
 
-std::string make_ok(const json& id, json extra) {
-  json j = json::object();
-  j["type"] = "ok";
-  if (!id.is_null()) j["id"] = id;
-  for (auto& [k, v] : extra.items()) j[k] = std::move(v);
-  return dump(j);
-}
-
-std::string make_error(const json& id, std::string_view code, std::string_view message) {
-  json j = {{"type", "error"}, {"code", code}, {"message", message}};
-  if (!id.is_null()) j["id"] = id;
-  return dump(j);
-}
-
 }  // namespace tinsel::protocol

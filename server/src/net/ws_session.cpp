@@ -43,7 +43,7 @@ ws_session::ws_session(connection_socket&& socket, std::shared_ptr<server_state>
       address_(std::move(address)),
       tcp_(std::move(tcp)),
       id_(state_->next_connection_id()),
-      client_(state_->rooms, state_->players, state_->cfg, state_->limits, address_) {}
+      requests_(state_->rooms, state_->players, state_->cfg, state_->limits, address_) {}
 
 ws_session::~ws_session() {
   state_->remove_session(id_);
@@ -128,16 +128,16 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
     if (take_token()) {
       refused_in_row_ = 0;
       if (ws_.got_text()) {
-        client_.on_text(text, self);
+        requests_.on_text(text, self);
       } else {
-        client_.on_binary(data.size(), self);
+        requests_.on_binary(data.size(), self);
       }
     } else if (++refused_in_row_ >= state_->cfg.rate_close_after) {
       log_limited(spdlog::level::warn, "rate-abuse", "rate limit abuse, closing conn={} refused={}", id_, refused_in_row_);
       metrics().rate_limit_closed();
       do_close(close_code::rate_limited, "rate limit exceeded");
     } else {
-      client_.on_rate_limited(text, self);
+      requests_.on_rate_limited(text, self);
     }
   }
   buffer_.consume(buffer_.size());
@@ -164,7 +164,7 @@ void ws_session::send_all(std::vector<std::shared_ptr<const std::string>> frames
 }
 
 void ws_session::left_room(const std::shared_ptr<room>& r) {
-  net::post(ws_.get_executor(), [self = shared_from_this(), r] { self->client_.on_left_room(r); });
+  net::post(ws_.get_executor(), [self = shared_from_this(), r] { self->requests_.on_left_room(r); });
 }
 
 void ws_session::close_with(close_code code, std::string reason) {
@@ -229,7 +229,7 @@ void ws_session::do_close(close_code code, std::string reason) {
 void ws_session::detach() {
   if (detached_) return;
   detached_ = true;
-  client_.on_closed(id_);
+  requests_.on_closed(id_);
 }
 
 void ws_session::finish() {

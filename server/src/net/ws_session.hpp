@@ -1,7 +1,7 @@
 #pragma once
 // One WebSocket connection: a read loop and a bounded write queue with one write in flight, all on
 // the connection's io_context, which one thread alone runs (io_pool): an implicit strand. Requests
-// are handed to `client`; rooms reach us through `send`.
+// are handed to the `request_dispatcher`; rooms reach us through `send`.
 #include <sys/socket.h>
 
 #include <chrono>
@@ -16,7 +16,7 @@
 
 #include "limits/connection_limits.hpp"
 #include "limits/token_bucket.hpp"
-#include "net/client.hpp"
+#include "rooms/request_dispatcher.hpp"
 #include "net/io_pool.hpp"
 #include "rooms/participant.hpp"
 #include "server_state.hpp"
@@ -129,7 +129,7 @@ class ws_session final : public participant, public std::enable_shared_from_this
   const std::string address_;
   connection_slot tcp_;
   std::uint64_t id_;
-  client client_;
+  request_dispatcher requests_;
   frame_queue queue_;
   std::size_t queued_bytes_ = 0;
   bool open_ = false;     // handshake done and not closing

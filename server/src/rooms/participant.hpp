@@ -6,19 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "tinsel/protocol/close_codes.hpp"
+
 namespace tinsel::server {
 
 class room;
 
-// Close codes beyond RFC 6455's; docs/protocol.md lists them.
-enum class close_code : std::uint16_t {
-  going_away = 1001,    // server shutting down (rooms in memory only: they end)
-  service_restart = 1012,  // server restarting (durable rooms: reconnect and resume)
-  too_big = 1009,       // frame over the hard limit
-  replaced = 4001,      // another connection resumed this player
-  too_slow = 4008,      // outgoing queue overflowed
-  rate_limited = 4029,  // kept sending far beyond the rate limit
-};
+// The close codes are the protocol's (close_codes.hpp); named here as the sessions always have.
+using protocol::close_code;
 
 class participant {
  public:

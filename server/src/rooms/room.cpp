@@ -1,3 +1,5 @@
+// A room: joining and leaving, seats and their grace periods, the room push, chat, and the
+// operations every request runs as (room.hpp).
 #include "rooms/room.hpp"
 
 #include <algorithm>
@@ -10,7 +12,7 @@
 #include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 #include "tinsel/protocol/errors.hpp"
-#include "tinsel/protocol/messages.hpp"
+#include "tinsel/protocol/outgoing.hpp"
 
 namespace tinsel::server {
 
@@ -30,141 +32,22 @@ room::room(boost::asio::any_io_executor ex, std::string code, const engine::game
       options_(std::move(options)),
       cfg_(cfg),
       on_expired_(std::move(on_expired)),
-      journal_(journal),
-      prompt_timer_(strand_),
-      bot_timer_(strand_),
+      queue_(strand_, code_, journal),
+      table_(strand_, game_, cfg_, code_),
       seat_timer_(strand_),
       empty_timer_(strand_) {
+  queue_.set_hooks({[this] { return closed_; }, [this] {
+                      if (on_expired_) on_expired_(code_, false);
+                    },
+                    [this] { reload_from_journal(); }});
   seats_.resize(static_cast<std::size_t>(game_.seats(options_).max));
   // Written with the room's first operation (the creator's join).
   if (!recovered) append_record({{"kind", "created"}, {"game", game_.id}, {"options", options_}});
   refresh_public_summary();
 }
 
-template <class F>
-void room::dispatch(F&& f, pptr sender, json id, op_kind kind) {
-  boost::asio::post(strand_, [self = shared_from_this(), f = std::function<void(room&)>(std::forward<F>(f)),
-                              sender = std::move(sender), id = std::move(id), kind]() mutable {
-    self->run_op(std::move(f), std::move(sender), std::move(id), kind);
-  });
-}
-
-void room::run_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind) {
-  if (writing_) {
-    deferred_.push_back({std::move(f), std::move(sender), std::move(id), kind});
-    return;
-  }
-  start_op(std::move(f), std::move(sender), std::move(id), kind);
-}
-
-void room::start_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind) {
-  if (journal_ && !journal_->writable() && kind != op_kind::membership) {
-    if (kind == op_kind::request) {
-      metrics().storage_refused();
-      if (sender)
-        sender->send(share(protocol::make_error(id, errc::storage_failed,
-                                                "the server could not save this; nothing changed, please try again")));
-      return;
-    }
-    // A server move waits for the journal; a timer that was re-armed meanwhile makes it stale,
-    // and it then does nothing, as a stale timer does.
-    auto retry = std::make_shared<boost::asio::steady_timer>(strand_, std::chrono::seconds(1));
-    retry->async_wait([self = shared_from_this(), retry, f = std::move(f)](boost::system::error_code ec) mutable {
-      if (!ec && !self->closed_) self->run_op(std::move(f), nullptr, nullptr, op_kind::server_move);
-    });
-    return;
-  }
-  f(*this);
-  end_op(sender, id);
-}
-
-void room::end_op(const pptr& sender, const json& id) {
-  if (records_.empty() || !journal_) {
-    records_.clear();
-    auto out = std::move(outbox_);
-    outbox_.clear();
-    committed(true, std::move(out), sender, id);
-    return;
-  }
-  writing_ = true;
-  auto batch = std::move(records_);
-  records_.clear();
-  journal_->append(std::move(batch), [self = shared_from_this(), out = std::move(outbox_), sender, id](bool ok) mutable {
-    boost::asio::post(self->strand_, [self, ok, out = std::move(out), sender = std::move(sender), id = std::move(id)]() mutable {
-      self->writing_ = false;
-      self->committed(ok, std::move(out), sender, id);
-      // What waited behind the write runs now, in order, until one of them writes again.
-      while (!self->writing_ && !self->deferred_.empty()) {
-        auto next = std::move(self->deferred_.front());
-        self->deferred_.pop_front();
-        self->start_op(std::move(next.f), std::move(next.sender), std::move(next.id), next.kind);
-      }
-    });
-  });
-  outbox_.clear();
-}
-
-// Written (or nothing to write): what the operation told goes out, in order. Not written: none of
-// it goes out; the sender is refused, and the room goes back to what its journal holds.
-void room::committed(bool ok, std::vector<outgoing> out, const pptr& sender, const json& id) {
-  if (!ok && closed_) return;  // the server is stopping
-  if (!ok) {
-    // The journal said so once (journal write failed); this is one room's part of it.
-    spdlog::debug("journal write failed, operation refused room={}", code_);
-    if (sender) {
-      metrics().storage_refused();
-      sender->send(share(protocol::make_error(id, errc::storage_failed,
-                                              "the server could not save this; nothing changed, please try again")));
-    }
-    return reload_from_journal();
-  }
-  // Each participant's frames go in one hand-over, in order: a command's `ok` and its `state`
-  // can then share a write. Anything else flushes what is gathered first, to keep the order.
-  // Most get one frame: a batch holds its first frame by itself and a vector only for more.
-  struct batch {
-    const pptr* to;
-    frame_ptr first;
-    std::vector<frame_ptr> more;
-  };
-  std::vector<batch> batches;
-  batches.reserve(out.size());
-  const auto flush = [&] {
-    for (auto& b : batches) {
-      if (b.more.empty()) {
-        (*b.to)->send(std::move(b.first));
-      } else {
-        b.more.insert(b.more.begin(), std::move(b.first));
-        (*b.to)->send_all(std::move(b.more));
-      }
-    }
-    batches.clear();
-  };
-  for (auto& o : out) {
-    switch (o.kind) {
-      case outgoing::what::send: {
-        auto it = std::find_if(batches.begin(), batches.end(), [&](const batch& b) { return *b.to == o.to; });
-        if (it == batches.end()) batches.push_back({&o.to, std::move(o.frame), {}});
-        else it->more.push_back(std::move(o.frame));
-        break;
-      }
-      case outgoing::what::left_room:
-        flush();
-        o.to->left_room(shared_from_this());
-        break;
-      case outgoing::what::expired:
-        flush();
-        if (on_expired_) on_expired_(code_, false);
-        break;
-    }
-  }
-  flush();
-}
-
-void room::tell(const pptr& p, frame_ptr frame) { outbox_.push_back({outgoing::what::send, p, std::move(frame)}); }
-void room::tell_left(const pptr& p) { outbox_.push_back({outgoing::what::left_room, p, nullptr}); }
-
-void room::append_record(json body) {
-  if (journal_) records_.push_back({code_, std::move(body)});
+void room::run_op(std::function<void(room&)> f, op_kind kind) {
+  queue_.run(shared_from_this(), [this, f = std::move(f)] { f(*this); }, nullptr, nullptr, kind);
 }
 
 void room::join(std::shared_ptr<participant> p, identity who, bool spectator, std::optional<std::uint64_t> last_seq,
@@ -185,199 +68,24 @@ void room::close() {
   boost::asio::post(strand_, [self = shared_from_this()] {
     auto& r = *self;
     r.closed_ = true;
-    r.prompt_timer_.cancel();
-    r.bot_timer_.cancel();
+    r.table_.cancel_timers();
     r.seat_timer_.cancel();
     r.empty_timer_.cancel();
     r.members_.clear();
-    r.deferred_.clear();
+    r.queue_.drop_waiting();
   });
-}
-
-void room::kick(std::shared_ptr<participant> p, std::string player, json request_id) {
-  dispatch([p, player = std::move(player), id = request_id](room& r) { r.do_kick(p, player, id); }, p, request_id);
-}
-
-void room::transfer_host(std::shared_ptr<participant> p, std::string player, json request_id) {
-  dispatch([p, player = std::move(player), id = request_id](room& r) {
-    if (!r.check_host(p, id, "hand over the host role")) return;
-    const bool connected_player = std::any_of(r.members_.begin(), r.members_.end(), [&](const auto& kv) {
-      return kv.second.seat >= 0 && kv.second.who.player_id == player;
-    });
-    if (!connected_player)
-      return r.reply_error(p, id, errc::unknown_player, "the new host must be a connected player in this room");
-    spdlog::info("host handed over room={} from={} to={}", r.code_, r.host_, player);
-    r.host_ = player;
-    r.reply_ok(p, id);
-    r.broadcast_room();
-  }, p, request_id);
-}
-
-namespace {
-// A computer player's name: friendly, the same in every language, and not one a seated player
-// already has (a family's "Holly" and a computer's "Holly" at one table confuse everyone). The
-// web client renames the "Bot N" that rooms journaled by older servers still carry by the same
-// list (clients/web/js/state.js, botNames).
-std::string bot_name(int n, const std::vector<std::string>& at_table) {
-  static constexpr std::array<const char*, 6> names{"Holly", "Rudi", "Noel", "Stella", "Niko", "Ella"};
-  const auto lower = [](std::string_view v) {
-    std::string out(v);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-  };
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    const char* name = names[(static_cast<std::size_t>(n - 1) + i) % names.size()];
-    if (std::none_of(at_table.begin(), at_table.end(), [&](const std::string& t) { return lower(t) == lower(name); }))
-      return name;
-  }
-  return "Bot " + std::to_string(n);  // every name taken: at most 6 seats, so only by people
-}
-}  // namespace
-
-void room::add_bot(std::shared_ptr<participant> p, json request_id) {
-  dispatch([p, id = request_id](room& r) {
-    if (!r.check_host(p, id, "add a bot")) return;
-    if (r.status_ == status::playing) return r.reply_error(p, id, errc::game_in_progress, "bots join between games");
-    const auto bots = std::count_if(r.seats_.begin(), r.seats_.end(), [](const seat& s) { return s.bot; });
-    if (bots >= r.cfg_.max_bots_per_room)
-      return r.reply_error(p, id, errc::too_many_bots, "this room already has the most bots allowed");
-    auto free = std::find_if(r.seats_.begin(), r.seats_.end(), [](const seat& s) { return s.player_id.empty(); });
-    if (free == r.seats_.end()) return r.reply_error(p, id, errc::room_full, "every seat in this room is taken");
-    ++r.bots_added_;
-    *free = seat{};
-    free->player_id = "bot_" + std::to_string(r.bots_added_);
-    std::vector<std::string> at_table;
-    for (const auto& s : r.seats_)
-      if (!s.player_id.empty()) at_table.push_back(s.name);
-    free->name = bot_name(r.bots_added_, at_table);
-    free->bot = true;
-    r.reply_ok(p, id, {{"seat", free - r.seats_.begin()}, {"player", free->player_id}});
-    r.broadcast_room();
-  }, p, request_id);
-}
-
-void room::remove_bot(std::shared_ptr<participant> p, int seat_index, json request_id) {
-  dispatch([p, seat_index, id = request_id](room& r) {
-    if (!r.check_host(p, id, "remove a bot")) return;
-    if (r.status_ == status::playing) return r.reply_error(p, id, errc::game_in_progress, "bots leave between games");
-    if (seat_index < 0 || static_cast<std::size_t>(seat_index) >= r.seats_.size() || !r.seats_[static_cast<std::size_t>(seat_index)].bot)
-      return r.reply_error(p, id, errc::not_a_bot, "no bot sits in that seat");
-    r.seats_[static_cast<std::size_t>(seat_index)] = seat{};
-    r.reply_ok(p, id);
-    r.broadcast_room();
-  }, p, request_id);
-}
-
-void room::close_room(std::shared_ptr<participant> p, json request_id) {
-  dispatch([p, id = request_id](room& r) { r.do_close_room(p, id); }, p, request_id);
-}
-
-void room::skip(std::shared_ptr<participant> p, int seat_index, json request_id) {
-  dispatch([p, seat_index, id = request_id](room& r) { r.do_skip(p, seat_index, id); }, p, request_id);
-}
-
-void room::readmit(std::shared_ptr<participant> p, std::string player, json request_id) {
-  dispatch([p, player = std::move(player), id = request_id](room& r) {
-    if (!r.check_host(p, id, "let players back")) return;
-    {
-      std::lock_guard lock(r.kicked_mutex_);
-      if (!r.kicked_.erase(player))
-        return r.reply_error(p, id, errc::unknown_player, "nobody by that id was sent away from this room");
-    }
-    spdlog::info("readmitted room={} player={}", r.code_, player);
-    r.reply_ok(p, id);
-    r.broadcast_room();  // journals the lobby snapshot without them
-  }, p, request_id);
-}
-
-bool room::sent_away(const std::string& player) const {
-  std::lock_guard lock(kicked_mutex_);
-  return kicked_.count(player) > 0;
-}
-
-void room::do_kick(const pptr& p, const std::string& player, const json& id) {
-  if (!check_host(p, id, "remove players")) return;
-  const auto me = find_member(p->connection_id());
-  if (me && me->who.player_id == player) return reply_error(p, id, errc::unknown_player, "the host cannot remove themself; leave instead");
-  auto seat_it = std::find_if(seats_.begin(), seats_.end(),
-                              [&](const seat& s) { return !s.bot && !s.player_id.empty() && s.player_id == player; });
-  std::vector<std::uint64_t> connections;
-  for (const auto& [c, m] : members_)
-    if (m.who.player_id == player) connections.push_back(c);
-  if (seat_it == seats_.end() && connections.empty())
-    return reply_error(p, id, errc::unknown_player, "no such player or spectator in this room");
-  spdlog::info("kicked room={} player={}", code_, player);
-  {
-    sent_away_player who;
-    if (seat_it != seats_.end()) who = {seat_it->name, seat_it->token_hash};
-    else who = {members_[connections.front()].who.name, members_[connections.front()].who.token_hash};
-    std::lock_guard lock(kicked_mutex_);
-    kicked_[player] = std::move(who);
-  }
-  for (auto c : connections) {
-    if (auto target = members_[c].p.lock()) {
-      tell(target, share(protocol::dump({{"type", "kicked"}, {"room", code_}})));
-      tell_left(target);
-    }
-    members_.erase(c);
-  }
-  if (seat_it != seats_.end()) {
-    if (status_ == status::playing) {
-      seat_it->connection = 0;
-      seat_it->gone = true;  // the bot finishes the game in this seat
-    } else {
-      *seat_it = seat{};
-    }
-  }
-  reply_ok(p, id);
-  update_empty_timer();
-  broadcast_room();
-  if (status_ == status::playing) {
-    arm_prompt_timer();
-    arm_bot_timer();
-  }
-}
-
-void room::do_close_room(const pptr& p, const json& id) {
-  if (!check_host(p, id, "close the room")) return;
-  spdlog::info("room closed by host room={}", code_);
-  closed_ = true;
-  prompt_timer_.cancel();
-  bot_timer_.cancel();
-  seat_timer_.cancel();
-  append_record({{"kind", "closed"}, {"reason", "host"}});
-  // Before the ok: the host's connection is out of the room (left_room is queued on its strand
-  // ahead of the ok) and the room out of the lobby and the host's live-room count, so a client
-  // that creates a room as soon as it reads the ok finds both done.
-  tell_left(p);
-  outbox_.push_back({outgoing::what::expired, nullptr, nullptr});
-  reply_ok(p, id);
-  json j = room_json();
-  j["room"]["status"] = "closed";
-  send_to_all(share(protocol::dump(j)));
-  for (auto& [c, m] : members_)
-    if (auto target = m.p.lock(); target && target != p) tell_left(target);
-  members_.clear();
 }
 
 void room::chat(std::shared_ptr<participant> p, std::string text, json request_id) {
   dispatch([p, text = std::move(text), id = request_id](room& r) {
     const member* m = r.find_member(p->connection_id());
     if (!m) return r.reply_error(p, id, errc::not_in_room, "you are not in this room");
-    json msg = {{"type", "chat"},
-                {"room", r.code_},
-                {"from", {{"player", m->who.player_id}, {"name", m->who.name}, {"seat", m->seat < 0 ? json(nullptr) : json(m->seat)}}},
-                {"text", text}};
+    json msg = protocol::chat_message(r.code_, m->who.player_id, m->who.name,
+                                      m->seat < 0 ? std::nullopt : std::optional<int>(m->seat), text);
     r.append_record({{"kind", "chat"}, {"message", msg}});
-    r.remember_chat(msg);
     r.reply_ok(p, id);
-    r.send_to_all(share(protocol::dump(msg)));
-  }, p, request_id);
-}
-
-void room::set_options(std::shared_ptr<participant> p, json options, json request_id) {
-  dispatch([p, options = std::move(options), id = request_id](room& r) mutable {
-    r.do_set_options(p, std::move(options), id);
+    r.send_to_all(share(protocol::make_chat(msg)));
+    r.remember_chat(std::move(msg));
   }, p, request_id);
 }
 
@@ -389,31 +97,38 @@ void room::action(std::shared_ptr<participant> p, json command, json request_id)
   dispatch([p, command = std::move(command), id = request_id](room& r) { r.do_action(p, command, id); }, p, request_id);
 }
 
-bool room::check_host(const pptr& p, const json& id, std::string_view what) {
-  if (!find_member(p->connection_id())) {
-    reply_error(p, id, errc::not_in_room, "you are not in this room");
-    return false;
+// The seat a joining player takes: its own again (a resumed connection, which replaces one still
+// attached to it), else a free one; a spectator none (-1). The refusal when it may not sit.
+std::optional<engine::rule_error> room::take_seat(const identity& who, std::uint64_t connection, bool spectator,
+                                                  int& seat_index, bool& resumed) {
+  seat_index = -1;
+  if (spectator) return std::nullopt;
+  auto mine = std::find_if(seats_.begin(), seats_.end(), [&](const seat& s) { return !s.bot && s.player_id == who.player_id; });
+  if (mine != seats_.end()) {
+    if (mine->connection != 0 && mine->connection != connection) {
+      if (auto old = members_.count(mine->connection) ? members_[mine->connection].p.lock() : nullptr)
+        tell_left(old);
+      members_.erase(mine->connection);
+    }
+    mine->connection = connection;
+    mine->gone = false;
+    mine->away = false;
+    mine->timeouts = 0;
+    seat_index = static_cast<int>(mine - seats_.begin());
+    resumed = true;
+    return std::nullopt;
   }
-  if (!is_host(p->connection_id())) {
-    reply_error(p, id, errc::not_host, "only the host can " + std::string(what));
-    return false;
-  }
-  return true;
-}
-
-void room::do_set_options(const pptr& p, json options, const json& id) {
-  if (!check_host(p, id, "change the options")) return;
-  if (status_ == status::playing) return reply_error(p, id, errc::game_in_progress, "options can only change between games");
-  auto normalized = game_.normalize_options(options);
-  if (!normalized) return reply_error(p, id, normalized.error().code, normalized.error().message);
-  const int max = game_.seats(normalized.value()).max;
-  if (seated_count() > max)
-    return reply_error(p, id, errc::invalid_option,
-                       std::to_string(seated_count()) + " players are seated, more than these options allow");
-  options_ = std::move(normalized.value());
-  compact_seats(static_cast<std::size_t>(max));
-  reply_ok(p, id);
-  broadcast_room();
+  if (status_ == status::playing)
+    return engine::rule_error{errc::game_in_progress, "a game is running in this room; join as a spectator to watch"};
+  auto free = std::find_if(seats_.begin(), seats_.end(), [](const seat& s) { return s.player_id.empty(); });
+  if (free == seats_.end()) return engine::rule_error{errc::room_full, "every seat in this room is taken"};
+  *free = seat{};
+  free->player_id = who.player_id;
+  free->name = who.name;
+  free->token_hash = who.token_hash;
+  free->connection = connection;
+  seat_index = static_cast<int>(free - seats_.begin());
+  return std::nullopt;
 }
 
 void room::do_join(const pptr& p, identity who, bool spectator,
@@ -425,88 +140,64 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   };
   if (closed_) return refuse(errc::unknown_room, "there is no room with this code");
   if (members_.count(connection)) return refuse(errc::already_in_room, "you are already in this room");
-
   if (!spectator && sent_away(who.player_id))
     return refuse(errc::kicked, "the host removed you from this room; you may still watch");
 
-  member m{p, who, -1};
-  bool resumed = false;
-  auto mine = std::find_if(seats_.begin(), seats_.end(), [&](const seat& s) { return !s.bot && s.player_id == who.player_id; });
   // Only someone who was in this game (seated, or watching it) is caught up with what they missed.
-  const bool in_this_game = mine != seats_.end() || watchers_.count(who.player_id);
-  if (!spectator && mine != seats_.end()) {
-    // The same player again (a resumed connection): take the seat back; a connection still
-    // attached to it has been replaced.
-    if (mine->connection != 0 && mine->connection != connection) {
-      if (auto old = members_.count(mine->connection) ? members_[mine->connection].p.lock() : nullptr)
-        tell_left(old);
-      members_.erase(mine->connection);
-    }
-    mine->connection = connection;
-    mine->gone = false;
-    mine->away = false;
-    mine->timeouts = 0;
-    m.seat = static_cast<int>(mine - seats_.begin());
-    resumed = true;
-  } else if (!spectator) {
-    if (status_ == status::playing)
-      return refuse(errc::game_in_progress, "a game is running in this room; join as a spectator to watch");
-    auto free = std::find_if(seats_.begin(), seats_.end(), [](const seat& s) { return s.player_id.empty(); });
-    if (free == seats_.end()) return refuse(errc::room_full, "every seat in this room is taken");
-    *free = seat{};
-    free->player_id = who.player_id;
-    free->name = who.name;
-    free->token_hash = who.token_hash;
-    free->connection = connection;
-    m.seat = static_cast<int>(free - seats_.begin());
-  }
-  if (m.seat < 0 && std::count_if(members_.begin(), members_.end(), [](const auto& kv) { return kv.second.seat < 0; }) >=
-                       cfg_.max_spectators_per_room)
+  const bool in_this_game =
+      std::any_of(seats_.begin(), seats_.end(), [&](const seat& s) { return !s.bot && s.player_id == who.player_id; }) ||
+      watchers_.count(who.player_id);
+  int seat_index = -1;
+  bool resumed = false;
+  if (auto no = take_seat(who, connection, spectator, seat_index, resumed)) return refuse(no->code, no->message);
+  if (seat_index < 0 && spectator_count() >= cfg_.max_spectators_per_room)
     return refuse(errc::too_many_spectators, "this room has as many spectators as it allows (" +
                                                  std::to_string(cfg_.max_spectators_per_room) + ")");
-  const int seat_index = m.seat;
-  members_.emplace(connection, std::move(m));
+  members_.emplace(connection, member{p, who, seat_index});
   if (spectator) watchers_.insert(who.player_id);
   if (host_.empty() && !spectator) host_ = who.player_id;
   pass_host_if_needed();
   spdlog::info("room joined room={} player={} seat={} resumed={} members={}", code_, who.player_id, seat_index, resumed,
                members_.size());
-
-  // What the join sends: its ok, the room push (to everyone), the chat, and with a game its log
-  // from the start (as far as kept) and the state that answers the join. The log covers every
-  // state up to this one, so a client shows the log and skips that state's events. When the
-  // address's budget cannot pay for all of it, the histories stay home (docs/protocol.md, join_room).
-  const auto v = game_viewer(seat_index, who.player_id);
-  const auto caught_up = in_this_game ? last_seq : std::nullopt;
-  json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
-             {"resumed", resumed}};
-  std::string ok_frame = id.is_null() ? std::string() : protocol::make_ok(id, ok);
-  const auto room_frame = share(protocol::dump(room_json()));
-  std::string chat_frame, log_frame, state;
-  if (!chat_.empty()) chat_frame = protocol::dump({{"type", "chat_history"}, {"room", code_}, {"messages", json(chat_)}});
-  if (game_state_) {
-    log_frame = game_log_frame(v);
-    state = catch_up_frame(v, caught_up);
-  }
-  if (!budget.try_spend(ok_frame.size() + room_frame->size() + chat_frame.size() + log_frame.size() + state.size())) {
-    spdlog::debug("join without histories: join byte budget used up room={} player={}", code_, who.player_id);
-    chat_frame.clear();
-    log_frame.clear();
-    if (game_state_) state = catch_up_frame(v, caught_up, /*replay=*/false);
-    ok["history_withheld"] = true;
-    if (!id.is_null()) ok_frame = protocol::make_ok(id, std::move(ok));
-    budget.spend(ok_frame.size() + room_frame->size() + state.size());
-  }
-  if (!ok_frame.empty()) tell(p, share(std::move(ok_frame)));
-  update_empty_timer();
-  broadcast_room(room_frame);
-  if (!chat_frame.empty()) tell(p, share(std::move(chat_frame)));
-  if (!log_frame.empty()) tell(p, share(std::move(log_frame)));
-  if (!state.empty()) tell(p, share(std::move(state)));
+  send_join(p, who, seat_index, spectator, resumed, in_this_game ? last_seq : std::nullopt, id, budget);
   if (resumed && status_ == status::playing) {
     arm_prompt_timer();  // a returning player gets the normal timers again
     arm_bot_timer();
   }
+}
+
+// What the join sends: its ok, the room push (to everyone), the chat, and with a game its log
+// from the start (as far as kept) and the state that answers the join. The log covers every
+// state up to this one, so a client shows the log and skips that state's events. When the
+// address's budget cannot pay for all of it, the histories stay home (docs/protocol.md, join_room).
+void room::send_join(const pptr& p, const identity& who, int seat_index, bool spectator, bool resumed,
+                     std::optional<std::uint64_t> caught_up, const json& id, const join_budget& budget) {
+  const auto v = table_.viewer_of(seat_index, who.player_id);
+  json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
+             {"resumed", resumed}};
+  std::string ok_frame = id.is_null() ? std::string() : protocol::make_ok(id, ok);
+  const auto room_push = share(room_frame());
+  std::string chat_frame, log_frame, state;
+  if (!chat_.empty()) chat_frame = protocol::make_chat_history(code_, chat_);
+  if (table_.has_game()) {
+    log_frame = table_.game_log_frame(v);
+    state = table_.catch_up_frame(v, caught_up);
+  }
+  if (!budget.try_spend(ok_frame.size() + room_push->size() + chat_frame.size() + log_frame.size() + state.size())) {
+    spdlog::debug("join without histories: join byte budget used up room={} player={}", code_, who.player_id);
+    chat_frame.clear();
+    log_frame.clear();
+    if (table_.has_game()) state = table_.catch_up_frame(v, caught_up, /*replay=*/false);
+    ok["history_withheld"] = true;
+    if (!id.is_null()) ok_frame = protocol::make_ok(id, std::move(ok));
+    budget.spend(ok_frame.size() + room_push->size() + state.size());
+  }
+  if (!ok_frame.empty()) tell(p, share(std::move(ok_frame)));
+  update_empty_timer();
+  broadcast_room(room_push);
+  if (!chat_frame.empty()) tell(p, share(std::move(chat_frame)));
+  if (!log_frame.empty()) tell(p, share(std::move(log_frame)));
+  if (!state.empty()) tell(p, share(std::move(state)));
 }
 
 void room::do_leave(std::uint64_t connection, const pptr& p, const json& id) {
@@ -577,7 +268,7 @@ void room::arm_seat_timer() {
   if (!due) return;
   seat_timer_.expires_at(*due);
   seat_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (!ec) self->run_op([](room& r) { r.free_expired_seats(); }, nullptr, nullptr);
+    if (!ec) self->run_op([](room& r) { r.free_expired_seats(); });
   });
 }
 
@@ -608,65 +299,48 @@ void room::update_empty_timer() {
   if (status_ == status::playing) grace = std::max(grace, cfg_.reconnect_grace);
   empty_timer_.expires_after(grace);
   empty_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (!ec) self->run_op([](room& r) { r.do_expire(); }, nullptr, nullptr);
+    if (!ec) self->run_op([](room& r) { r.do_expire(); });
   });
 }
 
 void room::do_expire() {
   if (closed_ || !members_.empty()) return;
   closed_ = true;
-  prompt_timer_.cancel();
-  bot_timer_.cancel();
+  table_.cancel_timers();
   seat_timer_.cancel();
   spdlog::info("room expired room={}", code_);
   append_record({{"kind", "closed"}, {"reason", "expired"}});
-  outbox_.push_back({outgoing::what::expired, nullptr, nullptr});
+  queue_.tell_expired();
 }
 
-json room::room_json() const {
-  json seats = json::array();
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto& st = seats_[i];
-    if (st.player_id.empty()) {
-      seats.push_back({{"seat", i}, {"player", nullptr}, {"name", nullptr}, {"status", "empty"}});
-      continue;
-    }
-    const char* state = st.bot         ? "bot"
-                        : st.gone      ? "gone"
-                        : st.connection == 0 ? "disconnected"
-                        : st.away      ? "away"
-                                       : "connected";
-    seats.push_back({{"seat", i}, {"player", st.player_id}, {"name", st.name}, {"status", state}});
+std::string room::room_frame(std::string_view status_override) const {
+  std::vector<protocol::room_seat> seats;
+  seats.reserve(seats_.size());
+  for (const auto& st : seats_) {
+    const char* state = st.bot                ? "bot"
+                        : st.gone             ? "gone"
+                        : st.connection == 0  ? "disconnected"
+                        : st.away             ? "away"
+                                              : "connected";
+    seats.push_back({st.player_id, st.name, state});
   }
   const auto range = game_.seats(options_);
-  const auto spectators = std::count_if(members_.begin(), members_.end(), [](const auto& kv) { return kv.second.seat < 0; });
-  const char* st = status_ == status::lobby ? "lobby" : status_ == status::playing ? "playing" : "finished";
-  json kicked = json::array();
-  {
-    std::lock_guard lock(kicked_mutex_);
-    for (const auto& [player, who] : kicked_) kicked.push_back({{"player", player}, {"name", who.name}});
-  }
-  return {{"type", "room"},
-          {"room",
-           {{"code", code_},
-            {"game", game_.id},
-            {"title", game_.title},
-            {"options", options_},
-            {"min_players", range.min},
-            {"max_players", range.max},
-            {"host", host_.empty() ? json(nullptr) : json(host_)},
-            {"seats", seats},
-            {"spectators", spectators},
-            {"status", st},
-            {"seq", seq_},
-            {"result", last_result_},
-            {"kicked", kicked}}}};
+  std::lock_guard lock(kicked_mutex_);
+  std::vector<protocol::sent_away_entry> kicked;
+  for (const auto& [player, who] : kicked_) kicked.push_back({player, who.name});
+  return protocol::make_room({code_, game_.id, game_.title, options_, range.min, range.max, host_, std::move(seats),
+                              spectator_count(), status_override.empty() ? status_name() : status_override,
+                              table_.seq(), table_.last_result(), std::move(kicked)});
+}
+
+long room::spectator_count() const {
+  return static_cast<long>(std::count_if(members_.begin(), members_.end(), [](const auto& kv) { return kv.second.seat < 0; }));
 }
 
 void room::broadcast_room(frame_ptr prepared) {
   journal_lobby_if_changed();
   refresh_public_summary();
-  send_to_all(prepared ? prepared : share(protocol::dump(room_json())));
+  send_to_all(prepared ? prepared : share(room_frame()));
 }
 
 void room::send_to_all(const std::shared_ptr<const std::string>& frame) {

@@ -1,5 +1,9 @@
 #pragma once
-// A private room: seats, spectators, host, chat, and the game. All of its state lives on its own
+// A private room: seats, spectators, host, chat, and the game. Two collaborators it owns carry
+// their own roles: the game at the table (table.hpp) and the journal-first commit of every
+// operation (commit_queue.hpp); the room keeps the seats, members, host controls, chat and its
+// public summary (room.cpp, room_host.cpp, room_game.cpp, room_journal.cpp, room_summary.cpp).
+// All of its state lives on its own
 // strand: its io_context, which one thread alone runs (io_pool), so its handlers never run at once
 // (an implicit strand, without an asio::strand's lock and type-erased copies). Every public method
 // only posts onto it, so it may be called from any thread. No mutex guards room or game state.
@@ -17,12 +21,15 @@
 #include <vector>
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <nlohmann/json.hpp>
 
 #include "tinsel/server/config.hpp"
 #include "limits/address_limits.hpp"
+#include "rooms/commit_queue.hpp"
 #include "rooms/participant.hpp"
+#include "rooms/table.hpp"
 #include "storage/journal.hpp"
 #include "tinsel/engine/game.hpp"
 
@@ -34,13 +41,6 @@ struct identity {
   std::string player_id;  // public, stable for the connection's lifetime
   std::string name;
   std::string token_hash;  // SHA-256 of the secret token (hex): what the journal keeps
-};
-
-// Something a room tells a participant, queued until the operation's records are written.
-struct outgoing {
-  enum class what { send, left_room, expired } kind;
-  std::shared_ptr<participant> to;
-  std::shared_ptr<const std::string> frame;
 };
 
 class room : public std::enable_shared_from_this<room> {
@@ -66,6 +66,8 @@ class room : public std::enable_shared_from_this<room> {
 
   const std::string& code() const { return code_; }
   const engine::game_info& game_info() const { return game_; }
+  // Where each game's seed comes from (tests script the dice); before anyone can reach the room.
+  void set_seeds(std::function<std::uint64_t()> seeds) { table_.set_seeds(std::move(seeds)); }
   // "lobby", "playing" or "finished"; safe to call from any thread (for /metrics).
   std::string_view status_name() const {
     const status s = status_;
@@ -122,19 +124,6 @@ class room : public std::enable_shared_from_this<room> {
     std::chrono::steady_clock::time_point disconnected_at{};
     bool played_by_server() const { return bot || gone; }
   };
-  // One event of the current game: who may see it, and its body serialized once, with the `seq`
-  // of its state; the game_log push and the catch-up of a resuming member share the text.
-  struct logged_event {
-    std::uint64_t seq;
-    engine::event::audience to;
-    int seat;
-    std::shared_ptr<const std::string> body;
-    bool visible_to(engine::viewer v) const { return engine::event{json(), to, seat}.visible_to(v); }
-  };
-  struct history_entry {
-    std::uint64_t seq;
-    std::vector<logged_event> evs;
-  };
   struct member {
     std::weak_ptr<participant> p;
     identity who;
@@ -144,57 +133,47 @@ class room : public std::enable_shared_from_this<room> {
   using pptr = std::shared_ptr<participant>;
   using frame_ptr = std::shared_ptr<const std::string>;
 
-  // What an operation is, for while the journal is not writable: a request is refused with
-  // storage_failed before it runs (so nothing changes and nothing needs undoing); a server move
-  // (a timer, a bot) waits, tried again every second; joins, leaves and dropped connections run
-  // as ever (a resumed seat must see its game), and only if they change the seats does their
-  // write fail and the room go back to its journal.
-  enum class op_kind { request, membership, server_move };
-  // Every operation runs through here, on the strand: it changes the room, appends its journal
-  // records and queues what it tells (tell/tell_left). Then, with records, the room waits for the
-  // journal before anything queued goes out, and later operations wait behind it; without, what
-  // it queued goes out at once. `sender`/`id`: who asked, to be refused if the journal fails.
+  using op_kind = commit_queue::op_kind;
+  // Every operation runs through here, on the strand, by the commit queue: it changes the room,
+  // appends its journal records and queues what it tells (tell/tell_left), which goes out once
+  // the records are written. `sender`/`id`: who asked, to be refused if the journal fails.
   template <class F>
   void dispatch(F&& f, pptr sender = nullptr, json id = nullptr, op_kind kind = op_kind::request);
-  void run_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind = op_kind::server_move);
-  // Runs one operation now, or (journal not writable) refuses or postpones it.
-  void start_op(std::function<void(room&)> f, pptr sender, json id, op_kind kind);
-  void end_op(const pptr& sender, const json& id);
-  void committed(bool ok, std::vector<outgoing> out, const pptr& sender, const json& id);
+  // On the strand already (a timer): the operation goes to the queue.
+  void run_op(std::function<void(room&)> f, op_kind kind = op_kind::server_move);
   // Queues for the end of the operation.
-  void tell(const pptr& p, frame_ptr frame);
-  void tell_left(const pptr& p);
-  void append_record(json body);
+  void tell(const pptr& p, frame_ptr frame) { queue_.tell(p, std::move(frame)); }
+  void tell_left(const pptr& p) { queue_.tell_left(p); }
+  void append_record(json body) { queue_.append(std::move(body)); }
   void journal_lobby_if_changed();
-  // A record of the running game (command, timeout, default) with the seq its state will carry;
-  // every state_hash_every of them also carries the state's hash.
+  // A record of the running game (command, timeout, default), journaled with the seq its state
+  // will carry (table::journal_entry).
   void journal_game(json body);
-  // The room's event at the start of a game: the players' names and the seed's commitment.
-  engine::event game_started_event(const json& names) const;
   // Keeps a chat message for chat_history (the last chat_history_lines of them).
   void remember_chat(json msg);
-  // The finished game as anyone may check it (docs/protocol.md, "Game records").
-  json game_record() const;
   // After a failed write: the room as its journal has it, everyone resynced.
   void reload_from_journal();
+  // No journal to go back to, or it does not replay: the room ends, set aside.
+  void set_aside(const std::string& why);
+  // Members keep the seats their players have in the rebuilt room; everyone gets a full state.
+  void reseat_members_after_reload();
+
+  // Replaying the journal (restore): one function per record kind.
+  void restore_reset();
+  bool restore_record(const json& r, std::string& why);
+  void restore_lobby(const json& r);
+  bool restore_started(const json& r, std::string& why);
+  bool restore_ended(const json& r, std::string& why);
+  // Stored options normalized again (see restore_record).
+  json stored_options(const json& o) const;
 
   void do_join(const pptr& p, identity who, bool spectator, std::optional<std::uint64_t> last_seq, const json& id,
                const join_budget& budget);
-  // The state that answers a join: with `last_seq`, the missed events if `replay` and the history
-  // still holds them, else resync.
-  std::string catch_up_frame(engine::viewer v, std::optional<std::uint64_t> last_seq, bool replay = true) const;
-  // Keeps the events of state `seq` (serialized: make_state_parts or serialize_events) for
-  // resuming clients (history_) and for the game log.
-  struct state_parts;
-  void keep_events(std::uint64_t seq, const state_parts& parts);
-  void keep_events(std::uint64_t seq, const engine::events& evs);  // replaying the journal
-  // A new game begins: its players (ids and names, by game seat) and an empty history and log.
-  void begin_game_memory(std::vector<std::string> player_ids, json names);
-  // Whose eyes a member sees the current or last game with: during a game its seat; after it, the
-  // seat its player had in that game (seats move when a game ends), else a spectator's.
-  engine::viewer game_viewer(int seat_index, const std::string& player_id) const;
-  // The game_log push: every kept event of the current game that `v` may see, oldest first.
-  std::string game_log_frame(engine::viewer v) const;
+  std::optional<engine::rule_error> take_seat(const identity& who, std::uint64_t connection, bool spectator,
+                                              int& seat_index, bool& resumed);
+  // `caught_up`: the last seq the joiner saw, if it was in this game.
+  void send_join(const pptr& p, const identity& who, int seat_index, bool spectator, bool resumed,
+                 std::optional<std::uint64_t> caught_up, const json& id, const join_budget& budget);
   void do_kick(const pptr& p, const std::string& player, const json& id);
   void do_close_room(const pptr& p, const json& id);
   void do_leave(std::uint64_t connection, const pptr& p, const json& id);
@@ -207,29 +186,18 @@ class room : public std::enable_shared_from_this<room> {
   // The `ok` of an accepted request; none for a request without an id (docs/protocol.md, "The envelope").
   void reply_ok(const pptr& p, const json& id, json extra = json::object());
   void send_to_all(const frame_ptr& frame);
-  // Replays one journal record of the current game; false if the engine refuses it.
-  bool replay_game_record(const json& r, std::string& why);
   // Outside a game: frees the seats whose players stayed disconnected past the lobby grace.
   void arm_seat_timer();
   void free_expired_seats();
-  // `prepared`: the room push, already serialized (room_json() as it is now).
+  // `prepared`: the room push, already serialized (room_frame() as it is now).
   void broadcast_room(frame_ptr prepared = nullptr);
-  json room_json() const;
+  // The room push; `status_override`: "closed" for the room's last one.
+  std::string room_frame(std::string_view status_override = {}) const;
+  long spectator_count() const;
   // Renews public_summary()'s copy (on the strand, or before anyone can reach the room).
   void refresh_public_summary();
   // After the game changed: bump seq, send each member its state, arm the prompt timer.
   void broadcast_state(const engine::events& evs);
-  // A state frame is put together from serialized parts: what every viewer of one broadcast shares
-  // (events, prompt, result, and the view where the game hides nothing) is serialized once, and
-  // per viewer only its seat, its legal commands, and what differs.
-  state_parts make_state_parts(const engine::events& evs) const;
-  // Only the events' part of it (each body serialized, and who may see it).
-  static state_parts serialize_events(const engine::events& evs);
-  // The rest of it, from the events in `s`: the events array, prompt, result, view.
-  void complete_state_parts(state_parts& s) const;
-  std::string state_frame(engine::viewer v, const state_parts& parts, std::string_view extra = {}) const;
-  // One viewer's frame on its own (catch-up, resync); `extra`: more members, e.g. "resync":true.
-  std::string state_frame(engine::viewer v, const engine::events& evs, const json& extra = nullptr) const;
   // Applies a seat's command (from a player or the bot) and tells everyone.
   engine::outcome<engine::events> play(int seat_index, const json& command);
   void arm_prompt_timer();
@@ -239,10 +207,6 @@ class room : public std::enable_shared_from_this<room> {
   // The rulebook default for `due`, seats of the open prompt `pr`: the whole prompt's default when
   // it is `whole` or they are all its seats, else the one seat's default entry. `by_host`: a skip.
   void apply_default(const engine::prompt& pr, const std::vector<int>& due, bool whole, bool by_host);
-  // A seat's answer to a simultaneous prompt played by default: the first of its concrete legal
-  // entries that answers the open prompt (the seat leaves the prompt, which stays open for the
-  // others), else the first concrete entry; null if none.
-  json seat_default_entry(int seat_index) const;
   void arm_bot_timer();
   void on_bot_timer(std::uint64_t serial);
   void finish_game_if_over();
@@ -268,22 +232,6 @@ class room : public std::enable_shared_from_this<room> {
   std::vector<seat> seats_;
   std::map<std::uint64_t, member> members_;
 
-  std::unique_ptr<engine::game> game_state_;
-  std::unique_ptr<engine::seeded_dice> dice_;
-  std::uint64_t seed_ = 0;
-  std::optional<int> first_seat_;
-  std::uint64_t seq_ = 0;
-  std::optional<std::chrono::system_clock::time_point> deadline_;
-  std::uint64_t prompt_serial_ = 0;  // the prompt the timer was armed for, and when it opened
-  std::chrono::steady_clock::time_point prompt_opened_{};
-  json last_result_;
-  std::deque<history_entry> history_;
-  // The current (or last finished) game: its events for the game_log push (the last
-  // cfg_.game_log_events), whether older ones were dropped, and its players by game seat.
-  std::deque<logged_event> event_log_;
-  bool event_log_truncated_ = false;
-  std::vector<std::string> game_players_;  // player ids
-  json game_names_ = json::array();        // names, as they were when the game started
   // Spectators of the current game (player ids): only they and seated players are caught up with
   // missed events; a new spectator gets the current state alone.
   std::set<std::string> watchers_;
@@ -300,29 +248,23 @@ class room : public std::enable_shared_from_this<room> {
   json public_summary_;
   mutable std::mutex public_summary_mutex_;
 
-  // The journal, and the operation in flight: records to write, what to tell once written.
-  storage::journal* journal_ = nullptr;
-  std::vector<storage::record> records_;
-  std::vector<outgoing> outbox_;
-  bool writing_ = false;  // a batch is being written: operations wait in deferred_
-  struct deferred_op {
-    std::function<void(room&)> f;
-    pptr sender;
-    json id;
-    op_kind kind;
-  };
-  std::deque<deferred_op> deferred_;
   std::string journaled_lobby_;  // the last seat snapshot written
-  int commands_since_hash_ = 0;
-  json game_log_ = json::array();  // the running game's journal records, for its game record
-  std::string record_id_;          // the finished game's record (empty: none)
-  std::deque<json> chat_;          // the last chat_history_lines chat messages, for late joiners
-  mutable std::size_t frame_size_hint_ = 0;  // the last state frame's size: the next one's buffer
+  std::deque<json> chat_;        // the last chat_history_lines chat messages, for late joiners
 
-  boost::asio::steady_timer prompt_timer_;
-  boost::asio::steady_timer bot_timer_;
+  // The journal and the operations waiting on it; the game at the table.
+  commit_queue queue_;
+  table table_;
   boost::asio::steady_timer seat_timer_;  // frees seats disconnected past the lobby grace
   boost::asio::steady_timer empty_timer_;
 };
+
+template <class F>
+void room::dispatch(F&& f, pptr sender, json id, op_kind kind) {
+  boost::asio::post(strand_, [self = shared_from_this(), f = std::forward<F>(f), sender = std::move(sender), id = std::move(id),
+                              kind]() mutable {
+    auto& r = *self;
+    r.queue_.run(self, [&r, f = std::move(f)]() mutable { f(r); }, std::move(sender), std::move(id), kind);
+  });
+}
 
 }  // namespace tinsel::server

@@ -11,6 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "tinsel/protocol/limits.hpp"
+// What the server sends (make_ok, make_error and the rest) has its own home; included here for
+// the users of make_ok/make_error that predate it.
+#include "tinsel/protocol/outgoing.hpp"
 
 namespace tinsel::protocol {
 
@@ -109,9 +112,5 @@ void dump_to(std::string& out, const json& j);
 // dump() would give it: the same text as dump() of the object with that member set, without
 // parsing or building a document. An existing member of that key is replaced.
 std::string insert_member(std::string_view object, std::string_view key, std::string_view value);
-
-// Server → client builders. Each returns the serialized frame.
-std::string make_ok(const json& id, json extra = json::object());
-std::string make_error(const json& id, std::string_view code, std::string_view message);
 
 }  // namespace tinsel::protocol

@@ -1,6 +1,8 @@
 #pragma once
-// What one connected client has said and where it is: the v1 request dispatcher. Knows nothing of
-// sockets; its websocket session calls it on the session's thread, one frame at a time.
+// What one connected client has said and where it is: the v1 request dispatcher. It drives the
+// lobby (create, join), the identities (hello, resume) and the client's room (every other request,
+// one short handler per kind). Knows nothing of sockets; its websocket session calls it on the
+// session's thread, one frame at a time.
 #include <memory>
 #include <string>
 #include <string_view>
@@ -14,10 +16,10 @@
 
 namespace tinsel::server {
 
-class client {
+class request_dispatcher {
  public:
   // `address`: the client's address key, which per-address limits count against.
-  client(lobby& l, identities& ids, const config& cfg, address_limits& limits, std::string address)
+  request_dispatcher(lobby& l, identities& ids, const config& cfg, address_limits& limits, std::string address)
       : lobby_(l), ids_(ids), cfg_(cfg), limits_(limits), address_(std::move(address)) {}
 
   void on_text(std::string_view frame, const std::shared_ptr<participant>& self);
@@ -29,10 +31,19 @@ class client {
   void on_closed(std::uint64_t connection);
 
  private:
-  void reply(const std::shared_ptr<participant>& self, std::string frame);
+  using pptr = std::shared_ptr<participant>;
+  void reply(const pptr& self, std::string frame);
 
-  void on_hello(protocol::hello_msg& m, const json& id, const std::shared_ptr<participant>& self);
-  void on_join(protocol::join_room_msg& m, const json& id, const std::shared_ptr<participant>& self);
+  // One handler per request kind (std::visit picks it). Every kind without its own handler acts
+  // on the client's room: the template runs the one guard, then the room's call for it.
+  void handle(protocol::hello_msg& m, const json& id, const pptr& self);
+  void handle(protocol::create_room_msg& m, const json& id, const pptr& self);
+  void handle(protocol::join_room_msg& m, const json& id, const pptr& self);
+  void handle(protocol::leave_room_msg& m, const json& id, const pptr& self);
+  template <class Request>
+  void handle(Request& m, const json& id, const pptr& self);
+  // The client's room; none (and the request refused with not_in_room) outside one.
+  room* room_or_refuse(const json& id, const pptr& self);
 
   lobby& lobby_;
   identities& ids_;
