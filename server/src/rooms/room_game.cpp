@@ -7,7 +7,7 @@
 #include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 #include "rooms/room.hpp"
-#include "common/json_text.hpp"
+#include "tinsel/json_text/json_text.hpp"
 #include "tinsel/engine/bot.hpp"
 #include "tinsel/protocol/errors.hpp"
 #include "tinsel/protocol/messages.hpp"
@@ -189,7 +189,7 @@ void room::complete_state_parts(state_parts& s) const {
     }
     s.public_events += ']';
   }
-  namespace text = engine::json_text;
+  namespace text = json_text;
   const bool over = game_state_->is_over();
   s.middle.reserve(128);
   s.middle += ",\"over\":";
