@@ -18,6 +18,7 @@
 //   }
 //   json j = json_text::as_json([&](auto& s) { emit_point(s, 1, 2); });  // {"x":1,"y":2}
 //   json_text::as_text(buffer, [&](auto& s) { emit_point(s, 1, 2); });   // appends the same text
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <charconv>
@@ -39,10 +40,16 @@ concept json_integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 // Appends the document as text, exactly as protocol::dump writes the equivalent nlohmann::json. Keys
 // are literals of plain ASCII (they are not escaped); string values are escaped as dump() does.
+//
+// It writes through a cursor into the buffer's own storage, grown ahead (a frame's buffer is
+// reserved at about its size) and cut back to the text when the sink goes: a view is hundreds of
+// small pieces, and one std::string::append call per piece cost a third of the time.
 class text_sink {
  public:
-  explicit text_sink(std::string& out) : out_(out) {}
-  std::string& buffer() { return out_; }
+  explicit text_sink(std::string& out) : out_(out), end_(out.size()) {}
+  ~text_sink() { out_.resize(end_); }
+  text_sink(const text_sink&) = delete;
+  text_sink& operator=(const text_sink&) = delete;
 
   void begin_object() {
     open('{');
@@ -63,47 +70,44 @@ class text_sink {
     assert(depth_ > 0 && (last_key_[depth_ - 1].empty() || last_key_[depth_ - 1] < k));
     last_key_[depth_ - 1] = k;
 #endif
-    char buf[64];
-    if (k.size() + 4 > sizeof buf) {
-      if (comma_) out_ += ',';
-      json_text::key(out_, k);
-    } else {
-      std::size_t n = comma();
-      buf[0] = ',';
-      buf[n++] = '"';
-      std::memcpy(buf + n, k.data(), k.size());
-      n += k.size();
-      buf[n++] = '"';
-      buf[n++] = ':';
-      out_.append(buf, n);
-    }
+    char* p = room(k.size() + 4);
+    *p = ',';
+    p += comma_;
+    *p++ = '"';
+    std::memcpy(p, k.data(), k.size());
+    p += k.size();
+    *p++ = '"';
+    *p++ = ':';
+    advance(p);
     comma_ = false;
   }
 
-  void null() { scalar(",null"); }
+  void null() { scalar("null"); }
   void value(std::nullptr_t) { null(); }
-  void value(bool v) { scalar(v ? ",true" : ",false"); }
+  void value(bool v) { scalar(v ? std::string_view("true") : std::string_view("false")); }
   template <json_integer Int>
   void value(Int v) {
-    char buf[32];
-    buf[0] = ',';
-    const auto r = std::to_chars(buf + comma(), buf + sizeof buf, v);
-    out_.append(buf, static_cast<std::size_t>(r.ptr - buf));
+    char* p = room(24);
+    *p = ',';
+    p += comma_;
+    advance(std::to_chars(p, p + 23, v).ptr);
     comma_ = true;
   }
   void value(std::string_view s) {
-    char buf[64];
-    if (s.size() + 3 <= sizeof buf && plain(s)) {  // the common case: a short name, in one append
-      std::size_t n = comma();
-      buf[0] = ',';
-      buf[n++] = '"';
-      std::memcpy(buf + n, s.data(), s.size());
-      n += s.size();
-      buf[n++] = '"';
-      out_.append(buf, n);
+    if (plain(s)) {  // the common case: a name, copied as it is
+      char* p = room(s.size() + 3);
+      *p = ',';
+      p += comma_;
+      *p++ = '"';
+      std::memcpy(p, s.data(), s.size());
+      p += s.size();
+      *p++ = '"';
+      advance(p);
     } else {
+      out_.resize(end_);
       if (comma_) out_ += ',';
       json_text::string(out_, s);
+      end_ = out_.size();
     }
     comma_ = true;
   }
@@ -118,15 +122,27 @@ class text_sink {
   }
 
  private:
-  // 1 when a comma must come first (buf[0] holds it), else 0.
-  std::size_t comma() const { return comma_ ? 1 : 0; }
-  void scalar(std::string_view with_comma) {
-    out_.append(comma_ ? with_comma : with_comma.substr(1));
+  // Where the next n bytes go (at least n bytes of storage from there on).
+  char* room(std::size_t n) {
+    if (out_.size() - end_ < n) grow(n);
+    return out_.data() + end_;
+  }
+  void grow(std::size_t n) { out_.resize(std::max({out_.capacity(), 2 * out_.size(), end_ + n + 64})); }
+  void advance(const char* p) { end_ = static_cast<std::size_t>(p - out_.data()); }
+  void scalar(std::string_view v) {
+    char* p = room(v.size() + 1);
+    *p = ',';
+    p += comma_;
+    std::memcpy(p, v.data(), v.size());
+    advance(p + v.size());
     comma_ = true;
   }
   void open(char c) {
-    if (comma_) out_ += ',';
-    out_ += c;
+    char* p = room(2);
+    *p = ',';
+    p += comma_;
+    *p++ = c;
+    advance(p);
     comma_ = false;
 #ifndef NDEBUG
     assert(depth_ < last_key_.size());
@@ -134,7 +150,8 @@ class text_sink {
 #endif
   }
   void close(char c) {
-    out_ += c;
+    *room(1) = c;
+    ++end_;
     comma_ = true;
 #ifndef NDEBUG
     assert(depth_ > 0);
@@ -143,6 +160,7 @@ class text_sink {
   }
 
   std::string& out_;
+  std::size_t end_;     // the end of the text; out_ beyond it is room to write into
   bool comma_ = false;  // a value was written at this level: the next one needs a comma
 #ifndef NDEBUG
   std::array<std::string_view, 16> last_key_{};  // per open container: the last key written in it
