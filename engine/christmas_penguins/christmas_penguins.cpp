@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "christmas_penguins/cp_game.hpp"
-#include "common/json_text.hpp"
 #include "common/last_decoded.hpp"
+#include "tinsel/json_text/sinks.hpp"
 
 namespace tinsel::engine::christmas_penguins {
 
@@ -19,12 +19,6 @@ constexpr std::array<const char*, 17> phase_names = {
     "place_penguin", "place_tree",    "place_bear",   "place_stone", "roll",      "reaction",
     "move",          "push_chain",    "confiscate",   "steal_colour", "relocate_tree", "pickup_stone",
     "bear_move",     "flee",          "post_move",    "stopped",     "over"};
-
-json position_json(int p) {
-  if (p == edge) return "edge";
-  if (p == at_hut) return "at_hut";
-  return p;
-}
 }  // namespace
 
 const char* colour_name(int colour) { return colour_names.at(static_cast<std::size_t>(colour)); }
@@ -41,10 +35,26 @@ std::optional<int> stone_from_name(std::string_view name) {
 }
 const char* phase_name(phase p) { return phase_names.at(static_cast<std::size_t>(p)); }
 
-// Views and events carry many of these; the keys go in in the order a json object keeps them
-// (blue, green, orange, purple, red, yellow).
+namespace {
+
+// A colour's count per name, in the order a json object keeps them: the view, the result and the
+// events.
+template <class Sink>
+void emit_counts(Sink& s, const counts& c) {
+  s.begin_object();
+  s.member("blue", c[1]);
+  s.member("green", c[2]);
+  s.member("orange", c[5]);
+  s.member("purple", c[4]);
+  s.member("red", c[0]);
+  s.member("yellow", c[3]);
+  s.end_object();
+}
+
+}  // namespace
+
 json counts_json(const counts& c) {
-  return fast_json::object("blue", c[1], "green", c[2], "orange", c[5], "purple", c[4], "red", c[0], "yellow", c[3]);
+  return json_text::as_json([&](auto& sink) { emit_counts(sink, c); });
 }
 
 int total(const counts& c) {
@@ -104,11 +114,35 @@ std::vector<int> cp_game::winners() const {
 }
 
 json cp_game::result() const {
-  if (s_.ph != phase::over) return nullptr;
-  json presents = fast_json::array_with_capacity(s_.presents.size());
-  for (const auto& c : s_.presents) fast_json::elements(presents).push_back(counts_json(c));
-  return fast_json::object("final_santa", s_.santa_player, "presents", std::move(presents), "reason", s_.end_reason,
-                           "scores", points(), "winners", winners());
+  return json_text::as_json([&](auto& sink) { emit_result(sink); });
+}
+
+namespace {
+
+template <class Sink, class Container>
+void emit_ints(Sink& s, const Container& c) {
+  s.begin_array(std::size(c));
+  for (const auto v : c) s.value(v);
+  s.end_array();
+}
+
+}  // namespace
+
+template <class Sink>
+void cp_game::emit_result(Sink& s) const {
+  if (s_.ph != phase::over) return s.null();
+  s.begin_object();
+  s.member("final_santa", s_.santa_player);
+  s.key("presents");
+  s.begin_array(s_.presents.size());
+  for (const auto& c : s_.presents) emit_counts(s, c);
+  s.end_array();
+  s.member("reason", s_.end_reason);
+  s.key("scores");
+  emit_ints(s, points());
+  s.key("winners");
+  emit_ints(s, winners());
+  s.end_object();
 }
 
 // Own points against the best rival's, and being Santa is bad (you cannot win and hold no role in
@@ -126,256 +160,184 @@ double cp_game::heuristic(int seat) const {
 
 // ---- view (1.5: everything is public) -------------------------------------------------------
 
-json cp_game::view(viewer) const { return view_cache_.value([this] { return build_view(); }); }
+std::shared_ptr<const json> cp_game::shared_view() const { return std::make_shared<const json>(view({})); }
 
-std::shared_ptr<const json> cp_game::shared_view() const {
-  return view_cache_.get([this] { return build_view(); });
+json cp_game::view(viewer) const {
+  return json_text::as_json([&](auto& sink) { emit_view(sink); });
 }
 
-json cp_game::build_view() const {
-  using fast_json::elements;
-  using fast_json::object;
-  const int n = s_.cfg->players;
-  // Compact on purpose: the room builds a view after every command. cells[id] = [q, r].
-  json cells = fast_json::array_with_capacity(s_.floes.size());
-  json stones_on_board = json::array();
-  json loose = json::array();
-  for (std::size_t f = 0; f < s_.floes.size(); ++f) {
-    const auto& fl = s_.floes[f];
-    elements(cells).push_back(fast_json::array(fl.q, fl.r));
-    if (fl.stone != no_stone) elements(stones_on_board).push_back(fast_json::array(f, stone_name(fl.stone)));
-    if (total(fl.loose) > 0) elements(loose).push_back(object("floe", f, "presents", counts_json(fl.loose)));
-  }
-  json channels = fast_json::array_with_capacity(s_.channels.size());
-  for (const auto& c : s_.channels) elements(channels).push_back(object("a", c.a, "b", c.b, "owner", c.owner));
-  json players = fast_json::array_with_capacity(static_cast<std::size_t>(n));
-  for (int p = 0; p < n; ++p) {
-    const auto i = static_cast<std::size_t>(p);
-    elements(players).push_back(object(
-        "can_stop", may_shout(p),
-        "channels_left", s_.channels_left[i], "colour", colour_name(p), "penguin", position_json(s_.penguin[i]),
-        "presents", counts_json(s_.presents[i]), "role", p == s_.santa_player ? "santa" : "penguin", "seat", p,
-        "stones", object("blue", s_.stones[i][1], "green", s_.stones[i][2], "red", s_.stones[i][0])));
-  }
-  json supply = fast_json::array_with_capacity(s_.supply.size());
-  for (int st : s_.supply) elements(supply).emplace_back(stone_name(st));
-  const auto pr = current_prompt();
-  const bool pending = s_.ph == phase::push_chain || s_.ph == phase::confiscate || s_.ph == phase::steal ||
-                       s_.ph == phase::relocate_tree || s_.ph == phase::pickup_stone || s_.ph == phase::flee;
-  // steal_colour and pickup_stone concern the mover alone: no other seat (null, not the -1 sentinel).
-  json pending_seat = s_.pending_seat >= 0 ? json(s_.pending_seat) : json(nullptr);
-  json stop = object("claimant", s_.claimant >= 0 ? json(s_.claimant) : json(nullptr), "queue",
-                     fast_json::array_of(s_.stop_queue), "resumes",
-                     s_.ph == phase::stopped ? json(phase_name(s_.resume)) : json(nullptr));
-  return object(
-      "active", s_.active, "bear", s_.bear >= 0 ? json(s_.bear) : json(nullptr), "cells", std::move(cells), "channels",
-      std::move(channels), "channels_this_turn", s_.channels_this_turn, "game", "christmas_penguins", "hut", s_.hut,
-      "loose_presents", std::move(loose), "max_rounds", s_.cfg->max_rounds, "pending",
-      pending ? object("floe", s_.pending_floe, "seat", std::move(pending_seat)) : json(nullptr), "phase",
-      phase_name(s_.ph), "players", std::move(players), "pool", counts_json(s_.pool), "prompt",
-      pr ? json(pr->kind) : json(nullptr), "radius", s_.cfg->radius, "reaction_seats",
-      fast_json::array_of(s_.reaction_seats), "result", result(), "roll", s_.roll > 0 ? json(s_.roll) : json(nullptr),
-      "round", s_.turns / n + 1, "santa", s_.santa, "santa_player", s_.santa_player, "santa_supply", std::move(supply),
-      "start_seat", s_.start_seat, "stones_on_board", std::move(stones_on_board), "stop", std::move(stop), "tree",
-      s_.tree >= 0 ? json(s_.tree) : json(nullptr));
+bool cp_game::write_shared_view(std::string& out) const {
+  json_text::as_text(out, [&](auto& sink) { emit_view(sink); });
+  return true;
 }
-
-// ---- the view as text (game::write_shared_view) --------------------------------------------
-// build_view() and result() member by member, written as protocol::dump writes them: the keys of
-// every object in ascending order, as in the json versions above. Every name is plain ASCII.
 
 namespace {
 
-void write_counts(std::string& out, const counts& c) {
-  out += "{\"blue\":";
-  json_text::integer(out, c[1]);
-  out += ",\"green\":";
-  json_text::integer(out, c[2]);
-  out += ",\"orange\":";
-  json_text::integer(out, c[5]);
-  out += ",\"purple\":";
-  json_text::integer(out, c[4]);
-  out += ",\"red\":";
-  json_text::integer(out, c[0]);
-  out += ",\"yellow\":";
-  json_text::integer(out, c[3]);
-  out += '}';
+// A number, or null for a negative one (no tree, no bear, no claimant yet, no roll).
+template <class Sink>
+void emit_or_null(Sink& s, int v) {
+  if (v >= 0) s.value(v);
+  else s.null();
 }
 
-// A number, or null for a negative one (no tree, no bear, no claimant yet).
-void write_or_null(std::string& out, int v) {
-  if (v >= 0) json_text::integer(out, v);
-  else out += "null";
-}
-
-void write_name(std::string& out, const char* name) {
-  out += '"';
-  out += name;
-  out += '"';
-}
-
-template <class Container>
-void write_ints(std::string& out, const Container& c) {
-  out += '[';
-  bool first = true;
-  for (const auto v : c) {
-    if (!first) out += ',';
-    first = false;
-    json_text::integer(out, v);
+// The board: cells[id] = [q, r] (compact on purpose: a view goes out after every command), the
+// channels, the loose presents and the stones lying on floes.
+template <class Sink>
+void emit_cells(Sink& s, const state& st) {
+  s.begin_array(st.floes.size());
+  for (const auto& fl : st.floes) {
+    s.begin_array(2);
+    s.value(fl.q);
+    s.value(fl.r);
+    s.end_array();
   }
-  out += ']';
+  s.end_array();
+}
+
+template <class Sink>
+void emit_channels(Sink& s, const state& st) {
+  s.begin_array(st.channels.size());
+  for (const auto& c : st.channels) {
+    s.begin_object();
+    s.member("a", c.a);
+    s.member("b", c.b);
+    s.member("owner", c.owner);
+    s.end_object();
+  }
+  s.end_array();
+}
+
+template <class Sink>
+void emit_loose_presents(Sink& s, const state& st) {
+  s.begin_array();
+  for (std::size_t f = 0; f < st.floes.size(); ++f) {
+    if (total(st.floes[f].loose) == 0) continue;
+    s.begin_object();
+    s.member("floe", f);
+    s.key("presents");
+    emit_counts(s, st.floes[f].loose);
+    s.end_object();
+  }
+  s.end_array();
+}
+
+template <class Sink>
+void emit_stones_on_board(Sink& s, const state& st) {
+  s.begin_array();
+  for (std::size_t f = 0; f < st.floes.size(); ++f) {
+    if (st.floes[f].stone == no_stone) continue;
+    s.begin_array(2);
+    s.value(f);
+    s.value(stone_name(st.floes[f].stone));
+    s.end_array();
+  }
+  s.end_array();
+}
+
+// The arrival being resolved while one of its sub-prompts is open; steal_colour and pickup_stone
+// concern the mover alone: no other seat (null, not the -1 sentinel).
+template <class Sink>
+void emit_pending(Sink& s, const state& st) {
+  const bool pending = st.ph == phase::push_chain || st.ph == phase::confiscate || st.ph == phase::steal ||
+                       st.ph == phase::relocate_tree || st.ph == phase::pickup_stone || st.ph == phase::flee;
+  if (!pending) return s.null();
+  s.begin_object();
+  s.member("floe", st.pending_floe);
+  s.key("seat");
+  emit_or_null(s, st.pending_seat);
+  s.end_object();
+}
+
+template <class Sink>
+void emit_player(Sink& s, const state& st, int seat, bool can_stop) {
+  const auto i = static_cast<std::size_t>(seat);
+  s.begin_object();
+  s.member("can_stop", can_stop);
+  s.member("channels_left", st.channels_left[i]);
+  s.member("colour", colour_name(seat));
+  s.key("penguin");
+  if (st.penguin[i] == edge) s.value("edge");
+  else if (st.penguin[i] == at_hut) s.value("at_hut");
+  else s.value(st.penguin[i]);
+  s.key("presents");
+  emit_counts(s, st.presents[i]);
+  s.member("role", seat == st.santa_player ? "santa" : "penguin");
+  s.member("seat", seat);
+  s.key("stones");
+  s.begin_object();
+  s.member("blue", st.stones[i][1]);
+  s.member("green", st.stones[i][2]);
+  s.member("red", st.stones[i][0]);
+  s.end_object();
+  s.end_object();
+}
+
+template <class Sink>
+void emit_stop(Sink& s, const state& st) {
+  s.begin_object();
+  s.key("claimant");
+  emit_or_null(s, st.claimant);
+  s.key("queue");
+  emit_ints(s, st.stop_queue);
+  s.key("resumes");
+  if (st.ph == phase::stopped) s.value(phase_name(st.resume));
+  else s.null();
+  s.end_object();
 }
 
 }  // namespace
 
-void cp_game::write_result(std::string& out) const {
-  out += "{\"final_santa\":";
-  json_text::integer(out, s_.santa_player);
-  out += ",\"presents\":[";
-  for (std::size_t p = 0; p < s_.presents.size(); ++p) {
-    if (p) out += ',';
-    write_counts(out, s_.presents[p]);
-  }
-  out += "],\"reason\":";
-  json_text::string(out, s_.end_reason);
-  out += ",\"scores\":";
-  write_ints(out, points());
-  out += ",\"winners\":";
-  write_ints(out, winners());
-  out += '}';
-}
-
-bool cp_game::write_shared_view(std::string& out) const {
+template <class Sink>
+void cp_game::emit_view(Sink& s) const {
   const int n = s_.cfg->players;
-  out += "{\"active\":";
-  json_text::integer(out, s_.active);
-  out += ",\"bear\":";
-  write_or_null(out, s_.bear);
-  out += ",\"cells\":[";
-  for (std::size_t f = 0; f < s_.floes.size(); ++f) {
-    out += f ? ",[" : "[";
-    json_text::integer(out, s_.floes[f].q);
-    out += ',';
-    json_text::integer(out, s_.floes[f].r);
-    out += ']';
-  }
-  out += "],\"channels\":[";
-  for (std::size_t i = 0; i < s_.channels.size(); ++i) {
-    const auto& c = s_.channels[i];
-    out += i ? ",{\"a\":" : "{\"a\":";
-    json_text::integer(out, c.a);
-    out += ",\"b\":";
-    json_text::integer(out, c.b);
-    out += ",\"owner\":";
-    json_text::integer(out, c.owner);
-    out += '}';
-  }
-  out += "],\"channels_this_turn\":";
-  json_text::integer(out, s_.channels_this_turn);
-  out += ",\"game\":\"christmas_penguins\",\"hut\":";
-  json_text::integer(out, s_.hut);
-  out += ",\"loose_presents\":[";
-  bool first = true;
-  for (std::size_t f = 0; f < s_.floes.size(); ++f) {
-    if (total(s_.floes[f].loose) == 0) continue;
-    out += first ? "{\"floe\":" : ",{\"floe\":";
-    first = false;
-    json_text::integer(out, f);
-    out += ",\"presents\":";
-    write_counts(out, s_.floes[f].loose);
-    out += '}';
-  }
-  out += "],\"max_rounds\":";
-  json_text::integer(out, s_.cfg->max_rounds);
-  out += ",\"pending\":";
-  const bool pending = s_.ph == phase::push_chain || s_.ph == phase::confiscate || s_.ph == phase::steal ||
-                       s_.ph == phase::relocate_tree || s_.ph == phase::pickup_stone || s_.ph == phase::flee;
-  if (pending) {
-    out += "{\"floe\":";
-    json_text::integer(out, s_.pending_floe);
-    out += ",\"seat\":";
-    write_or_null(out, s_.pending_seat);
-    out += '}';
-  } else {
-    out += "null";
-  }
-  out += ",\"phase\":";
-  write_name(out, phase_name(s_.ph));
-  out += ",\"players\":[";
-  for (int p = 0; p < n; ++p) {
-    const auto i = static_cast<std::size_t>(p);
-    out += p ? ",{\"can_stop\":" : "{\"can_stop\":";
-    json_text::boolean(out, may_shout(p));
-    out += ",\"channels_left\":";
-    json_text::integer(out, s_.channels_left[i]);
-    out += ",\"colour\":";
-    write_name(out, colour_name(p));
-    out += ",\"penguin\":";
-    if (s_.penguin[i] == edge) out += "\"edge\"";
-    else if (s_.penguin[i] == at_hut) out += "\"at_hut\"";
-    else json_text::integer(out, s_.penguin[i]);
-    out += ",\"presents\":";
-    write_counts(out, s_.presents[i]);
-    out += p == s_.santa_player ? ",\"role\":\"santa\",\"seat\":" : ",\"role\":\"penguin\",\"seat\":";
-    json_text::integer(out, p);
-    out += ",\"stones\":{\"blue\":";
-    json_text::integer(out, s_.stones[i][1]);
-    out += ",\"green\":";
-    json_text::integer(out, s_.stones[i][2]);
-    out += ",\"red\":";
-    json_text::integer(out, s_.stones[i][0]);
-    out += "}}";
-  }
-  out += "],\"pool\":";
-  write_counts(out, s_.pool);
-  out += ",\"prompt\":";  // current_prompt()->kind, the phase's name; none once the game is over
-  if (s_.ph == phase::over) out += "null";
-  else write_name(out, phase_name(s_.ph));
-  out += ",\"radius\":";
-  json_text::integer(out, s_.cfg->radius);
-  out += ",\"reaction_seats\":";
-  write_ints(out, s_.reaction_seats);
-  out += ",\"result\":";
-  if (s_.ph == phase::over) write_result(out);
-  else out += "null";
-  out += ",\"roll\":";
-  if (s_.roll > 0) json_text::integer(out, s_.roll);
-  else out += "null";
-  out += ",\"round\":";
-  json_text::integer(out, s_.turns / n + 1);
-  out += ",\"santa\":";
-  json_text::integer(out, s_.santa);
-  out += ",\"santa_player\":";
-  json_text::integer(out, s_.santa_player);
-  out += ",\"santa_supply\":[";
-  for (std::size_t i = 0; i < s_.supply.size(); ++i) {
-    if (i) out += ',';
-    write_name(out, stone_name(s_.supply[i]));
-  }
-  out += "],\"start_seat\":";
-  json_text::integer(out, s_.start_seat);
-  out += ",\"stones_on_board\":[";
-  first = true;
-  for (std::size_t f = 0; f < s_.floes.size(); ++f) {
-    if (s_.floes[f].stone == no_stone) continue;
-    out += first ? "[" : ",[";
-    first = false;
-    json_text::integer(out, f);
-    out += ',';
-    write_name(out, stone_name(s_.floes[f].stone));
-    out += ']';
-  }
-  out += "],\"stop\":{\"claimant\":";
-  write_or_null(out, s_.claimant);
-  out += ",\"queue\":";
-  write_ints(out, s_.stop_queue);
-  out += ",\"resumes\":";
-  if (s_.ph == phase::stopped) write_name(out, phase_name(s_.resume));
-  else out += "null";
-  out += "},\"tree\":";
-  write_or_null(out, s_.tree);
-  out += '}';
-  return true;
+  s.begin_object();
+  s.member("active", s_.active);
+  s.key("bear");
+  emit_or_null(s, s_.bear);
+  s.key("cells");
+  emit_cells(s, s_);
+  s.key("channels");
+  emit_channels(s, s_);
+  s.member("channels_this_turn", s_.channels_this_turn);
+  s.member("game", "christmas_penguins");
+  s.member("hut", s_.hut);
+  s.key("loose_presents");
+  emit_loose_presents(s, s_);
+  s.member("max_rounds", s_.cfg->max_rounds);
+  s.key("pending");
+  emit_pending(s, s_);
+  s.member("phase", phase_name(s_.ph));
+  s.key("players");
+  s.begin_array(static_cast<std::size_t>(n));
+  for (int p = 0; p < n; ++p) emit_player(s, s_, p, may_shout(p));
+  s.end_array();
+  s.key("pool");
+  emit_counts(s, s_.pool);
+  s.key("prompt");  // current_prompt()->kind, the phase's name; none once the game is over
+  if (s_.ph == phase::over) s.null();
+  else s.value(phase_name(s_.ph));
+  s.member("radius", s_.cfg->radius);
+  s.key("reaction_seats");
+  emit_ints(s, s_.reaction_seats);
+  s.key("result");
+  emit_result(s);
+  s.key("roll");
+  emit_or_null(s, s_.roll > 0 ? s_.roll : -1);
+  s.member("round", s_.turns / n + 1);
+  s.member("santa", s_.santa);
+  s.member("santa_player", s_.santa_player);
+  s.key("santa_supply");
+  s.begin_array(s_.supply.size());
+  for (int st : s_.supply) s.value(stone_name(st));
+  s.end_array();
+  s.member("start_seat", s_.start_seat);
+  s.key("stones_on_board");
+  emit_stones_on_board(s, s_);
+  s.key("stop");
+  emit_stop(s, s_);
+  s.key("tree");
+  emit_or_null(s, s_.tree);
+  s.end_object();
 }
 
 // Flat integer arrays rather than the view's objects: the harness compares full states several

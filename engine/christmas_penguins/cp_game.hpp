@@ -16,7 +16,6 @@
 #include <string_view>
 #include <vector>
 
-#include "common/view_cache.hpp"
 #include "common/fast_json.hpp"
 #include "tinsel/engine/game.hpp"
 
@@ -168,9 +167,9 @@ inline json floe_cmd(const char* kind, const char* key, int f) {  // key is "flo
   return std::string_view(key) == "floe" ? floe_kind(f, kind) : kind_to(kind, f);
 }
 
-// The entries of a legal list, in their order, handed to a writer: cp_game::legal() builds them as
-// json, cp_game::write_legal() as JSON text, both from the one walk through the rules
-// (cp_game::list_legal), so the two cannot disagree on what is listed or in which order.
+// The entries of a legal list, in their order, handed to a writer (cp_prompts.cpp writes each to a
+// sink of tinsel/json_text/sinks.hpp): cp_game::legal() gets them as json, cp_game::write_legal()
+// as JSON text, both from the one walk through the rules (cp_game::list_legal).
 class legal_writer {
  public:
   virtual ~legal_writer() = default;
@@ -222,7 +221,7 @@ class cp_game final : public game {
  public:
   explicit cp_game(state s) : s_(std::move(s)) {}
 
-  cp_game(const cp_game& other) : game(), s_(other.s_) {}  // the view cache is not shared
+  cp_game(const cp_game& other) : game(), s_(other.s_) {}  // the destinations cache is not copied
   cp_game& operator=(const cp_game&) = delete;
   std::unique_ptr<game> clone() const override { return std::make_unique<cp_game>(*this); }
   int players() const override { return s_.cfg->players; }
@@ -242,7 +241,6 @@ class cp_game final : public game {
   const state& raw() const { return s_; }
   // Tests only: set up a rulebook position (the caller keeps it consistent).
   state& edit() {
-    view_cache_.reset();
     dests_.reset();
     s_.adj_ok = false;
     ++s_.layout;
@@ -321,21 +319,23 @@ class cp_game final : public game {
   result_t green_error(int seat, int f, int q, int r) const;
   void end_stop(const char* why, events& out);
   void list_legal(int seat, legal_writer& out) const;  // cp_prompts.cpp
+  template <class Sink>
+  void emit_legal(Sink& s, int seat) const;  // the list as an array, for legal() and write_legal()
   void legal_stones(int seat, legal_writer& out) const;
   void legal_channels(int seat, legal_writer& out) const;
   bool channel_phase() const;
 
-  json build_view() const;
-  void write_result(std::string& out) const;  // result() as text, for write_shared_view
+  // The view and the result, each written once for both sinks of tinsel/json_text/sinks.hpp: as
+  // json (view, shared_view, result) and as text (write_shared_view). christmas_penguins.cpp.
+  template <class Sink>
+  void emit_view(Sink& s) const;
+  template <class Sink>
+  void emit_result(Sink& s) const;  // null before the end
   // move_destinations(s_), cached under everything it depends on (see destinations_key).
   const std::vector<int>& destinations() const;
   bool destination_legal(int to) const;
 
   state s_;
-  // Every viewer gets the same view (1.5) and the harness and the room ask for it many times per
-  // state, so it is built once per state. Any mutation goes through apply/on_timeout/edit, which
-  // drop it. Like the rest of the game, not safe for concurrent use (the room serializes calls).
-  view_cache view_cache_;
   // The legal moves are searched when the move prompt opens, again for legal(), and again to check
   // the move: the first search is kept, under a key of every input of the search.
   struct destinations_cache {

@@ -4,7 +4,7 @@
 #include <climits>
 
 #include "christmas_penguins/cp_game.hpp"
-#include "common/json_text.hpp"
+#include "tinsel/json_text/sinks.hpp"
 
 namespace tinsel::engine::christmas_penguins::detail {
 
@@ -171,165 +171,101 @@ void cp_game::list_legal(int seat, legal_writer& out) const {
 
 namespace {
 
-// legal() as json: the array of entries, each object from a laid-out skeleton (fast_json::shape):
-// a list can hold hundreds of green-stone moves and channels.
-class json_legal final : public legal_writer {
+// The entries as objects of a sink (tinsel/json_text/sinks.hpp), each object's keys in ascending
+// order. Every name written is plain ASCII.
+template <class Sink>
+class sink_legal final : public legal_writer {
  public:
-  explicit json_legal(std::vector<json>& out) : out_(out) {}
-  void kind(const char* kind) override { add(kind_only(kind)); }
-  void floe(const char* kind, const char* key, int f) override { add(floe_cmd(kind, key, f)); }
-  void push(const std::vector<int>& chain) override {
-    static const fast_json::shape s{"chain", "kind"};
-    add(s(chain, "push"));
-  }
-  void colour(const char* kind, int colour) override {
-    static const fast_json::shape s{"colour", "kind"};
-    add(s(colour_name(colour), kind));
-  }
-  void pickup(bool take) override {
-    static const fast_json::shape s{"kind", "take"};
-    add(s("pickup_stone", take));
-  }
-  void flee(int colour, int to) override {
-    static const fast_json::shape s{"colour", "kind", "to"};
-    add(s(colour_name(colour), "flee", to));
-  }
-  void swap_stone(int stone, int target) override {
-    static const fast_json::shape s{"kind", "stone", "target"};
-    add(s("use_stone", stone_name(stone), target));
-  }
-  void green_stone(int f, int q, int r) override {
-    static const fast_json::shape s{"floe", "kind", "stone", "to"};
-    add(s(f, "use_stone", "green", fast_json::array(q, r)));
-  }
-  void channel(int a, int b) override {
-    static const fast_json::shape s{"a", "b", "kind"};
-    add(s(a, b, "place_channel"));
-  }
-
- private:
-  void add(json entry) { out_.push_back(std::move(entry)); }
-  std::vector<json>& out_;
-};
-
-// write_legal(): the same entries as JSON text, each object's keys in ascending order (as nlohmann
-// keeps them), appended to the frame's buffer. Every name written is plain ASCII: no escaping.
-class text_legal final : public legal_writer {
- public:
-  explicit text_legal(std::string& out) : out_(out) {}
-  // Closes the array ("[]" when nothing was listed).
-  void finish() { out_ += first_ ? "[]" : "]"; }
-
+  explicit sink_legal(Sink& s) : s_(s) {}
   void kind(const char* kind) override {
-    next();
-    out_ += "{\"kind\":\"";
-    out_ += kind;
-    out_ += "\"}";
+    s_.begin_object();
+    s_.member("kind", kind);
+    s_.end_object();
   }
   void floe(const char* kind, const char* key, int f) override {
-    next();
-    if (key[0] == 'f') {  // "floe" sorts before "kind", "to" after it
-      out_ += "{\"floe\":";
-      json_text::integer(out_, f);
-      out_ += ",\"kind\":\"";
-      out_ += kind;
-      out_ += "\"}";
-    } else {
-      out_ += "{\"kind\":\"";
-      out_ += kind;
-      out_ += "\",\"to\":";
-      json_text::integer(out_, f);
-      out_ += '}';
-    }
+    s_.begin_object();
+    if (key[0] == 'f') s_.member("floe", f);  // "floe" sorts before "kind", "to" after it
+    s_.member("kind", kind);
+    if (key[0] != 'f') s_.member("to", f);
+    s_.end_object();
   }
   void push(const std::vector<int>& chain) override {
-    next();
-    out_ += "{\"chain\":[";
-    for (std::size_t i = 0; i < chain.size(); ++i) {
-      if (i) out_ += ',';
-      json_text::integer(out_, chain[i]);
-    }
-    out_ += "],\"kind\":\"push\"}";
+    s_.begin_object();
+    s_.key("chain");
+    s_.begin_array(chain.size());
+    for (int f : chain) s_.value(f);
+    s_.end_array();
+    s_.member("kind", "push");
+    s_.end_object();
   }
   void colour(const char* kind, int colour) override {
-    next();
-    out_ += "{\"colour\":\"";
-    out_ += colour_name(colour);
-    out_ += "\",\"kind\":\"";
-    out_ += kind;
-    out_ += "\"}";
+    s_.begin_object();
+    s_.member("colour", colour_name(colour));
+    s_.member("kind", kind);
+    s_.end_object();
   }
   void pickup(bool take) override {
-    next();
-    out_ += take ? "{\"kind\":\"pickup_stone\",\"take\":true}" : "{\"kind\":\"pickup_stone\",\"take\":false}";
+    s_.begin_object();
+    s_.member("kind", "pickup_stone");
+    s_.member("take", take);
+    s_.end_object();
   }
   void flee(int colour, int to) override {
-    next();
-    out_ += "{\"colour\":\"";
-    out_ += colour_name(colour);
-    out_ += "\",\"kind\":\"flee\",\"to\":";
-    json_text::integer(out_, to);
-    out_ += '}';
+    s_.begin_object();
+    s_.member("colour", colour_name(colour));
+    s_.member("kind", "flee");
+    s_.member("to", to);
+    s_.end_object();
   }
   void swap_stone(int stone, int target) override {
-    next();
-    out_ += "{\"kind\":\"use_stone\",\"stone\":\"";
-    out_ += stone_name(stone);
-    out_ += "\",\"target\":";
-    json_text::integer(out_, target);
-    out_ += '}';
+    s_.begin_object();
+    s_.member("kind", "use_stone");
+    s_.member("stone", stone_name(stone));
+    s_.member("target", target);
+    s_.end_object();
   }
   void green_stone(int f, int q, int r) override {
-    next();
-    out_ += "{\"floe\":";
-    json_text::integer(out_, f);
-    out_ += ",\"kind\":\"use_stone\",\"stone\":\"green\",\"to\":[";
-    json_text::integer(out_, q);
-    out_ += ',';
-    json_text::integer(out_, r);
-    out_ += "]}";
+    s_.begin_object();
+    s_.member("floe", f);
+    s_.member("kind", "use_stone");
+    s_.member("stone", "green");
+    s_.key("to");
+    s_.begin_array(2);
+    s_.value(q);
+    s_.value(r);
+    s_.end_array();
+    s_.end_object();
   }
   void channel(int a, int b) override {
-    next();
-    out_ += "{\"a\":";
-    json_text::integer(out_, a);
-    out_ += ",\"b\":";
-    json_text::integer(out_, b);
-    out_ += ",\"kind\":\"place_channel\"}";
+    s_.begin_object();
+    s_.member("a", a);
+    s_.member("b", b);
+    s_.member("kind", "place_channel");
+    s_.end_object();
   }
 
  private:
-  void next() {
-    out_ += first_ ? '[' : ',';
-    first_ = false;
-  }
-  std::string& out_;
-  bool first_ = true;
+  Sink& s_;
 };
 
 }  // namespace
 
-json cp_game::legal(int seat) const {
-  // The entries gather in a buffer kept from call to call, so that the list, which can run to
-  // hundreds of entries, is allocated once at its size instead of growing step by step.
-  thread_local std::vector<json> entries;
-  entries.clear();
-  json_legal writer(entries);
+template <class Sink>
+void cp_game::emit_legal(Sink& s, int seat) const {
+  s.begin_array();
+  sink_legal<Sink> writer(s);
   list_legal(seat, writer);
-  json out = fast_json::array_with_capacity(entries.size());
-  auto& list = fast_json::elements(out);
-  list.insert(list.end(), std::make_move_iterator(entries.begin()), std::make_move_iterator(entries.end()));
-  entries.clear();
-  return out;
+  s.end_array();
+}
+
+json cp_game::legal(int seat) const {
+  return json_text::as_json([&](auto& sink) { emit_legal(sink, seat); });
 }
 
 bool cp_game::write_legal(int seat, std::string& out) const {
-  text_legal writer(out);
-  list_legal(seat, writer);
-  writer.finish();
+  json_text::as_text(out, [&](auto& sink) { emit_legal(sink, seat); });
   return true;
 }
-
 
 // ---- timeouts (D1-D17) ----------------------------------------------------------------------
 
@@ -363,7 +299,6 @@ int cp_game::default_move() const {
 events cp_game::on_timeout(std::uint64_t serial, dice& d) {
   events out;
   if (s_.ph == phase::over || serial != s_.serial) return out;
-  view_cache_.reset();
   if (s_.ph != phase::stopped) std::fill(s_.reclaim_blocked.begin(), s_.reclaim_blocked.end(), false);
   timeout_default(d, out);
   return out;

@@ -69,7 +69,6 @@ bool fields_ok(std::string_view kind, const std::array<std::string_view, 4>& all
 // undone here when the command is refused. (Debug builds check that a refusal left the state as
 // it was.)
 outcome<events> cp_game::apply(int seat, const json& command, dice& d) {
-  view_cache_.reset();
   std::uint32_t reclaim = 0;
   for (std::size_t i = 0; i < s_.reclaim_blocked.size(); ++i)
     if (s_.reclaim_blocked[i]) reclaim |= 1U << i;

@@ -1,5 +1,6 @@
 #pragma once
-// Building nlohmann::json values cheaply, for the engines' hot paths (legal lists, views, events).
+// Building nlohmann::json values cheaply, for the engines' hot paths: events, commands and full
+// states. (Views, legal lists and results are written once for two sinks: tinsel/json_text/sinks.hpp.)
 //
 // An initializer list such as {{"kind", "rolled"}, {"seat", 2}} first builds every key/value pair
 // as a two-element JSON array (a vector and a string per pair), then takes them apart again; and
@@ -36,12 +37,6 @@ json object(Args&&... args) {
   json j(json::value_t::object);
   put(*j.get_ptr<json::object_t*>(), std::forward<Args>(args)...);
   return j;
-}
-
-// Appends key/value pairs to an object; the keys must follow the ones already in it.
-template <class... Args>
-void append(json& j, Args&&... args) {
-  put(*j.get_ptr<json::object_t*>(), std::forward<Args>(args)...);
 }
 
 // An object with a fixed set of keys, for the hottest spots: the keys are laid out once, and each

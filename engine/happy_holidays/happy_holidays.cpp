@@ -7,9 +7,9 @@
 #include <functional>
 
 #include "common/fast_json.hpp"
-#include "common/json_text.hpp"
 #include "common/last_decoded.hpp"
 #include "happy_holidays/hh_game.hpp"
+#include "tinsel/json_text/sinks.hpp"
 
 namespace tinsel::engine::happy_holidays {
 
@@ -35,10 +35,32 @@ const char* face_name(int face) { return face_names.at(static_cast<std::size_t>(
 bool is_pair_face(int face) { return face >= 0 && face < reward_face; }
 std::array<int, 2> face_colours(int face) { return {face, (face + 1) % colour_count}; }
 
-// Views and events carry many of these; the keys go in in the order a json object keeps them.
+namespace {
+
+// A colour's count per name, in the order a json object keeps them: the views, the result and the
+// events.
+template <class Sink>
+void emit_counts(Sink& s, const counts& c) {
+  s.begin_object();
+  s.member("blue", c[2]);
+  s.member("green", c[1]);
+  s.member("red", c[0]);
+  s.member("yellow", c[3]);
+  s.end_object();
+}
+
+// An array of n elements, each written by each(i).
+template <class Sink, class Each>
+void emit_per_seat(Sink& s, int n, Each&& each) {
+  s.begin_array(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) each(i);
+  s.end_array();
+}
+
+}  // namespace
+
 json counts_json(const counts& c) {
-  static const fast_json::shape colours{"blue", "green", "red", "yellow"};
-  return colours(c[2], c[1], c[0], c[3]);
+  return json_text::as_json([&](auto& sink) { emit_counts(sink, c); });
 }
 
 const char* phase_name(phase p) { return phase_names.at(static_cast<std::size_t>(p)); }
@@ -94,24 +116,31 @@ std::vector<int> hh_game::winners() const {
 }
 
 json hh_game::result() const {
-  if (s_.ph != phase::over) return nullptr;
+  return json_text::as_json([&](auto& sink) { emit_result(sink); });
+}
+
+template <class Sink>
+void hh_game::emit_result(Sink& s) const {
+  if (s_.ph != phase::over) return s.null();
   const int n = s_.cfg.players;
-  const auto un = static_cast<std::size_t>(n);
-  json scores = fast_json::array_with_capacity(un), stacks = fast_json::array_with_capacity(un),
-       totals = fast_json::array_with_capacity(un);
   int best = -1, top_scorers = 0;
   for (int p = 0; p < n; ++p) best = std::max(best, score(p));
-  for (int p = 0; p < n; ++p) {
-    fast_json::elements(scores).emplace_back(score(p));
-    fast_json::elements(stacks).push_back(counts_json(s_.stacks[static_cast<std::size_t>(p)]));
-    fast_json::elements(totals).emplace_back(total(p));
+  for (int p = 0; p < n; ++p)
     if (score(p) == best) ++top_scorers;
-  }
   const auto win = winners();
-  const char* decided_by = top_scorers == 1 ? "score" : win.size() == 1 ? "total_gifts" : "shared";
-  return fast_json::object("decided_by", decided_by, "reason", s_.end_reason, "scores", std::move(scores), "stacks",
-                           std::move(stacks), "tie_break", s_.cfg.tie_total_gifts ? "totalGifts" : "shared",
-                           "total_gifts", std::move(totals), "winners", fast_json::array_of(win));
+  s.begin_object();
+  s.member("decided_by", top_scorers == 1 ? "score" : win.size() == 1 ? "total_gifts" : "shared");
+  s.member("reason", s_.end_reason);
+  s.key("scores");
+  emit_per_seat(s, n, [&](int p) { s.value(score(p)); });
+  s.key("stacks");
+  emit_per_seat(s, n, [&](int p) { emit_counts(s, s_.stacks[static_cast<std::size_t>(p)]); });
+  s.member("tie_break", s_.cfg.tie_total_gifts ? "totalGifts" : "shared");
+  s.key("total_gifts");
+  emit_per_seat(s, n, [&](int p) { s.value(total(p)); });
+  s.key("winners");
+  emit_per_seat(s, static_cast<int>(win.size()), [&](int i) { s.value(win[static_cast<std::size_t>(i)]); });
+  s.end_object();
 }
 
 // ---- view and full state ------------------------------------------------------------------
@@ -125,169 +154,72 @@ std::optional<prompt> hh_game::current_prompt() const {
 }
 
 // Rulebook 3.4: nothing is hidden, so every viewer (seat or spectator) gets the same object.
-// Built member by member in key order (fast_json): the room builds a view after every command.
-json hh_game::view(viewer) const { return view_cache_.value([this] { return build_view(); }); }
-
-std::shared_ptr<const json> hh_game::shared_view() const {
-  return view_cache_.get([this] { return build_view(); });
+json hh_game::view(viewer) const {
+  return json_text::as_json([&](auto& sink) { emit_view(sink); });
 }
 
-json hh_game::build_view() const {
-  // Laid out once (fast_json::shape): copying a skeleton is cheaper than inserting key by key, and
-  // (d) of tinsel-engine-bench, the bot and random play ask for many views.
-  static const fast_json::shape view{"active", "game",    "last_roll",      "max_rounds", "phase",
-                                     "players", "prompt", "rerolls",        "result",     "rolled_colours",
-                                     "round",   "start_seat", "tree",       "turn"};
-  static const fast_json::shape player{"reindeer", "score", "seat", "sleigh", "stacks", "total_gifts"};
-  static const fast_json::shape sleigh{"gifts", "id"};
-  static const fast_json::shape last_roll{"face", "seat"};
-  const int n = s_.cfg.players;
-  json players = fast_json::array_with_capacity(static_cast<std::size_t>(n));
-  for (int p = 0; p < n; ++p) {
-    const auto i = static_cast<std::size_t>(p);
-    const int id = s_.sleigh_of[i];
-    fast_json::elements(players).push_back(player(static_cast<bool>(s_.reindeer[i]), score(p), p,
-                                                  sleigh(counts_json(s_.sleighs[static_cast<std::size_t>(id)]), id),
-                                                  counts_json(s_.stacks[i]), total(p)));
-  }
-  json rolled = fast_json::array_with_capacity(2);
-  if (s_.ph == phase::sleigh_colour)
-    for (int c : face_colours(*s_.last_face)) fast_json::elements(rolled).emplace_back(colour_name(c));
-  return view(s_.active, "happy_holidays",
-              s_.last_face ? last_roll(face_name(*s_.last_face), s_.last_roll_seat) : json(nullptr), max_rounds,
-              phase_name(s_.ph), std::move(players), s_.ph == phase::over ? json(nullptr) : json(prompt_kind_name()),
-              s_.rerolls, result(), std::move(rolled), (s_.turn - 1) / n + 1, s_.start_seat, counts_json(s_.tree),
-              s_.turn);
-}
-
-
-// ---- the view as text (game::write_shared_view) --------------------------------------------
-// build_view() and result() member by member, written as protocol::dump writes them: the keys of
-// every object in ascending order, as in the json versions above.
-
-namespace {
-
-void write_counts(std::string& out, const counts& c) {
-  out += "{\"blue\":";
-  json_text::integer(out, c[2]);
-  out += ",\"green\":";
-  json_text::integer(out, c[1]);
-  out += ",\"red\":";
-  json_text::integer(out, c[0]);
-  out += ",\"yellow\":";
-  json_text::integer(out, c[3]);
-  out += '}';
-}
-
-template <class Each>
-void write_array(std::string& out, int n, Each&& each) {
-  out += '[';
-  for (int i = 0; i < n; ++i) {
-    if (i) out += ',';
-    each(i);
-  }
-  out += ']';
-}
-
-}  // namespace
-
-void hh_game::write_result(std::string& out) const {
-  const int n = s_.cfg.players;
-  int best = -1, top_scorers = 0;
-  for (int p = 0; p < n; ++p) best = std::max(best, score(p));
-  for (int p = 0; p < n; ++p)
-    if (score(p) == best) ++top_scorers;
-  const auto win = winners();
-  const char* decided_by = top_scorers == 1 ? "score" : win.size() == 1 ? "total_gifts" : "shared";
-  out += "{\"decided_by\":\"";
-  out += decided_by;
-  out += "\",\"reason\":";
-  json_text::string(out, s_.end_reason);
-  out += ",\"scores\":";
-  write_array(out, n, [&](int p) { json_text::integer(out, score(p)); });
-  out += ",\"stacks\":";
-  write_array(out, n, [&](int p) { write_counts(out, s_.stacks[static_cast<std::size_t>(p)]); });
-  out += ",\"tie_break\":\"";
-  out += s_.cfg.tie_total_gifts ? "totalGifts" : "shared";
-  out += "\",\"total_gifts\":";
-  write_array(out, n, [&](int p) { json_text::integer(out, total(p)); });
-  out += ",\"winners\":";
-  write_array(out, static_cast<int>(win.size()),
-              [&](int i) { json_text::integer(out, win[static_cast<std::size_t>(i)]); });
-  out += '}';
-}
+std::shared_ptr<const json> hh_game::shared_view() const { return std::make_shared<const json>(view({})); }
 
 bool hh_game::write_shared_view(std::string& out) const {
-  const int n = s_.cfg.players;
-  out += "{\"active\":";
-  json_text::integer(out, s_.active);
-  out += ",\"game\":\"happy_holidays\",\"last_roll\":";
-  if (s_.last_face) {
-    out += "{\"face\":\"";
-    out += face_name(*s_.last_face);
-    out += "\",\"seat\":";
-    json_text::integer(out, s_.last_roll_seat);
-    out += '}';
-  } else {
-    out += "null";
-  }
-  out += ",\"max_rounds\":";
-  json_text::integer(out, max_rounds);
-  out += ",\"phase\":\"";
-  out += phase_name(s_.ph);
-  out += "\",\"players\":";
-  write_array(out, n, [&](int p) {
-    const auto i = static_cast<std::size_t>(p);
-    const int id = s_.sleigh_of[i];
-    out += "{\"reindeer\":";
-    json_text::boolean(out, s_.reindeer[i]);
-    out += ",\"score\":";
-    json_text::integer(out, score(p));
-    out += ",\"seat\":";
-    json_text::integer(out, p);
-    out += ",\"sleigh\":{\"gifts\":";
-    write_counts(out, s_.sleighs[static_cast<std::size_t>(id)]);
-    out += ",\"id\":";
-    json_text::integer(out, id);
-    out += "},\"stacks\":";
-    write_counts(out, s_.stacks[i]);
-    out += ",\"total_gifts\":";
-    json_text::integer(out, total(p));
-    out += '}';
-  });
-  out += ",\"prompt\":";
-  if (s_.ph == phase::over) {
-    out += "null";
-  } else {
-    out += '"';
-    out += prompt_kind_name();
-    out += '"';
-  }
-  out += ",\"rerolls\":";
-  json_text::integer(out, s_.rerolls);
-  out += ",\"result\":";
-  if (s_.ph == phase::over) write_result(out);
-  else out += "null";
-  out += ",\"rolled_colours\":[";
-  if (s_.ph == phase::sleigh_colour) {
-    const auto cs = face_colours(*s_.last_face);
-    out += '"';
-    out += colour_name(cs[0]);
-    out += "\",\"";
-    out += colour_name(cs[1]);
-    out += '"';
-  }
-  out += "],\"round\":";
-  json_text::integer(out, (s_.turn - 1) / n + 1);
-  out += ",\"start_seat\":";
-  json_text::integer(out, s_.start_seat);
-  out += ",\"tree\":";
-  write_counts(out, s_.tree);
-  out += ",\"turn\":";
-  json_text::integer(out, s_.turn);
-  out += '}';
+  json_text::as_text(out, [&](auto& sink) { emit_view(sink); });
   return true;
 }
+
+template <class Sink>
+void hh_game::emit_view(Sink& s) const {
+  const int n = s_.cfg.players;
+  s.begin_object();
+  s.member("active", s_.active);
+  s.member("game", "happy_holidays");
+  s.key("last_roll");
+  if (s_.last_face) {
+    s.begin_object();
+    s.member("face", face_name(*s_.last_face));
+    s.member("seat", s_.last_roll_seat);
+    s.end_object();
+  } else {
+    s.null();
+  }
+  s.member("max_rounds", max_rounds);
+  s.member("phase", phase_name(s_.ph));
+  s.key("players");
+  emit_per_seat(s, n, [&](int p) {
+    const auto i = static_cast<std::size_t>(p);
+    const int id = s_.sleigh_of[i];
+    s.begin_object();
+    s.member("reindeer", static_cast<bool>(s_.reindeer[i]));
+    s.member("score", score(p));
+    s.member("seat", p);
+    s.key("sleigh");
+    s.begin_object();
+    s.key("gifts");
+    emit_counts(s, s_.sleighs[static_cast<std::size_t>(id)]);
+    s.member("id", id);
+    s.end_object();
+    s.key("stacks");
+    emit_counts(s, s_.stacks[i]);
+    s.member("total_gifts", total(p));
+    s.end_object();
+  });
+  s.key("prompt");
+  if (s_.ph == phase::over) s.null();
+  else s.value(prompt_kind_name());
+  s.member("rerolls", s_.rerolls);
+  s.key("result");
+  emit_result(s);
+  s.key("rolled_colours");
+  s.begin_array(2);
+  if (s_.ph == phase::sleigh_colour)
+    for (int c : face_colours(*s_.last_face)) s.value(colour_name(c));
+  s.end_array();
+  s.member("round", (s_.turn - 1) / n + 1);
+  s.member("start_seat", s_.start_seat);
+  s.key("tree");
+  emit_counts(s, s_.tree);
+  s.member("turn", s_.turn);
+  s.end_object();
+}
+
 json hh_game::full_state() const {
   json sleighs = fast_json::array_with_capacity(s_.sleighs.size());
   json stacks = fast_json::array_with_capacity(s_.stacks.size());

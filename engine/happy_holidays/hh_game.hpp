@@ -12,7 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include "common/view_cache.hpp"
 #include "tinsel/engine/game.hpp"
 
 namespace tinsel::engine::happy_holidays::detail {
@@ -74,8 +73,6 @@ struct state {
 class hh_game final : public game {
  public:
   explicit hh_game(state s) : s_(std::move(s)) {}
-  hh_game(const hh_game& other) : game(), s_(other.s_) {}  // the view cache is not shared
-  hh_game& operator=(const hh_game&) = delete;
 
   std::unique_ptr<game> clone() const override { return std::make_unique<hh_game>(*this); }
   int players() const override { return s_.cfg.players; }
@@ -83,7 +80,7 @@ class hh_game final : public game {
   outcome<events> apply(int seat, const json& command, dice& d) override;
   json view(viewer v) const override;
   std::shared_ptr<const json> shared_view() const override;  // nothing is hidden in this game
-  // The same text as dump(legal(seat)) / dump(*shared_view()), written without a json document.
+  // The same documents as text: emit_legal and emit_view below, written to a text sink.
   bool write_legal(int seat, std::string& out) const override;
   bool write_shared_view(std::string& out) const override;
   std::optional<prompt> current_prompt() const override;
@@ -113,14 +110,18 @@ class hh_game final : public game {
   int score(int seat) const;
   int total(int seat) const;
   std::vector<int> winners() const;
-  json build_view() const;
-  void write_result(std::string& out) const;  // the text of result(), once over
+
+  // The documents that leave the engine, each written once for both sinks of
+  // tinsel/json_text/sinks.hpp: as json (legal, view, result) and as text (write_legal,
+  // write_shared_view). Every object's keys in ascending order.
+  template <class Sink>
+  void emit_legal(Sink& s, int seat) const;  // hh_rules.cpp
+  template <class Sink>
+  void emit_view(Sink& s) const;  // happy_holidays.cpp
+  template <class Sink>
+  void emit_result(Sink& s) const;  // happy_holidays.cpp; null before the end
 
   state s_;
-  // Every viewer gets the same view (3.4) and the room asks for one per seat and the spectators
-  // after every command, so it is built once per state. apply and on_timeout drop it. Like the
-  // rest of the game, not safe for concurrent use (the room serializes calls).
-  view_cache view_cache_;
 };
 
 }  // namespace tinsel::engine::happy_holidays::detail

@@ -8,8 +8,8 @@
 #include <climits>
 
 #include "common/fast_json.hpp"
-#include "common/json_text.hpp"
 #include "happy_holidays/hh_game.hpp"
+#include "tinsel/json_text/sinks.hpp"
 
 namespace tinsel::engine::happy_holidays::detail {
 
@@ -17,12 +17,6 @@ namespace {
 
 using fast_json::object;
 using fast_json::shape;
-
-// The objects of every turn (legal entries and events), laid out once (fast_json::shape).
-const shape& kind_only() { static const shape s{"kind"}; return s; }
-const shape& from_kind() { static const shape s{"from", "kind"}; return s; }
-const shape& colour_kind() { static const shape s{"colour", "kind"}; return s; }
-const shape& kind_owner() { static const shape s{"kind", "owner"}; return s; }
 
 enum class kind { take_reindeer, roll, sleigh_colour, choose_sleigh, wish_colour };
 
@@ -83,8 +77,6 @@ outcome<command> parse(const json& c) {
   return cmd;
 }
 
-json cmd_json(const char* kind_name) { return kind_only()(kind_name); }
-
 int sum(const counts& c) { return c[0] + c[1] + c[2] + c[3]; }
 
 }  // namespace
@@ -107,101 +99,77 @@ const char* hh_game::prompt_kind_name() const {
 }
 
 json hh_game::legal(int seat) const {
-  if (s_.ph == phase::over || seat != s_.active) return json::array();
-  const int n = s_.cfg.players;
-  json out = fast_json::array_with_capacity(static_cast<std::size_t>(std::max(n, colour_count)));
-  auto& list = fast_json::elements(out);
-  switch (s_.ph) {
-    case phase::start_of_turn:
-      if (!s_.reindeer[static_cast<std::size_t>(seat)]) {
-        // Clockwise from the active player: nearest holder first, as D1 picks.
-        for (int k = 1; k < n; ++k) {
-          const int p = (seat + k) % n;
-          if (s_.reindeer[static_cast<std::size_t>(p)]) list.push_back(from_kind()(p, "take_reindeer"));
-        }
-        if (!s_.cfg.assisted) list.push_back(cmd_json("roll"));  // the "forgot" move (A8)
-      } else {
-        list.push_back(cmd_json("roll"));
-      }
-      break;
-    case phase::sleigh_colour:
-      for (int c : face_colours(*s_.last_face)) list.push_back(colour_kind()(colour_name(c), "sleigh_colour"));
-      break;
-    case phase::choose_sleigh:
-      for (int p = 0; p < n; ++p) list.push_back(kind_owner()("choose_sleigh", p));
-      break;
-    case phase::wish_colour:
-      for (int c = 0; c < colour_count; ++c) list.push_back(colour_kind()(colour_name(c), "wish_colour"));
-      break;
-    case phase::over:
-      break;
-  }
-  return out;
+  return json_text::as_json([&](auto& sink) { emit_legal(sink, seat); });
 }
 
-// legal(seat) as text, entry by entry in the same order, each object's keys in ascending order.
 bool hh_game::write_legal(int seat, std::string& out) const {
-  if (s_.ph == phase::over || seat != s_.active) {
-    out += "[]";
-    return true;
-  }
-  const int n = s_.cfg.players;
-  bool first = true;
-  const auto next = [&] {
-    out += first ? '[' : ',';
-    first = false;
-  };
-  const auto colour_entry = [&](int c, const char* kind_name) {
-    next();
-    out += "{\"colour\":\"";
-    out += colour_name(c);
-    out += "\",\"kind\":\"";
-    out += kind_name;
-    out += "\"}";
-  };
-  switch (s_.ph) {
-    case phase::start_of_turn:
-      if (!s_.reindeer[static_cast<std::size_t>(seat)]) {
-        for (int k = 1; k < n; ++k) {
-          const int p = (seat + k) % n;
-          if (!s_.reindeer[static_cast<std::size_t>(p)]) continue;
-          next();
-          out += "{\"from\":";
-          json_text::integer(out, p);
-          out += ",\"kind\":\"take_reindeer\"}";
-        }
-        if (!s_.cfg.assisted) {
-          next();
-          out += "{\"kind\":\"roll\"}";
-        }
-      } else {
-        next();
-        out += "{\"kind\":\"roll\"}";
-      }
-      break;
-    case phase::sleigh_colour:
-      for (int c : face_colours(*s_.last_face)) colour_entry(c, "sleigh_colour");
-      break;
-    case phase::choose_sleigh:
-      for (int p = 0; p < n; ++p) {
-        next();
-        out += "{\"kind\":\"choose_sleigh\",\"owner\":";
-        json_text::integer(out, p);
-        out += '}';
-      }
-      break;
-    case phase::wish_colour:
-      for (int c = 0; c < colour_count; ++c) colour_entry(c, "wish_colour");
-      break;
-    case phase::over:
-      break;
-  }
-  out += first ? "[]" : "]";
+  json_text::as_text(out, [&](auto& sink) { emit_legal(sink, seat); });
   return true;
 }
 
+namespace {
+
+// {"colour":C,"kind":K} and {"kind":K}: the entries several prompts share.
+template <class Sink>
+void emit_colour_entry(Sink& s, int colour, const char* kind_name) {
+  s.begin_object();
+  s.member("colour", colour_name(colour));
+  s.member("kind", kind_name);
+  s.end_object();
+}
+
+template <class Sink>
+void emit_kind_entry(Sink& s, const char* kind_name) {
+  s.begin_object();
+  s.member("kind", kind_name);
+  s.end_object();
+}
+
+}  // namespace
+
+template <class Sink>
+void hh_game::emit_legal(Sink& s, int seat) const {
+  const int n = s_.cfg.players;
+  const bool acting = s_.ph != phase::over && seat == s_.active;
+  s.begin_array(acting ? static_cast<std::size_t>(std::max(n, colour_count)) : 0);
+  if (acting) switch (s_.ph) {
+      case phase::start_of_turn:
+        if (s_.reindeer[static_cast<std::size_t>(seat)]) {
+          emit_kind_entry(s, "roll");
+          break;
+        }
+        // Clockwise from the active player: nearest holder first, as D1 picks.
+        for (int k = 1; k < n; ++k) {
+          const int p = (seat + k) % n;
+          if (!s_.reindeer[static_cast<std::size_t>(p)]) continue;
+          s.begin_object();
+          s.member("from", p);
+          s.member("kind", "take_reindeer");
+          s.end_object();
+        }
+        if (!s_.cfg.assisted) emit_kind_entry(s, "roll");  // the "forgot" move (A8)
+        break;
+      case phase::sleigh_colour:
+        for (int c : face_colours(*s_.last_face)) emit_colour_entry(s, c, "sleigh_colour");
+        break;
+      case phase::choose_sleigh:
+        for (int p = 0; p < n; ++p) {
+          s.begin_object();
+          s.member("kind", "choose_sleigh");
+          s.member("owner", p);
+          s.end_object();
+        }
+        break;
+      case phase::wish_colour:
+        for (int c = 0; c < colour_count; ++c) emit_colour_entry(s, c, "wish_colour");
+        break;
+      case phase::over:
+        break;
+    }
+  s.end_array();
+}
+
 outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
-  view_cache_.reset();
   if (s_.ph == phase::over) return make_error("game_over", "the game is over");
   if (seat != s_.active)
     return make_error("not_your_turn", "it is seat " + std::to_string(s_.active) + "'s turn");
@@ -264,7 +232,6 @@ outcome<events> hh_game::apply(int seat, const json& command_json, dice& d) {
 events hh_game::on_timeout(std::uint64_t serial, dice& d) {
   events out;
   if (s_.ph == phase::over || serial != s_.serial) return out;
-  view_cache_.reset();
   out.reserve(4);
   const int a = s_.active;
   const int n = s_.cfg.players;

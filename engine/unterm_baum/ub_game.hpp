@@ -8,6 +8,7 @@
 // Cards are motif numbers 0..D−1 and live only in this state. Nothing derived from a motif number
 // may reach a view, legal list or event before the end, except the motif name of a `revealed` event
 // and a player's own wish list during ASSIGN and MEMORIZE.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -16,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "common/view_cache.hpp"
 #include "tinsel/engine/game.hpp"
 #include "unterm_baum/unterm_baum.hpp"
 
@@ -105,8 +105,6 @@ struct card_score {
 class ub_game final : public game {
  public:
   explicit ub_game(state s) : s_(std::move(s)) {}
-  ub_game(const ub_game& other) : game(), s_(other.s_) {}  // the view cache is not shared
-  ub_game& operator=(const ub_game&) = delete;
 
   std::unique_ptr<game> clone() const override { return std::make_unique<ub_game>(*this); }
   int players() const override { return s_.cfg.players; }
@@ -150,9 +148,8 @@ class ub_game final : public game {
   // Validation of the compound parameters; nothing changes.
   outcome<std::vector<int>> check_wishes(int seat, const json& wishes) const;
   outcome<std::vector<std::pair<int, int>>> check_mapping(int seat, const json& moves) const;
-  json legal_assign(int seat) const;
-  // What the active seat's legal list holds during its turn, from occupancy alone: legal_turn()
-  // writes it as json, write_legal() as text, so the two list the same entries in the same order.
+  // What the active seat's legal list holds during its turn, from occupancy alone (see
+  // emit_legal_turn).
   struct turn_list {
     bool reveal = false;                               // a reveal entry for every card
     std::vector<location> cards;                       // every card: the tree, then field by field
@@ -162,31 +159,63 @@ class ub_game final : public game {
     int first_free = -1;                               // and its first free one
   };
   turn_list turn_entries() const;
-  json legal_turn() const;
-  void write_legal_assign(int seat, std::string& out) const;
-  void write_legal_turn(std::string& out) const;
 
-  // Scoring and views (ub_view.cpp).
+  // Scoring (ub_view.cpp).
   std::vector<card_score> score_cards(int seat) const;
   std::vector<int> winners() const;
   std::string prompt_kind() const;
+
+  // The documents that leave the engine, each written once for both sinks of
+  // tinsel/json_text/sinks.hpp: as json (legal, view, result, the locations in events) and as text
+  // (write_legal, write_shared_view). Every object's keys in ascending order.
+  template <class Sink>
+  void emit_legal(Sink& s, int seat) const;  // ub_rules.cpp, as the three below
+  template <class Sink>
+  void emit_legal_assign(Sink& s, int seat) const;  // sent to this seat only: its own motifs (A8)
+  template <class Sink>
+  void emit_legal_turn(Sink& s) const;
+  template <class Sink>
+  void emit_location(Sink& s, const location& l) const;
   json location_json(const location& l) const;
-  json wish_list_json(int seat) const;  // {"hand", "wishes"}
-  json wishes_json(int seat) const;      // the placed wishes, or null before the seat has assigned
-  json build_view() const;               // the view with "wish_list": null
-  // The same as text (outside ASSIGN and MEMORIZE, where the view is shared), and its parts.
-  void write_location(std::string& out, const location& l) const;
-  void write_wishes(std::string& out, int seat) const;
-  // A wish list's entries as text, as `[{"motif":…,"row":…,"slot":…},…]` (a grid of motifs, empty
-  // places left out): the suggestion in `legal` and the wish lists of the result.
-  static void write_wish_grid(std::string& out, const std::vector<int>& grid, const config& cfg);
-  void write_result(std::string& out) const;
+  template <class Sink>
+  void emit_view(Sink& s, viewer v) const;  // ub_view.cpp, as the rest
+  template <class Sink>
+  void emit_player(Sink& s, int seat) const;  // view.players[seat]
+  template <class Sink>
+  void emit_result(Sink& s) const;  // null before the end
+  template <class Sink>
+  void emit_result_player(Sink& s, int seat, const std::vector<card_score>& cards) const;
+  template <class Sink>
+  void emit_wishes(Sink& s, int seat) const;  // the placed wishes, or null before the seat has assigned
+  template <class Sink>
+  void emit_free_families(Sink& s) const;  // the family sheets nobody has taken, in catalogue order
 
   state s_;
-  // The room asks for a view per seat and the spectators after every command; they differ only in
-  // the viewer's own wish list during ASSIGN and MEMORIZE, so the rest is built once per state.
-  // apply and on_timeout drop it. Not safe for concurrent use (the room serializes calls).
-  view_cache view_cache_;
 };
+
+// A wish list's entries, as [{"motif":…,"row":…,"slot":…},…] (a grid of motifs, empty places left
+// out): the suggestion in `legal`, a seat's own wish list and the wish lists of the result.
+template <class Sink>
+void emit_wish_grid(Sink& s, const std::vector<int>& grid, const config& cfg) {
+  s.begin_array(static_cast<std::size_t>(cfg.k));
+  for (int i = 0; i < cfg.grid(); ++i) {
+    const int m = grid[static_cast<std::size_t>(i)];
+    if (m == empty) continue;
+    s.begin_object();
+    s.member("motif", motif_name(m));
+    s.member("row", i / cfg.c);
+    s.member("slot", i % cfg.c);
+    s.end_object();
+  }
+  s.end_array();
+}
+
+template <class Sink>
+void ub_game::emit_free_families(Sink& s) const {
+  s.begin_array(family_count);
+  for (int f = 0; f < family_count; ++f)
+    if (std::find(s_.families.begin(), s_.families.end(), f) == s_.families.end()) s.value(family(f).id);
+  s.end_array();
+}
 
 }  // namespace tinsel::engine::unterm_baum::detail

@@ -11,12 +11,10 @@
 #include <climits>
 
 #include "common/fast_json.hpp"
-#include "common/json_text.hpp"
+#include "tinsel/json_text/sinks.hpp"
 #include "unterm_baum/ub_game.hpp"
 
 namespace tinsel::engine::unterm_baum::detail {
-
-using namespace std::string_view_literals;  // out += "…"sv: the text writers append many short literals
 
 namespace {
 
@@ -86,11 +84,6 @@ outcome<location> parse_location(const json& j, const config& cfg, const std::st
   auto c = parse_row_slot(j, cfg, what);
   if (!c) return c.error();
   return location{static_cast<int>(*seat), c.value()};
-}
-
-json cell_json(int grid_slot, const config& cfg) {
-  static const fast_json::shape cell{"row", "slot"};
-  return cell(grid_slot / cfg.c, grid_slot % cfg.c);
 }
 
 enum class kind { assign, reveal, move, rearrange, end_turn };
@@ -181,40 +174,50 @@ std::vector<int> ub_game::default_wishes(int seat) const {
 // ---- legal --------------------------------------------------------------------------------
 
 json ub_game::legal(int seat) const {
-  if (seat < 0 || seat >= s_.cfg.players) return json::array();
-  switch (s_.ph) {
-    case phase::assign:
-      return s_.assigned[static_cast<std::size_t>(seat)] ? json::array() : legal_assign(seat);
-    case phase::play:
-      return seat == s_.active ? legal_turn() : json::array();
-    case phase::memorize:
-    case phase::over:
-      break;
-  }
-  return json::array();
+  return json_text::as_json([&](auto& sink) { emit_legal(sink, seat); });
 }
 
-// Sent to this seat only, during ASSIGN: its own motifs are allowed here (A8).
-json ub_game::legal_assign(int seat) const {
-  const auto& cfg = s_.cfg;
-  const int fam = first_free_family();
-  json wishes = fast_json::array_with_capacity(static_cast<std::size_t>(cfg.k));
-  const auto grid = default_wishes(seat);
-  for (int i = 0; i < cfg.grid(); ++i) {
-    const int m = grid[static_cast<std::size_t>(i)];
-    if (m == empty) continue;
-    fast_json::elements(wishes).push_back(object("motif", motif_name(m), "row", i / cfg.c, "slot", i % cfg.c));
+bool ub_game::write_legal(int seat, std::string& out) const {
+  json_text::as_text(out, [&](auto& sink) { emit_legal(sink, seat); });
+  return true;
+}
+
+template <class Sink>
+void ub_game::emit_legal(Sink& s, int seat) const {
+  if (seat >= 0 && seat < s_.cfg.players) {
+    if (s_.ph == phase::assign && !s_.assigned[static_cast<std::size_t>(seat)]) return emit_legal_assign(s, seat);
+    if (s_.ph == phase::play && seat == s_.active) return emit_legal_turn(s);
   }
+  s.begin_array();
+  s.end_array();
+}
+
+template <class Sink>
+void ub_game::emit_legal_assign(Sink& s, int seat) const {
+  const auto& cfg = s_.cfg;
+  s.begin_array(2);
+  s.begin_object();
+  s.member("family", family(first_free_family()).id);
+  s.member("kind", "assign");
+  s.key("wishes");
+  emit_wish_grid(s, default_wishes(seat), cfg);
+  s.end_object();
+  s.begin_object();
+  s.key("domain");
+  s.begin_object();
+  s.key("families");
+  emit_free_families(s);
+  s.key("motifs");
   const auto& hand = s_.hands[static_cast<std::size_t>(seat)];
-  json motifs = fast_json::array_with_capacity(hand.size()), free = fast_json::array_with_capacity(family_count);
-  for (int m : hand) fast_json::elements(motifs).emplace_back(motif_name(m));
-  for (int f = 0; f < family_count; ++f)
-    if (std::find(s_.families.begin(), s_.families.end(), f) == s_.families.end())
-      fast_json::elements(free).emplace_back(family(f).id);
-  return fast_json::array(
-      object("family", family(fam).id, "kind", "assign", "wishes", std::move(wishes)),
-      object("domain", object("families", std::move(free), "motifs", std::move(motifs), "rows", cfg.m, "slots", cfg.c),
-             "kind", "assign"));
+  s.begin_array(hand.size());
+  for (int m : hand) s.value(motif_name(m));
+  s.end_array();
+  s.member("rows", cfg.m);
+  s.member("slots", cfg.c);
+  s.end_object();
+  s.member("kind", "assign");
+  s.end_object();
+  s.end_array();
 }
 
 ub_game::turn_list ub_game::turn_entries() const {
@@ -277,162 +280,124 @@ ub_game::turn_list ub_game::turn_entries() const {
   return t;
 }
 
-json ub_game::legal_turn() const {
+namespace {
+
+// {"row":r,"slot":s}: a slot of the mover's own field (rearrange).
+template <class Sink>
+void emit_cell(Sink& s, int grid_slot, const config& cfg) {
+  s.begin_object();
+  s.member("row", grid_slot / cfg.c);
+  s.member("slot", grid_slot % cfg.c);
+  s.end_object();
+}
+
+json cell_json(int grid_slot, const config& cfg) {
+  return json_text::as_json([&](auto& sink) { emit_cell(sink, grid_slot, cfg); });
+}
+
+template <class Sink>
+void emit_cell_move(Sink& s, int from, int to, const config& cfg) {
+  s.begin_object();
+  s.key("from");
+  emit_cell(s, from, cfg);
+  s.key("to");
+  emit_cell(s, to, cfg);
+  s.end_object();
+}
+
+template <class Sink, class Each>
+void emit_list(Sink& s, std::size_t n, Each&& each) {
+  s.begin_array(n);
+  for (std::size_t i = 0; i < n; ++i) each(i);
+  s.end_array();
+}
+
+}  // namespace
+
+template <class Sink>
+void ub_game::emit_location(Sink& s, const location& l) const {
+  s.begin_object();
+  if (l.on_tree()) {
+    s.member("tree", l.index);
+  } else {
+    s.member("row", l.index / s_.cfg.c);
+    s.member("seat", l.seat);
+    s.member("slot", l.index % s_.cfg.c);
+  }
+  s.end_object();
+}
+
+json ub_game::location_json(const location& l) const {
+  return json_text::as_json([&](auto& sink) { emit_location(sink, l); });
+}
+
+template <class Sink>
+void ub_game::emit_legal_turn(Sink& s) const {
   const auto& cfg = s_.cfg;
   const turn_list t = turn_entries();
-  json out = fast_json::array_with_capacity(1 + (t.reveal ? t.cards.size() : 0) + t.moves.size() + 3);
-  auto& list = fast_json::elements(out);
-  list.push_back(object("kind", "end_turn"));
-  static const fast_json::shape reveal_entry{"kind", "location"}, move_entry{"from", "kind", "to"};
+  s.begin_array(1 + (t.reveal ? t.cards.size() : 0) + t.moves.size() + 3);
+  s.begin_object();
+  s.member("kind", "end_turn");
+  s.end_object();
   if (t.reveal)
-    for (const auto& l : t.cards) list.push_back(reveal_entry("reveal", location_json(l)));
-  for (const auto& [from, to] : t.moves) list.push_back(move_entry(location_json(from), "move", location_json(to)));
+    for (const auto& l : t.cards) {
+      s.begin_object();
+      s.member("kind", "reveal");
+      s.key("location");
+      emit_location(s, l);
+      s.end_object();
+    }
+  for (const auto& [from, to] : t.moves) {
+    s.begin_object();
+    s.key("from");
+    emit_location(s, from);
+    s.member("kind", "move");
+    s.key("to");
+    emit_location(s, to);
+    s.end_object();
+  }
   if (!t.moves.empty()) {
-    json from = fast_json::array_with_capacity(t.cards.size()), to = fast_json::array_with_capacity(t.open_holes.size());
-    for (const auto& l : t.cards) fast_json::elements(from).push_back(location_json(l));
-    for (const auto& l : t.open_holes) fast_json::elements(to).push_back(location_json(l));
-    list.push_back(object("domain", object("from", std::move(from), "rule", "different_areas", "to", std::move(to)),
-                          "kind", "move"));
+    s.begin_object();
+    s.key("domain");
+    s.begin_object();
+    s.key("from");
+    emit_list(s, t.cards.size(), [&](std::size_t i) { emit_location(s, t.cards[i]); });
+    s.member("rule", "different_areas");
+    s.key("to");
+    emit_list(s, t.open_holes.size(), [&](std::size_t i) { emit_location(s, t.open_holes[i]); });
+    s.end_object();
+    s.member("kind", "move");
+    s.end_object();
   }
   // The rearrange example swaps the first two cards, or moves a single card to the first free slot.
   if (!t.mine.empty()) {
     const int a = t.mine[0];
     const int b = t.mine.size() > 1 ? t.mine[1] : t.first_free;
-    json moves = fast_json::array_with_capacity(2);
-    fast_json::elements(moves).push_back(object("from", cell_json(a, cfg), "to", cell_json(b, cfg)));
-    if (t.mine.size() > 1)
-      fast_json::elements(moves).push_back(object("from", cell_json(b, cfg), "to", cell_json(a, cfg)));
-    list.push_back(object("kind", "rearrange", "moves", std::move(moves)));
-    json occupied = fast_json::array_with_capacity(t.mine.size());
-    for (int i : t.mine) fast_json::elements(occupied).push_back(cell_json(i, cfg));
-    list.push_back(object("domain", object("occupied", std::move(occupied), "rows", cfg.m, "slots", cfg.c), "kind",
-                          "rearrange"));
+    s.begin_object();
+    s.member("kind", "rearrange");
+    s.key("moves");
+    s.begin_array(2);
+    emit_cell_move(s, a, b, cfg);
+    if (t.mine.size() > 1) emit_cell_move(s, b, a, cfg);
+    s.end_array();
+    s.end_object();
+    s.begin_object();
+    s.key("domain");
+    s.begin_object();
+    s.key("occupied");
+    emit_list(s, t.mine.size(), [&](std::size_t i) { emit_cell(s, t.mine[i], cfg); });
+    s.member("rows", cfg.m);
+    s.member("slots", cfg.c);
+    s.end_object();
+    s.member("kind", "rearrange");
+    s.end_object();
   }
-  return out;
-}
-
-// ---- legal as text (game::write_legal) ------------------------------------------------------
-// legal_assign() and legal_turn() written as protocol::dump writes them: every object's keys in
-// ascending order, as in the json versions above.
-
-namespace {
-
-// {"row":r,"slot":s}
-void write_cell(std::string& out, int grid_slot, const config& cfg) {
-  out += "{\"row\":"sv;
-  json_text::integer(out, grid_slot / cfg.c);
-  out += ",\"slot\":"sv;
-  json_text::integer(out, grid_slot % cfg.c);
-  out += '}';
-}
-
-}  // namespace
-
-bool ub_game::write_legal(int seat, std::string& out) const {
-  if (seat >= 0 && seat < s_.cfg.players) {
-    if (s_.ph == phase::assign && !s_.assigned[static_cast<std::size_t>(seat)]) {
-      write_legal_assign(seat, out);
-      return true;
-    }
-    if (s_.ph == phase::play && seat == s_.active) {
-      write_legal_turn(out);
-      return true;
-    }
-  }
-  out += "[]"sv;
-  return true;
-}
-
-void ub_game::write_legal_assign(int seat, std::string& out) const {
-  const auto& cfg = s_.cfg;
-  out += "[{\"family\":"sv;
-  json_text::string(out, family(first_free_family()).id);
-  out += ",\"kind\":\"assign\",\"wishes\":"sv;
-  write_wish_grid(out, default_wishes(seat), cfg);
-  out += "},{\"domain\":{\"families\":["sv;
-  bool first = true;
-  for (int f = 0; f < family_count; ++f) {
-    if (std::find(s_.families.begin(), s_.families.end(), f) != s_.families.end()) continue;
-    if (!first) out += ',';
-    first = false;
-    json_text::string(out, family(f).id);
-  }
-  out += "],\"motifs\":["sv;
-  const auto& hand = s_.hands[static_cast<std::size_t>(seat)];
-  for (std::size_t i = 0; i < hand.size(); ++i) {
-    if (i) out += ',';
-    json_text::string(out, motif_name(hand[i]));
-  }
-  out += "],\"rows\":"sv;
-  json_text::integer(out, cfg.m);
-  out += ",\"slots\":"sv;
-  json_text::integer(out, cfg.c);
-  out += "},\"kind\":\"assign\"}]"sv;
-}
-
-void ub_game::write_legal_turn(std::string& out) const {
-  const auto& cfg = s_.cfg;
-  const turn_list t = turn_entries();
-  out += "[{\"kind\":\"end_turn\"}"sv;
-  if (t.reveal)
-    for (const auto& l : t.cards) {
-      out += ",{\"kind\":\"reveal\",\"location\":"sv;
-      write_location(out, l);
-      out += '}';
-    }
-  for (const auto& [from, to] : t.moves) {
-    out += ",{\"from\":"sv;
-    write_location(out, from);
-    out += ",\"kind\":\"move\",\"to\":"sv;
-    write_location(out, to);
-    out += '}';
-  }
-  if (!t.moves.empty()) {
-    out += ",{\"domain\":{\"from\":["sv;
-    for (std::size_t i = 0; i < t.cards.size(); ++i) {
-      if (i) out += ',';
-      write_location(out, t.cards[i]);
-    }
-    out += "],\"rule\":\"different_areas\",\"to\":["sv;
-    for (std::size_t i = 0; i < t.open_holes.size(); ++i) {
-      if (i) out += ',';
-      write_location(out, t.open_holes[i]);
-    }
-    out += "]},\"kind\":\"move\"}"sv;
-  }
-  if (!t.mine.empty()) {
-    const int a = t.mine[0];
-    const int b = t.mine.size() > 1 ? t.mine[1] : t.first_free;
-    out += ",{\"kind\":\"rearrange\",\"moves\":[{\"from\":"sv;
-    write_cell(out, a, cfg);
-    out += ",\"to\":"sv;
-    write_cell(out, b, cfg);
-    out += '}';
-    if (t.mine.size() > 1) {
-      out += ",{\"from\":"sv;
-      write_cell(out, b, cfg);
-      out += ",\"to\":"sv;
-      write_cell(out, a, cfg);
-      out += '}';
-    }
-    out += "]},{\"domain\":{\"occupied\":["sv;
-    for (std::size_t i = 0; i < t.mine.size(); ++i) {
-      if (i) out += ',';
-      write_cell(out, t.mine[i], cfg);
-    }
-    out += "],\"rows\":"sv;
-    json_text::integer(out, cfg.m);
-    out += ",\"slots\":"sv;
-    json_text::integer(out, cfg.c);
-    out += "},\"kind\":\"rearrange\"}"sv;
-  }
-  out += ']';
+  s.end_array();
 }
 
 // ---- apply --------------------------------------------------------------------------------
 
 outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
-  view_cache_.reset();
   if (s_.ph == phase::over) return make_error("game_over", "the game is over");
   const auto& cfg = s_.cfg;
   if (seat < 0 || seat >= cfg.players) return make_error("not_your_turn", "not a seat of this game");
@@ -601,7 +566,6 @@ outcome<std::vector<std::pair<int, int>>> ub_game::check_mapping(int seat, const
 events ub_game::on_timeout(std::uint64_t serial, dice&) {
   events out;
   if (s_.ph == phase::over || serial != s_.serial) return out;
-  view_cache_.reset();
   switch (s_.ph) {
     case phase::assign:  // D2 + D3 for everyone still writing, in seat order
       for (int p = 0; p < s_.cfg.players; ++p)

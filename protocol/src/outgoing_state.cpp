@@ -3,7 +3,7 @@
 // bench/engine/tinsel-engine-bench both build their frames here.
 #include <string>
 
-#include "common/json_text.hpp"
+#include "tinsel/json_text/json_text.hpp"
 #include "tinsel/protocol/messages.hpp"
 #include "tinsel/protocol/outgoing.hpp"
 
@@ -31,7 +31,7 @@ void join_public_events(state_parts& s) {
 }
 
 void write_prompt(std::string& out, const engine::game& g, const std::optional<long long>& deadline_ms) {
-  namespace text = engine::json_text;
+  namespace text = json_text;
   const auto pr = g.current_prompt();
   if (!pr) {
     out += "null";
@@ -52,7 +52,7 @@ void write_prompt(std::string& out, const engine::game& g, const std::optional<l
 }  // namespace
 
 void complete_state_parts(state_parts& s, const engine::game& g, const state_context& c, bool game_text) {
-  namespace text = engine::json_text;
+  namespace text = json_text;
   join_public_events(s);
   const bool over = g.is_over();
   s.middle.reserve(128);

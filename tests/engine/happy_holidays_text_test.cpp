@@ -7,13 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "common/json_text.hpp"
 #include "text_test_common.hpp"
 
 namespace {
 
 using namespace tinsel::engine;
-using text_test::dump;
 using text_test::variant;
 
 const std::vector<variant>& variants() {
@@ -47,19 +45,4 @@ TEST_CASE("Happy Holidays writes legal and the shared view as exactly the text o
       });
   CHECK(n.over == static_cast<long>(variants().size()) * games_per_variant);
   CHECK(n.states > 10000);
-}
-
-TEST_CASE("json_text writes strings as nlohmann::json escapes them", "[text]") {
-  for (const std::string& s : {std::string(""), std::string("tree"), std::string("a\"b\\c"), std::string("line\nbreak\t"),
-                              std::string("\x01\x1f\x7f"), std::string("sch\xc3\xb6n"), std::string("bad \xff utf-8"),
-                              std::string("/slash")}) {
-    std::string text = "x";
-    json_text::string(text, s);
-    CHECK(text == "x" + dump(json(s)));
-  }
-  std::string n;
-  json_text::integer(n, -12);
-  n += ',';
-  json_text::integer(n, std::uint64_t{18446744073709551615u});
-  CHECK(n == "-12,18446744073709551615");
 }
