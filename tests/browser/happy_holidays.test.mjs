@@ -304,7 +304,7 @@ await run('browser: Happy Holidays at its fullest fits a phone', async ({ browse
   await page.goto(`${baseUrl}/`);
   await page.locator('#name').waitFor();
   await page.evaluate(async () => {
-    const hh = (await import('/js/games/happy_holidays.js')).default;
+    const hh = (await import('/js/games/happy_holidays.js')).createBoard();
     const names = ['Großmutter Hildegard', 'Onkel Maximilian', 'Ben', 'Tante Friederike', 'Opa', 'Lena-Sophie'];
     const player = (seat) => ({
       seat, reindeer: seat % 2 === 1, score: 29, total_gifts: 54,
@@ -349,7 +349,7 @@ await run('browser: Happy Holidays knows where moved gifts come from', async ({ 
   await page.goto(`${baseUrl}/`);
   await page.locator('#name').waitFor();
   const found = await page.evaluate(async () => {
-    const hh = (await import('/js/games/happy_holidays.js')).default;
+    const hh = (await import('/js/games/happy_holidays.js')).createBoard();
     const none = { red: 0, green: 0, blue: 0, yellow: 0 };
     const player = (seat, reindeer, sleigh, stacks) => ({ seat, reindeer, score: 0, total_gifts: 0, sleigh: { id: seat, gifts: { ...none, ...sleigh } }, stacks: { ...none, ...stacks } });
     const view = (players, tree, phase) => ({ game: 'happy_holidays', phase, active: 0, round: 2, tree, players, last_roll: { seat: 0, face: 'reindeer_reward' } });
@@ -377,7 +377,7 @@ await run('browser: Happy Holidays says what each choice does', async ({ browser
   await page.goto(`${baseUrl}/`);
   await page.locator('#name').waitFor();
   const found = await page.evaluate(async () => {
-    const hh = (await import('/js/games/happy_holidays.js')).default;
+    const hh = (await import('/js/games/happy_holidays.js')).createBoard();
     const none = { red: 0, green: 0, blue: 0, yellow: 0 };
     const player = (seat, reindeer, sleigh, stacks) => ({ seat, reindeer, score: 0, total_gifts: 0, sleigh: { id: seat, gifts: { ...none, ...sleigh } }, stacks: { ...none, ...stacks } });
     const view = { game: 'happy_holidays', phase: 'wish_colour', active: 0, round: 7, max_rounds: 200, tree: { red: 0, green: 0, blue: 1, yellow: 2 },
@@ -439,7 +439,7 @@ await run('browser: Happy Holidays tells each player what happened to them', asy
     const found = await page.evaluate(async (l) => {
       const i18n = await import('/js/i18n.js');
       i18n.setLang(l);
-      const hh = (await import('/js/games/happy_holidays.js')).default;
+      const hh = (await import('/js/games/happy_holidays.js')).createBoard();
       const { showMoments, clearMoments } = await import('/js/moments.js');
       const names = ['Oma', 'Holly', 'Rudi'];
       const none = { red: 0, green: 0, blue: 0, yellow: 0 };

@@ -112,7 +112,9 @@ await run('browser: a page loads only the boards it needs, when it needs them', 
   await ben.page.getByTestId('log').locator('li').nth(1).waitFor();
   await assertCleanText(ben.page, 'de');
   assert.equal(await ben.page.getByTestId('board-loading').count(), 0);
-  assert.deepEqual(boardsAndSheets(benFetched), ['/js/games/happy_holidays.js'], 'the game fetched no other board');
+  // The board came with its art and words, and nothing of another game.
+  const hhBoard = ['/js/games/happy_holidays.js', '/js/games/hh_art.js', '/js/games/hh_texts.js'];
+  assert.deepEqual(boardsAndSheets(benFetched), hhBoard, 'the game fetched no other board');
 
   // The home page: no board at all until a rules sheet is opened, which brings its pictures.
   const eva = await newPlayer(browser, 'Eva');
@@ -136,14 +138,15 @@ await run('browser: a page loads only the boards it needs, when it needs them', 
   await sheet.waitFor();
   assert.equal(await button.getAttribute('aria-busy'), null);
   assert.ok((await sheet.locator('.rs-pieces .rs-pic svg').count()) >= 4, 'the Christmas Penguins sheet shows the pieces');
-  assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/christmas_penguins.js', '/js/games/cp_texts.js', '/js/rules/christmas_penguins.js']);
+  // (A sheet needs the game's pictures, not its board.)
+  assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/cp_art.js', '/js/rules/christmas_penguins.js']);
   await eva.page.keyboard.press('Escape');
   await sheet.waitFor({ state: 'hidden' });
   await eva.page.locator('[data-help="unterm_baum"]').click();
   await sheet.locator('#help-title').getByText('Unterm Baum').waitFor();
   assert.ok((await sheet.locator('.rs-pieces .rs-pic svg').count()) >= 3, 'the Unterm Baum sheet shows the cards');
   // (Unterm Baum's sheet needs only the card pictures, not the board that lays them out.)
-  assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/christmas_penguins.js', '/js/games/cp_texts.js', '/js/games/ub_motifs.js',
+  assert.deepEqual(boardsAndSheets(evaFetched), ['/js/games/cp_art.js', '/js/games/ub_motifs.js',
     '/js/rules/christmas_penguins.js', '/js/rules/unterm_baum.js']);
   assertNoPageErrors(oma.page, ben.page, eva.page);
 });

@@ -490,7 +490,7 @@ await run('browser: Unterm Baum has 160 different motif pictures, none like the 
   // another table is one short (the game may end before the next turn); while others still write
   // their lists, whom the player waits for.
   const bars = await page.evaluate(async () => {
-    const { default: ub } = await import('/js/games/unterm_baum.js');
+    const ub = (await import('/js/games/unterm_baum.js')).createBoard();
     const ctx = (seat, counts, phase = 'play', seats = [seat]) => ({
       seat, name: (s) => ['Oma', 'Ben', 'Rudi'][s], state: { prompt: { seats } },
       view: { phase, cards_to_remember: 8, players: counts.map((n, i) => ({ seat: i, card_count: n })) } });

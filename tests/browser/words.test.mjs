@@ -30,7 +30,7 @@ await run('browser: plurals and words in English and German', async ({ browser, 
   // Articles: "an orange present", through the game's own log text.
   const stolen = (lang, colour) => page.evaluate(async ([l, c]) => {
     (await import('/js/i18n.js')).setLang(l);
-    const cp = (await import('/js/games/christmas_penguins.js')).default;
+    const cp = (await import('/js/games/christmas_penguins.js')).createBoard();
     return cp.eventText({ kind: 'present_stolen', seat: 0, colour: c }, { name: () => 'Oma', view: { players: [], cells: [] } });
   }, [lang, colour]);
   assert.equal(await stolen('en', 'orange'), 'Oma steals an orange present!');

@@ -11,16 +11,18 @@ import { estimateText, readOptions, screenHtml } from './screens.js';
 import { afterRender } from './coach.js';
 import morphdom from '../vendor/morphdom/morphdom-esm.js';
 import { measure, play } from './motion.js';
+import { defaultsOf, optionSpecs } from './options.js';
 import { refreshInvite } from './invite.js';
-import { displayName, errorText, gameTitle, games, loadBoard, onBoard, parseRoute, seatColours, seatInk, seatLabel, seatName, seatOnColour, store } from './state.js';
+import { displayName, errorText, gameTitle, games, loadBoard, onBoard, parseRoute, roomBoard, seatColours, seatInk, seatLabel, seatName, seatOnColour, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
 for (const g of Object.values(games)) addTexts(g.texts);
 
-// A game's board arrived (loaded when its room became known, see onRoom): it takes in the state
-// on screen, which came before it, and the screen and the log are drawn with it.
+// A game's board arrived (loaded when its room became known, see onRoom): the room's new board
+// takes in the state on screen, which came before it, and the screen and the log are drawn with it.
 onBoard((g) => {
-  if (store.state && g.id === (store.state.view?.game || store.room?.game)) g.onState?.(store.state, context(g));
+  const board = g.id === store.room?.game ? roomBoard() : null;
+  if (store.state && board) board.onState?.(store.state, context());
   render();
 });
 
@@ -129,6 +131,7 @@ function leftRoom(noticeKey) {
   store.room = null;
   store.state = null;
   store.seat = null;
+  store.board = null; // the same code joined again gets a new board
   store.log = [];
   store.chat = [];
   store.gameNames = null;
@@ -177,9 +180,10 @@ function onState(msg, info) {
   const wasOver = Boolean(store.state?.over);
   store.state = msg;
   store.seat = msg.seat;
-  game?.onState?.(msg, context(game));
+  const board = roomBoard();
+  board?.onState?.(msg, context());
   // Moments only for what happens now, not for a state that answers a join or catches up.
-  if (!first && !info?.join && !msg.resync && msg.replayed_from === undefined) showMoments(msg, game, context(game));
+  if (!first && !info?.join && !msg.resync && msg.replayed_from === undefined) showMoments(msg, board, context());
   const ended = msg.over && !wasOver;
   render();
   // The end of a game: the results are at the top of the screen, so the page goes there (the
@@ -187,7 +191,8 @@ function onState(msg, info) {
   if (ended) window.scrollTo({ top: 0 });
 }
 
-function eventText(ev, game, log, i) {
+// `game`: the catalogue entry, `board`: the room's board (null before it is loaded).
+function eventText(ev, game, board, log, i) {
   if (ev.kind === 'caught_up') return t('game.caught_up');
   if (ev.kind === 'log_truncated') return t('game.log_truncated');
   if (ev.kind === 'game_started') return t('game.started', { names: list(ev.players.map((name) => displayName(name))) });
@@ -196,7 +201,7 @@ function eventText(ev, game, log, i) {
     const names = ev.seats.map((s) => seatName(s));
     return names.length ? t('game.timed_out', { names: list(names) }) : null;
   }
-  return game?.eventText?.(ev, context(game), log, i) ?? null; // none before the board is loaded (log, i: for a line that depends on earlier ones)
+  return board?.eventText?.(ev, context(), log, i) ?? null; // none before the board is loaded (log, i: for a line that depends on earlier ones)
 }
 
 // The log keeps events, not text: lines are written when shown, in the current language.
@@ -215,8 +220,8 @@ async function send(msg) {
   }
 }
 
-// The context a game module draws with.
-export function context(game) {
+// The context a board draws with (games/board.js, RenderContext).
+function context() {
   const state = store.state;
   return {
     state,
@@ -235,7 +240,6 @@ export function context(game) {
     render,
     flash,
     lang: lang(),
-    game,
   };
 }
 
@@ -286,7 +290,7 @@ export function render() {
   // Morphed, not replaced: elements that stay keep their focus, scroll, selection and running
   // transitions, and pieces that moved slide to their new place (motion.js).
   const next = screen.cloneNode(false);
-  next.innerHTML = screenHtml();
+  next.innerHTML = screenHtml(context());
   const before = measure(screen);
   morphdom(screen, next, { childrenOnly: true, getNodeKey: nodeKey, onBeforeElUpdated: keepOpen });
   play(screen, before);
@@ -327,7 +331,8 @@ function renderSide() {
   if (inRoom && store.state) {
     log.hidden = false;
     const game = games[store.room.game];
-    const lines = store.log.map((ev, i) => eventText(ev, game, store.log, i)).filter(Boolean);
+    const board = roomBoard();
+    const lines = store.log.map((ev, i) => eventText(ev, game, board, store.log, i)).filter(Boolean);
     const items = lines.reverse().map((line) => `<li>${esc(line)}</li>`); // newest first; the list scrolls
     log.innerHTML = `<h3>${esc(t('game.log'))}</h3><ol class="log-list" data-testid="log">${items.join('')}</ol>`;
   } else {
@@ -553,8 +558,7 @@ const actions = {
   async legal(el) {
     const entry = store.state?.legal?.[Number(el.dataset.i)];
     if (!entry) return;
-    const g = games[store.room.game];
-    await (g.send ? g.send(entry, context(g)) : context(g).act(entry)).catch(() => {});
+    await context().act(entry).catch(() => {});
   },
   async 'use-here'() {
     conn.reconnect();
@@ -578,14 +582,19 @@ document.addEventListener('click', (ev) => {
     actions[name](el, ev);
     return;
   }
-  const g = games[store.room?.game];
-  if (g?.onClick && store.state) {
+  const board = roomBoard();
+  if (board?.onClick && store.state) {
     ev.preventDefault();
-    g.onClick(el, context(g));
+    board.onClick(el, context());
   }
 });
 
-// Board places are not buttons (SVG, grids), so Enter and Space activate them like a click.
+// A change on the game screen (a select of the board's own) goes to the board.
+document.addEventListener('change', (ev) => {
+  const board = roomBoard();
+  if (board?.onChange && store.state) board.onChange(ev.target, context());
+});
+
 // The picker's estimate follows the settings as they change. One switch for a family: "Time for a
 // turn" set to no limit takes the game's other time limits along (followTurnLimit in
 // catalogue.js), unless the host set one of them by hand under "More settings"; set back to a
@@ -618,10 +627,10 @@ document.addEventListener('change', (ev) => {
   }
   draft.values = readOptions(fieldset);
   store.optionDraft = draft;
-  const info = store.welcome?.games?.find((x) => x.id === game);
-  estimate.textContent = estimateText(game, { ...(info?.default_options || {}), ...readOptions(fieldset) });
+  estimate.textContent = estimateText(game, { ...defaultsOf(optionSpecs(store.welcome, game)), ...readOptions(fieldset) });
 });
 
+// Board places are not buttons (SVG, grids), so Enter and Space activate them like a click.
 document.addEventListener('keydown', (ev) => {
   if (ev.key !== 'Enter' && ev.key !== ' ') return;
   const el = ev.target.closest?.('[role="button"][data-act]');

@@ -7,8 +7,8 @@ import { addTexts, lang, t } from './i18n.js';
 import { esc } from './util.js';
 import { gameTitle, games } from './state.js';
 
-// The sheets (js/rules/, with the pictures of the game's board, so they bring the board's module
-// along) are loaded when one is first opened: nobody needs a sheet before that.
+// The sheets (js/rules/, with the game's pictures: they bring its art module along, not its board)
+// are loaded when one is first opened: nobody needs a sheet before that.
 const sheets = {}; // id → the loaded sheet
 
 addTexts({

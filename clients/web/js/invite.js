@@ -4,9 +4,8 @@
 // which game it is, who invites, who already sits at the table and whether a seat is free; a link
 // to a room that is gone says so at once and offers a new room instead.
 import { addTexts, list, t } from './i18n.js';
-import { nameField } from './screens.js';
 import { displayName, errorText, gameTitle, games, loadBoard, store } from './state.js';
-import { esc } from './util.js';
+import { esc, settings } from './util.js';
 
 addTexts({
   en: {
@@ -81,6 +80,14 @@ export async function refreshInvite(code) {
   } catch {
     /* offline: keep what we had */
   }
+}
+
+// The name field of the home and the invite page, filled with the name this browser last used.
+export function nameField() {
+  const name = settings.get('name', '');
+  return `<label class="field"><span>${esc(t('home.name'))}</span>
+    <input id="name" maxlength="32" autocomplete="nickname" value="${esc(name)}" required>
+    <small>${esc(t('home.name_hint'))}</small></label>`;
 }
 
 // t() with HTML for its placeholders: the text is escaped, the parameters are inserted as given.

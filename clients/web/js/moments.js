@@ -10,6 +10,7 @@
 // viewer's time ran out (the game may say what it chose: `timeoutText(msg, ctx)`), and a new game
 // began after "Play again".
 import { addTexts, t } from './i18n.js';
+import { games } from './state.js';
 
 addTexts({
   en: { 'moment.timed_out_you': 'Time was up: the game chose for you', 'moment.new_game': 'A new game begins! The last one is over: everything starts afresh.' },
@@ -20,24 +21,25 @@ const queue = [];
 let timer = null;
 let awaited = false; // whether the last state waited on this viewer
 
-function momentText(ev, msg, game, ctx) {
+// `board`: the room's board (games/board.js), null while it is on its way.
+function momentText(ev, msg, board, ctx) {
   const v = msg.view || {};
   if (ev.kind === 'turn_started' && v.max_rounds && ev.round === v.max_rounds && v.max_rounds > 1) return `⏳ ${t('moment.last_round')}`;
   // Time ran out on the viewer: said to them, with what the game chose if it says (timeoutText).
   // Not the end of a window that only waited for whoever wanted to act (Christmas Penguins'
   // "Stop!" window): nothing was chosen for anybody there.
   if (ev.kind === 'timed_out') {
-    if (ctx.seat === null || ctx.seat === undefined || !ev.seats?.includes(ctx.seat) || game?.windowPrompts?.includes(ev.prompt)) return null;
-    return `⏱ ${game?.timeoutText?.(msg, ctx) || t('moment.timed_out_you')}`;
+    if (ctx.seat === null || ctx.seat === undefined || !ev.seats?.includes(ctx.seat) || games[board?.id ?? v.game]?.windowPrompts?.includes(ev.prompt)) return null;
+    return `⏱ ${board?.timeoutText?.(msg, ctx) || t('moment.timed_out_you')}`;
   }
   // "Play again": the results give way to a new game, and everyone is told so.
   if (ev.kind === 'game_started') return `🎄 ${t('moment.new_game')}`;
-  const moment = game?.moments?.[ev.kind];
+  const moment = board?.moments?.[ev.kind];
   if (typeof moment === 'function') return moment(ev, ctx, msg) || null;
   const icon = moment;
   if (!icon) return null;
   if (ctx.seat !== null && ctx.seat !== undefined && ev.seat === ctx.seat) return null;
-  const line = game.eventText(ev, ctx);
+  const line = board.eventText(ev, ctx);
   return line ? `${icon} ${line}` : null;
 }
 
@@ -64,7 +66,7 @@ function next() {
 // Shows the moments of a live state (not of one that catches up after a reload or reconnect).
 // When the viewer's own turn begins, what happened before it is old news: only this state's
 // moments (and what follows during the turn) are shown. The end of the game has the results screen instead.
-export function showMoments(msg, game, ctx) {
+export function showMoments(msg, board, ctx) {
   if (msg.over) return clearMoments();
   // Only when the turn begins, not on every state of it: news that arrives while the player acts
   // (a quick player answers before a queued banner had its turn) is still shown.
@@ -77,7 +79,7 @@ export function showMoments(msg, game, ctx) {
   awaited = mine;
   let first = null; // a new game is said first and never trimmed away by the moments after it
   for (const ev of msg.events) {
-    const text = momentText(ev, msg, game, ctx);
+    const text = momentText(ev, msg, board, ctx);
     if (!text) continue;
     if (ev.kind === 'game_started') {
       queue.length = 0;

@@ -1,9 +1,10 @@
 // The screens as HTML: home, invite, lobby (with the options form), the game frame and the
-// results. Every string from the server or another player goes through esc().
-import { context } from './app.js';
-import { inviteHtml } from './invite.js';
+// results. Every string from the server or another player goes through esc(). The game screen is
+// drawn with the room's board (games/board.js) and the context app.js passes down.
+import { inviteHtml, nameField } from './invite.js';
 import { addTexts, list, t } from './i18n.js';
-import { boardReady, displayName, errorText, gameTitle, games, isHost, loadBoard, seatColours, seatName, store } from './state.js';
+import { defaultsOf, fieldOf, optionSpecs, seatsMax, unitOf } from './options.js';
+import { boardReady, displayName, errorText, gameTitle, games, isHost, loadBoard, roomBoard, seatColours, seatName, store } from './state.js';
 import { concrete, esc, formatSeconds, secondsLeft, settings } from './util.js';
 import { helpButton } from './help.js';
 
@@ -12,7 +13,8 @@ addTexts({
   de: { 'game.loading_board': 'Das Spielbrett wird geladen…' },
 });
 
-export function screenHtml() {
+// `ctx`: the context the room's board draws with (RenderContext, games/board.js).
+export function screenHtml(ctx) {
   if (store.conn === 'failed') {
     return `<section class="card"><p class="error">${esc(t('conn.failed'))} ${esc(store.connError?.message || '')}</p>
       <button class="big" data-act="not-me">${esc(t('home.not_me', { name: settings.get('name', '') }))}</button></section>`;
@@ -23,17 +25,10 @@ export function screenHtml() {
   }
   const banners = [];
   if (store.notice) banners.push(`<p class="notice">${esc(store.notice)}</p>`);
-  if (store.room && store.joined) return banners.join('') + roomHtml();
+  if (store.room && store.joined) return banners.join('') + roomHtml(ctx);
   const r = store.route;
   if (r.kind === 'invite' || r.kind === 'watch') return banners.join('') + inviteHtml(r);
   return banners.join('') + homeHtml();
-}
-
-export function nameField() {
-  const name = settings.get('name', '');
-  return `<label class="field"><span>${esc(t('home.name'))}</span>
-    <input id="name" maxlength="32" autocomplete="nickname" value="${esc(name)}" required>
-    <small>${esc(t('home.name_hint'))}</small></label>`;
 }
 
 function homeHtml() {
@@ -47,7 +42,7 @@ function homeHtml() {
   const cards = Object.values(games).map((g) => {
     const info = gameList.find((x) => x.id === g.id);
     // As many as a room of this game accepts (its seats option), not only its default seats.
-    const range = info ? t('home.players', { min: info.min_players, max: Math.max(info.max_players, g.options?.maxPlayers?.max ?? 0) }) : '';
+    const range = info ? t('home.players', { min: info.min_players, max: Math.max(info.max_players, seatsMax(info.options || []) ?? 0) }) : '';
     return `<div class="game-pick"><button class="game-card ${picked === g.id ? 'picked' : ''}" data-act="pick-game" data-game="${g.id}">
       <span class="game-icon" aria-hidden="true">${g.icon}</span>
       <strong>${esc(gameTitle(g.id))}</strong><span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>
@@ -85,21 +80,22 @@ const draft = (form, game) => (store.optionDraft?.form === form && store.optionD
 // does not offer seats nobody will take. A game may start a family's room with other values too
 // (`familyDefaults` in its catalogue entry). The host may choose otherwise.
 function newRoomOptions(gameId) {
-  const max = store.welcome?.games?.find((x) => x.id === gameId)?.default_options?.maxPlayers;
+  const seats = optionSpecs(store.welcome, gameId).find((s) => s.seats === 'max');
   const out = { ...(games[gameId]?.familyDefaults || {}) };
-  if (typeof max === 'number' && max > 4) out.maxPlayers = 4;
+  if (typeof seats?.default === 'number' && seats.default > 4) out.maxPlayers = 4;
   return Object.keys(out).length ? out : null;
 }
 
-// The options form of a game: the main options first, the rest folded under "More settings".
+// The options form of a game: the main options first, the rest folded under "More settings" (in
+// the order of their keys, as the picker has always listed them).
 function optionsForm(gameId, current) {
   const g = games[gameId];
-  const info = store.welcome?.games?.find((x) => x.id === gameId);
-  const defaults = info?.default_options || {};
-  const values = { ...defaults, ...(current || {}) };
-  const fields = (names) => names.filter((n) => n in defaults).map((n) => optionField(g, n, values[n])).join('');
+  const specs = optionSpecs(store.welcome, gameId);
+  const values = { ...defaultsOf(specs), ...(current || {}) };
+  const byKey = new Map(specs.map((s) => [s.key, s]));
+  const fields = (keys) => keys.filter((k) => byKey.has(k)).map((k) => optionField(g, byKey.get(k), values[k])).join('');
   const main = g.mainOptions || [];
-  const rest = Object.keys(defaults).filter((n) => !main.includes(n));
+  const rest = [...byKey.keys()].filter((k) => !main.includes(k)).sort();
   return `<fieldset class="options" data-game="${esc(gameId)}"><legend>${esc(t('home.options'))}</legend>${fields(main)}
     <details><summary>${esc(t('home.more_options'))}</summary>${fields(rest)}</details>
     <p class="estimate" data-testid="estimate">${esc(estimateText(gameId, values))}</p></fieldset>`;
@@ -114,38 +110,37 @@ export function estimateText(gameId, options) {
   return t('home.estimate', { n: Math.max(5, Math.round(minutes / 5) * 5), players: options.maxPlayers });
 }
 
-// Timers in words a family uses: "60 seconds", not "60" (options named …Sec, …Seconds or …Ms).
-const timeUnit = (name) => (/(Sec|Seconds)$/.test(name) ? 's' : /Ms$/.test(name) ? 'ms' : null);
-function withUnit(name, n) {
-  const unit = timeUnit(name);
+// Timers in words a family uses: "60 seconds", not "60".
+function withUnit(spec, n) {
+  const unit = unitOf(spec);
   return unit ? t('opt.seconds', { n: unit === 'ms' ? n / 1000 : n }) : String(n);
 }
 
-function optionField(g, name, value) {
-  const meta = g.options?.[name] || {};
-  const label = t(`${g.id}.opt.${name}`) !== `${g.id}.opt.${name}` ? t(`${g.id}.opt.${name}`) : name;
-  const id = `opt-${esc(name)}`;
-  name = esc(name);
+// One setting as the server declares it (`spec`, options.js), with its current `value`.
+function optionField(g, spec, value) {
+  const field = fieldOf(spec, g.presets?.[spec.key]);
+  const label = t(`${g.id}.opt.${spec.key}`) !== `${g.id}.opt.${spec.key}` ? t(`${g.id}.opt.${spec.key}`) : spec.key;
+  const name = esc(spec.key);
+  const id = `opt-${name}`;
   let input;
-  if (typeof value === 'boolean') {
+  if (field.kind === 'bool') {
     input = `<input type="checkbox" id="${id}" data-opt="${name}" data-kind="bool" data-fresh ${value ? 'checked' : ''}>`;
-  } else if (meta.choices) {
-    const choices = meta.choices.includes(value) ? meta.choices : [value, ...meta.choices];
+  } else if (field.kind === 'select') {
+    const choices = field.choices.includes(value) ? field.choices : [value, ...field.choices];
     const opts = choices.map((c) => {
       const key = `${g.id}.opt.${name}.${c}`;
-      const text = t(key) !== key ? t(key) : c === 'off' ? t('opt.off') : typeof c === 'number' ? withUnit(name, c) : String(c);
+      const text = t(key) !== key ? t(key) : c === 'off' ? t('opt.off') : typeof c === 'number' ? withUnit(spec, c) : String(c);
       return `<option value="${esc(JSON.stringify(c))}" ${c === value ? 'selected' : ''}>${esc(text)}</option>`;
     });
     input = `<select id="${id}" data-opt="${name}" data-kind="json" data-fresh>${opts.join('')}</select>`;
-  } else if (typeof value === 'number') {
-    input = `<input type="number" id="${id}" data-opt="${name}" data-kind="number" data-fresh value="${value}"
-      ${meta.min !== undefined ? `min="${meta.min}"` : ''} ${meta.max !== undefined ? `max="${meta.max}"` : ''}>`;
+  } else if (field.kind === 'number') {
+    input = `<input type="number" id="${id}" data-opt="${name}" data-kind="number" data-fresh value="${esc(value)}"
+      min="${field.min}" max="${field.max}">`;
   } else {
     input = `<input id="${id}" data-opt="${name}" data-kind="text" data-fresh value="${esc(value)}">`;
   }
-  const unit = typeof value === 'number' && !meta.choices && timeUnit(name)
-    ? ` (${t(timeUnit(name) === 'ms' ? 'opt.in_ms' : 'opt.in_seconds')})` : '';
-  return `<label class="field option ${typeof value === 'boolean' ? 'check' : ''}"><span>${esc(label + unit)}</span>${input}</label>`;
+  const unit = field.kind === 'number' && unitOf(spec) ? ` (${t(unitOf(spec) === 'ms' ? 'opt.in_ms' : 'opt.in_seconds')})` : '';
+  return `<label class="field option ${field.kind === 'bool' ? 'check' : ''}"><span>${esc(label + unit)}</span>${input}</label>`;
 }
 
 export function readOptions(form) {
@@ -169,14 +164,14 @@ export function readOptions(form) {
   return options;
 }
 
-function roomHtml() {
+function roomHtml(ctx) {
   const room = store.room;
   const g = games[room.game];
   if (room.status === 'lobby' || store.showLobby || !store.state) return lobbyHtml(room, g);
   // The board is loaded as soon as the room is known (app.js), so it is normally here by now; on a
   // slow line the screen says so until it arrives (app.js then draws it).
   if (!boardReady(room.game)) return boardLoadingHtml(room, g);
-  return gameHtml(room, g);
+  return gameHtml(room, roomBoard(), ctx);
 }
 
 function boardLoadingHtml(room, g) {
@@ -282,9 +277,9 @@ function lobbyHtml(room, g) {
   </section>`;
 }
 
-function gameHtml(room, g) {
+// The game screen, drawn with the room's board (`g`, games/board.js).
+function gameHtml(room, g, ctx) {
   const state = store.state;
-  const ctx = context(g);
   const prompt = state.prompt;
   const mine = store.seat !== null && prompt?.seats?.includes(store.seat) && state.legal.length > 0;
   let turnLine;

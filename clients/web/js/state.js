@@ -3,31 +3,32 @@
 import { t } from './i18n.js';
 import catalogue from './games/catalogue.js';
 
-// The games by id: at first what every page needs (games/catalogue.js: icon, words, settings);
-// loadBoard adds the game's board (render, resultHtml, promptText, actionLabel, eventText, …).
+// The games by id: what every page needs of each (games/catalogue.js: icon, words, settings). The
+// board of a game is a module of its own (games/board.js), loaded by loadBoard.
 export const games = Object.fromEntries(catalogue.map((g) => [g.id, g]));
 
-// Each game's board is loaded when it is needed (a room of that game, its screen, its rules sheet),
-// once; a page never fetches the boards of games it does not show. `onBoard` hears of each arrival
-// (app.js draws the screen again). A failed load (the line dropped) is tried again a few seconds
-// later, a few times, and at every later need.
-const boards = new Map(); // id → promise of the game
+// Each game's board module is loaded when it is needed (a room of that game, its screen), once; a
+// page never fetches the boards of games it does not show. `onBoard` hears of each arrival (app.js
+// draws the screen again). A failed load (the line dropped) is tried again a few seconds later, a
+// few times, and at every later need.
+const loads = new Map(); // id → promise of the board module
+const modules = new Map(); // id → the loaded board module ({ createBoard })
 const retries = new Map(); // id → failed loads so far
 const boardListeners = [];
-export const boardReady = (id) => Boolean(games[id]?.ready);
+export const boardReady = (id) => modules.has(id);
 export function onBoard(fn) {
   boardListeners.push(fn);
 }
 export function loadBoard(id) {
   const g = games[id];
   if (!g) return Promise.resolve(null);
-  if (!boards.has(id)) {
-    boards.set(id, g.board().then((m) => {
-      Object.assign(g, m.default, { ready: true });
+  if (!loads.has(id)) {
+    loads.set(id, g.board().then((m) => {
+      modules.set(id, m);
       for (const fn of boardListeners) fn(g);
-      return g;
+      return m;
     }, (err) => {
-      boards.delete(id);
+      loads.delete(id);
       const n = (retries.get(id) || 0) + 1;
       retries.set(id, n);
       console.warn('could not load the board of', id, err?.message);
@@ -35,7 +36,19 @@ export function loadBoard(id) {
       return null;
     }));
   }
-  return boards.get(id);
+  return loads.get(id);
+}
+
+// The board of the room this page is in (games/board.js), made when it is first needed once the
+// room and its game's board module are here, and made anew for another room (or the same code
+// joined again after leaving it: leftRoom in app.js drops it). Null while the module is on its way.
+export function roomBoard() {
+  const room = store.room;
+  const m = room && modules.get(room.game);
+  if (!m) return null;
+  const held = store.board;
+  if (held?.code !== room.code || held.game !== room.game) store.board = { code: room.code, game: room.game, board: m.createBoard() };
+  return store.board.board;
 }
 
 // Colours of seats 0..5, used for pieces, dots and fills.
@@ -81,6 +94,7 @@ export const store = {
   room: null, // the latest `room` push
   seat: null,
   state: null, // the latest `state` push
+  board: null, // {code, game, board}: the board of the room (roomBoard)
   log: [],
   chat: [],
   notice: null,

@@ -1,9 +1,12 @@
 // The games on offer: what every page needs of each game, loaded with the page (index.html
-// preloads it): its id and icon, its title and blurb and its settings' words in both languages, the
-// settings themselves (the main ones first in the picker) and how long a game takes. The board (its
-// drawing, art, log and action words) is the game's own module, loaded when it is needed by
-// `loadBoard` in state.js, as is its rules sheet by help.js: a page for one game never fetches the
-// other games' boards, and nobody fetches a rules sheet before opening it.
+// preloads it): its id and icon, its title and blurb and its settings' words in both languages,
+// which settings the picker shows first, the values it offers in a list where the server takes a
+// wide range (`presets`: a family picks a turn's time from a few, not from 1 to 3600 seconds), and
+// how long a game takes. The settings themselves (their ranges, choices and defaults) are the
+// server's (welcome.games[i].options, options.js). The board (its drawing, art, log and action
+// words) is the game's own module, loaded when it is needed by `loadBoard` in state.js, as is its
+// rules sheet by help.js: a page for one game never fetches the other games' boards, and nobody
+// fetches a rules sheet before opening it.
 export default [
   {
     id: 'happy_holidays',
@@ -66,16 +69,9 @@ export default [
     // (newcomer trials decided in 3 to 9 s; with 10 s the picker promised 10 minutes for four and
     // games took 2.5 to 3 with two computer players).
     estimateMinutes: (o) => ({ 2: 78, 3: 69, 4: 64, 5: 61, 6: 53 }[o.maxPlayers] ?? 64) * (o.giftsPerColour / 8) * 7 / 60,
-    options: {
-      startPlayer: { choices: ['random', 'host-picks'] },
-      maxPlayers: { min: 2, max: 6 },
-      giftsPerColour: { min: 5, max: 15 },
-      reindeerCount: { choices: ['auto', 1, 2, 3, 4, 5] },
-      reindeerMode: { choices: ['strict', 'assisted'] },
-      endCheck: { choices: ['endOfTurn', 'immediate'] },
-      tieBreak: { choices: ['shared', 'totalGifts'] },
-      mainTimeoutSec: { choices: [15, 30, 60, 120, 300, 'off'] },
-      subPromptTimeoutSec: { choices: [10, 15, 30, 60, 120, 'off'] },
+    presets: {
+      mainTimeoutSec: [15, 30, 60, 120, 300, 'off'],
+      subPromptTimeoutSec: [10, 15, 30, 60, 120, 'off'],
     },
     board: () => import('./happy_holidays.js'),
     rules: () => import('../rules/happy_holidays.js'),
@@ -160,19 +156,11 @@ export default [
       const lists = writing + (typeof o.memorizeSeconds === 'number' ? o.memorizeSeconds : 30);
       return (lists + rounds * o.maxPlayers * 25) / 60;
     },
-    options: {
-      startPlayer: { choices: ['random', 'host-picks'] },
-      maxPlayers: { min: 2, max: 6 },
-      cardsToRemember: { choices: [8, 12, 16, 20] },
-      familySize: { min: 3, max: 5 },
-      actionsMode: { choices: ['oneEach', 'anyTwo'] },
-      positionMode: { choices: ['slot', 'ordinal'] },
-      tieBreak: { choices: ['shared', 'exactThenRow'] },
-      assignSeconds: { choices: [30, 60, 90, 180, 300, 'off'] },
-      memorizeSeconds: { min: 1, max: 600 },
-      revealSeconds: { min: 1, max: 60 },
-      mainTimeoutSec: { choices: [30, 60, 90, 180, 300, 'off'] },
-      rearrangesPerTurn: { min: 1, max: 100 },
+    presets: {
+      // The four levels of the rulebook (R5); the server takes them as 8 to 20, a multiple of 4.
+      cardsToRemember: [8, 12, 16, 20],
+      assignSeconds: [30, 60, 90, 180, 300, 'off'],
+      mainTimeoutSec: [30, 60, 90, 180, 300, 'off'],
     },
     // What the log keeps of an event (before the board is loaded too): a looked-at card without
     // its motif, as the server tells it again (rulebook A12: shown once, and the log stays).
@@ -312,27 +300,11 @@ export default [
     // About half a minute per turn (roll, the "Stop!" window, the move); games usually end at the
     // round cap (docs/rules/christmas-penguins.md, "An evening's game").
     estimateMinutes: (o) => (o.maxRounds * o.maxPlayers) / 2,
-    options: {
-      startPlayer: { choices: ['random', 'host-picks'] },
-      maxPlayers: { min: 2, max: 6 },
-      minPlayers: { min: 2, max: 6 },
-      maxRounds: { min: 1, max: 500 },
-      mainTimeoutSec: { choices: [30, 60, 120, 300, 'off'] },
-      subPromptTimeoutSec: { choices: [15, 30, 60, 120, 'off'] },
-      stopSeconds: { choices: [10, 20, 30, 60, 'off'] },
-      reactionWindowMs: { choices: [2000, 3000, 4000, 6000, 8000, 10000] },
-      boardRadius: { choices: ['auto', 3, 4] },
-      poolColours: { choices: ['all6', 'seatedOnly'] },
-      channelsPerTurn: { choices: ['unlimited', 1] },
-      backtrackRule: { choices: ['simplePath', 'noImmediateReverse'] },
-      pushMode: { choices: ['anyAdjacent', 'freeFirst'] },
-      bearMode: { choices: ['additional', 'instead'] },
-      fleeRange: { choices: ['adjacent', 'anyRefuge'] },
-      bearDropTo: { choices: ['floe', 'pool'] },
-      confiscatedTo: { choices: ['pool', 'santaPlayer', 'removed'] },
-      stoneRecycle: { choices: ['santaReplaces', 'discard'] },
-      bonusMode: { choices: ['either', 'twoAwards'] },
-      tieBreak: { choices: ['shared', 'presentsThenDistinct'] },
+    presets: {
+      mainTimeoutSec: [30, 60, 120, 300, 'off'],
+      subPromptTimeoutSec: [15, 30, 60, 120, 'off'],
+      stopSeconds: [10, 20, 30, 60, 'off'],
+      reactionWindowMs: [2000, 3000, 4000, 6000, 8000, 10000],
     },
     board: () => import('./christmas_penguins.js'),
     rules: () => import('../rules/christmas_penguins.js'),

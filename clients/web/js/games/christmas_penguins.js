@@ -6,6 +6,7 @@
 import { addTexts, t } from '../i18n.js';
 import { esc } from '../util.js';
 import { reducedMotion } from '../motion.js';
+import { art, picture } from './cp_art.js';
 import texts from './cp_texts.js';
 
 const presentColours = ['red', 'blue', 'green', 'yellow', 'purple', 'orange'];
@@ -152,75 +153,39 @@ function boardFloe(entry) {
   return null;
 }
 
-// This browser's UI state: the board mode, the first clicked floe, a pending choice, the stop claim.
-const ui = { mode: null, first: null, choice: null, stop: null, stopSeq: null, santaNews: false };
+// The board of one room (see board.js). `ui` is this browser's own state of it: the board mode, the
+// first clicked floe, a pending choice, the stop claim, whether a new Santa is to be told again
+// when their turn begins; a new room gets a new board, so none of it carries over.
+export function createBoard() {
+  const ui = { mode: null, first: null, choice: null, stop: null, stopSerial: null, santaNews: false };
+  return {
+    ...hooks,
+    moments: { ...hooks.moments, ...santaMoments(ui) },
+    onState: (msg, ctx) => onState(msg, ctx, ui),
+    actionsExtra: (ctx) => actionsExtra(ctx, ui),
+    render: (ctx) => render(ctx, ui),
+    onClick: (el, ctx) => onClick(el, ctx, ui),
+  };
+}
 
-// The pieces, drawn here in one warm style (also used by the "How to play" sheet, rules/). Each
-// is drawn in a box of about -50..50 around its centre and scaled where it stands.
-const dark = '#1f2a36';
-export const art = {
-  penguin: (c) => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
-    <circle r="44" fill="${c}" stroke="#fff" stroke-width="6"></circle>
-    <ellipse cx="-24" cy="8" rx="8" ry="20" fill="${dark}" transform="rotate(18 -24 8)"></ellipse>
-    <ellipse cx="24" cy="8" rx="8" ry="20" fill="${dark}" transform="rotate(-18 24 8)"></ellipse>
-    <ellipse cx="0" cy="2" rx="23" ry="36" fill="${dark}"></ellipse>
-    <ellipse cx="0" cy="12" rx="15" ry="23" fill="#fff"></ellipse>
-    <circle cx="-7" cy="-17" r="8" fill="#fff"></circle><circle cx="7" cy="-17" r="8" fill="#fff"></circle>
-    <circle cx="-6" cy="-18" r="3.2" fill="${dark}"></circle><circle cx="6" cy="-18" r="3.2" fill="${dark}"></circle>
-    <path d="M-6 -11 L6 -11 L0 -3 Z" fill="#f59e0b"></path>
-    <path d="M-19 -4 Q0 6 19 -4 L19 3 Q0 13 -19 3 Z" fill="${c}" stroke="#fff" stroke-width="2"></path>
-    <ellipse cx="-9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse><ellipse cx="9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse>`,
-  // The ring is the colour of the player who is Santa (red when no one is, as in the panels).
-  santa: (ring = '#b3261e') => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
-    <circle r="44" fill="#fff" stroke="${ring}" stroke-width="6"></circle>
-    <path d="M-27 38 Q-29 2 0 0 Q29 2 27 38 Z" fill="#c62828"></path>
-    <rect x="-27" y="22" width="54" height="7" fill="${dark}"></rect><rect x="-5" y="20.5" width="10" height="10" rx="1.5" fill="#f2c14e"></rect>
-    <circle cx="0" cy="-12" r="15" fill="#f6cfae"></circle>
-    <path d="M-17 -12 Q-19 16 0 20 Q19 16 17 -12 Q9 -2 0 -4 Q-9 -2 -17 -12 Z" fill="#fff" stroke="#d9d9d9" stroke-width="1.5"></path>
-    <circle cx="-6" cy="-15" r="2.2" fill="${dark}"></circle><circle cx="6" cy="-15" r="2.2" fill="${dark}"></circle>
-    <circle cx="0" cy="-9" r="3.2" fill="#e8998d"></circle>
-    <path d="M-16 -23 Q-6 -54 22 -40 L15 -23 Z" fill="#c62828"></path>
-    <rect x="-19" y="-28" width="38" height="8" rx="4" fill="#fff" stroke="#d9d9d9" stroke-width="1"></rect>
-    <circle cx="23" cy="-40" r="5.5" fill="#fff" stroke="#d9d9d9" stroke-width="1"></circle>`,
-  bear: () => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
-    <circle r="44" fill="#bcd9ea" stroke="#4f7894" stroke-width="6"></circle>
-    <circle cx="-22" cy="-20" r="10" fill="#fbfbf5" stroke="#8aa4b6" stroke-width="3"></circle><circle cx="-22" cy="-20" r="4.5" fill="#e3cfc4"></circle>
-    <circle cx="22" cy="-20" r="10" fill="#fbfbf5" stroke="#8aa4b6" stroke-width="3"></circle><circle cx="22" cy="-20" r="4.5" fill="#e3cfc4"></circle>
-    <ellipse cx="0" cy="2" rx="29" ry="26" fill="#fbfbf5" stroke="#8aa4b6" stroke-width="3"></ellipse>
-    <ellipse cx="0" cy="13" rx="14" ry="11" fill="#fff" stroke="#cfdbe3" stroke-width="2"></ellipse>
-    <circle cx="-11" cy="-4" r="3.6" fill="${dark}"></circle><circle cx="11" cy="-4" r="3.6" fill="${dark}"></circle>
-    <ellipse cx="0" cy="7" rx="6" ry="4.5" fill="${dark}"></ellipse>
-    <path d="M0 11 V16 M-5 17 Q0 21 5 17" stroke="${dark}" stroke-width="2" fill="none" stroke-linecap="round"></path>`,
-  hut: () => `<rect x="-25" y="-6" width="50" height="34" fill="#a0612f" stroke="#5e3219" stroke-width="2.5"></rect>
-    <path d="M-25 4 H25 M-25 14 H25 M-25 24 H25" stroke="#6f3b1a" stroke-width="1.6"></path>
-    <rect x="-7" y="9" width="14" height="19" rx="2" fill="#5e3219"></rect><circle cx="4" cy="19" r="1.4" fill="#f2c14e"></circle>
-    <rect x="12" y="1" width="9" height="9" fill="#ffd76a" stroke="#5e3219" stroke-width="1.5"></rect>
-    <rect x="13" y="-34" width="8" height="16" fill="#7a3b1e"></rect>
-    <path d="M-35 -3 L0 -34 L35 -3 Z" fill="#b23a2e" stroke="#7a1f18" stroke-width="2" stroke-linejoin="round"></path>
-    <path d="M-35 -3 L0 -34 L35 -3 L28 -3 Q20 -9 12 -4 Q4 -10 -4 -4 Q-12 -10 -20 -4 Q-26 -8 -35 -3 Z" fill="#fff" stroke="#c9dbe6" stroke-width="1.5" stroke-linejoin="round"></path>`,
-  tree: () => `<rect x="-5" y="20" width="10" height="12" fill="#7a4a26"></rect>
-    <path d="M0 -14 L-30 24 L30 24 Z M0 -30 L-24 4 L24 4 Z M0 -44 L-18 -14 L18 -14 Z" fill="#1f7a3a" stroke="#145a2a" stroke-width="2" stroke-linejoin="round"></path>
-    <circle cx="-9" cy="14" r="3.2" fill="#d62828"></circle><circle cx="11" cy="8" r="3.2" fill="#f2c14e"></circle>
-    <circle cx="-5" cy="-6" r="3" fill="#f2c14e"></circle><circle cx="8" cy="-20" r="2.8" fill="#d62828"></circle>
-    <path d="M0 -53 L3 -46 L10 -46 L4.5 -41.5 L6.5 -34.5 L0 -38.5 L-6.5 -34.5 L-4.5 -41.5 L-10 -46 L-3 -46 Z" fill="#f5c518" stroke="#b8860b" stroke-width="1.2"></path>
-    ${gift(-30, 22, 16, 13, '#d62828')}${gift(16, 24, 15, 11, '#1d6fd6')}${gift(-12, 30, 13, 9, '#e0a100')}`,
-  // An event stone: a round, glossy pebble in its colour.
-  stone: (c) => `<ellipse cx="1" cy="6" rx="22" ry="9" fill="#0b2a4040"></ellipse>
-    <ellipse cx="0" cy="0" rx="21" ry="16" fill="${c}" stroke="#00000055" stroke-width="3"></ellipse>
-    <ellipse cx="-7" cy="-6" rx="8" ry="4.5" fill="#ffffffaa"></ellipse>`,
-  gift: (c) => gift(-16, -14, 32, 28, c),
-  // The gift alone, filling its picture (side panel).
-  giftPicture: (c) => `<svg class="cp-pic" viewBox="-20 -24 40 44" aria-hidden="true">${gift(-16, -14, 32, 28, c)}</svg>`,
-};
-function gift(x, y, w, h, c) {
-  return `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="2" fill="${c}" stroke="#00000040" stroke-width="1.5"></rect>
-    <path d="M${x + w / 2} ${y} V${y + h} M${x} ${y + h / 2} H${x + w}" stroke="#fff6d5" stroke-width="${Math.max(2, w / 7)}"></path>
-    <path d="M${x + w / 2} ${y} q-${w / 4} -${h / 3} -${w / 4} 0 Z M${x + w / 2} ${y} q${w / 4} -${h / 3} ${w / 4} 0 Z" fill="none" stroke="#fff6d5" stroke-width="1.8"></path>`;
-}
-// A piece as a small stand-alone picture (the rules sheet, the side panel).
-export function picture(inner, cls = 'cp-pic') {
-  return `<svg class="${cls}" viewBox="-50 -58 100 108" aria-hidden="true">${inner}</svg>`;
-}
+// A new Santa is told in the second person, the old one that their penguin starts again, the rest
+// in the third person. Caught in someone else's turn, the new Santa hears it once more when their
+// own turn begins (moments.js drops older news then).
+const santaMoments = (ui) => ({
+  roles_swapped: (ev, ctx, msg) => {
+    if (ctx.seat !== null && ctx.seat !== undefined && ev.santa_seat === ctx.seat) {
+      ui.santaNews = !msg.prompt?.seats?.includes(ctx.seat);
+      return t('cp.m.you_santa');
+    }
+    const santa = ctx.name(ev.santa_seat);
+    return t(ev.at_hut_seat === ctx.seat && ctx.seat !== null ? 'cp.m.santa_now_you_penguin' : 'cp.m.santa_now', { santa });
+  },
+  turn_started: (ev, ctx, msg) => {
+    if (!ui.santaNews || ctx.seat === null || ev.seat !== ctx.seat) return null;
+    ui.santaNews = false;
+    return msg.view?.players?.[ctx.seat]?.role === 'santa' ? t('cp.m.you_santa') : null;
+  },
+});
 
 const size = 30;
 const sqrt3 = Math.sqrt(3);
@@ -292,7 +257,7 @@ function channelSvg(a, b, colour, tip) {
     <circle class="buoy" cx="${e2[0].toFixed(1)}" cy="${e2[1].toFixed(1)}" r="${(size * 0.1).toFixed(1)}" fill="${colour}"></circle></g>`;
 }
 
-function boardSvg(ctx) {
+function boardSvg(ctx, ui) {
   const v = ctx.view;
   const santaName = ctx.name(v.players.find((p) => p.role === 'santa')?.seat);
   const targets = new Map(); // floe -> legal indices
@@ -597,7 +562,7 @@ function stealWorth(ctx, colour) {
   return [t('cp.worth.points', { n }), ...parts].join(' · ');
 }
 
-async function sendStop(ctx) {
+async function sendStop(ctx, ui) {
   const entry = ctx.legal.find((e) => e.kind === 'stop');
   if (!entry) return;
   ui.stop = { status: 'sent' };
@@ -611,35 +576,9 @@ async function sendStop(ctx) {
   }
 }
 
-export default {
+// The hooks that keep nothing between calls (createBoard adds the others).
+const hooks = {
   id: 'christmas_penguins',
-
-  onState(msg, ctx) {
-    if (msg.events.some((e) => e.kind === 'game_started')) Object.assign(ui, { mode: null, first: null, choice: null, stop: null, santaNews: false });
-    for (const ev of msg.events) {
-      if (ev.seat !== ctx.seat) continue;
-      if (ev.kind === 'stop_claimed' || ev.kind === 'stop_granted') ui.stop = { status: 'granted' };
-      else if (ev.kind === 'stop_queued') ui.stop = { status: 'queued', position: ev.position };
-      else if (ev.kind === 'stop_ended' || ev.kind === 'stop_dropped' || ev.kind === 'stop_withdrawn') ui.stop = null;
-    }
-    ui.choice = null;
-    const legal = msg.legal || [];
-    // A chance to shout "Stop!" after someone's roll opens: its button is brought into view if the
-    // page was left scrolled away from it (a trial's tap low on the board hid it above).
-    const stopWindow = msg.prompt?.kind === 'reaction' && legal.some((e) => e.kind === 'stop');
-    if (stopWindow && msg.prompt.serial !== ui.stopSerial) {
-      ui.stopSerial = msg.prompt.serial;
-      requestAnimationFrame(() => requestAnimationFrame(() => {
-        const button = document.querySelector('#screen [data-testid="stop"]');
-        const bar = document.querySelector('#screen .turn-bar')?.getBoundingClientRect().bottom ?? 0;
-        const r = button?.getBoundingClientRect();
-        if (r && (r.top < bar || r.bottom > innerHeight)) button.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
-      }));
-    }
-    if (ui.mode === 'channel' && !legal.some((e) => e.kind === 'place_channel')) ui.mode = null;
-    if (ui.mode === 'green' && !legal.some((e) => e.kind === 'use_stone' && e.stone === 'green')) ui.mode = null;
-    if (!ui.mode) ui.first = null;
-  },
 
   promptText(ctx) {
     const kind = ctx.state.prompt?.kind;
@@ -685,7 +624,7 @@ export default {
       const claimant = v.stop?.claimant;
       what = claimant === ctx.seat ? t('cp.tb.stopped_you') : t('cp.tb.stopped', { name: ctx.name(claimant) });
     } else {
-      what = mine ? this.promptText(ctx) : t(`cp.tb.${kind}`, { name: ctx.name(seats[0]) });
+      what = mine ? hooks.promptText(ctx) : t(`cp.tb.${kind}`, { name: ctx.name(seats[0]) });
     }
     return { turn, what };
   },
@@ -702,209 +641,32 @@ export default {
   },
 
   actionLabel,
-
-  actionsExtra(ctx) {
-    const out = [];
-    // "Stop!" comes first where it is the thing to decide now (the window after someone's roll);
-    // while the player has something else to do (roll, move, steal, flee) it comes after those
-    // choices, so that the optional red button does not lie over the real step (two trials).
-    const stopBlock = [];
-    const stop = ctx.legal.find((e) => e.kind === 'stop');
-    if (stop) {
-      stopBlock.push(`<button class="stop-button" data-act="cp-stop" data-testid="stop">✋ ${esc(t('cp.stop'))}</button>`);
-      stopBlock.push(`<p class="hint cp-stop-why" data-testid="stop-why">${esc(stopWhy(ctx))}</p>`);
-    }
-    const stopFirst = ctx.view.phase === 'reaction';
-    if (stopFirst) out.push(...stopBlock);
-    if (ui.stop) {
-      const text = ui.stop.status === 'sent' ? t('cp.stop_sent')
-        : ui.stop.status === 'granted' ? t('cp.stop_granted')
-          : ui.stop.status === 'queued' ? t('cp.stop_queued', { n: ui.stop.position })
-            : t('cp.stop_beaten', { message: ui.stop.message });
-      out.push(`<p class="stop-result ${esc(ui.stop.status)}" data-testid="stop-result" data-status="${esc(ui.stop.status)}">${esc(text)}</p>`);
-    }
-    // Before the target is picked: what each stone does.
-    if (ctx.view.phase === 'stopped' && ctx.view.stop?.claimant === ctx.seat) {
-      // Only the stones this player holds (the sheet has all three).
-      const held = ctx.view.players[ctx.seat]?.stones || {};
-      const kinds = ['red', 'blue', 'green'].filter((k) => held[k]);
-      out.push(`<p class="hint" data-testid="stones-help">${esc(kinds.map((k) => t(`cp.sw.${k}`)).join(' ') || t('cp.stones_help'))}</p>`);
-    }
-    // The first screen of a game: what it is all about, for a penguin and for Santa.
-    const kinds = new Set(ctx.legal.map((e) => e.kind));
-    if (kinds.has('place_penguin')) out.push(`<p class="hint cp-goal" data-testid="cp-goal">${esc(t('cp.goal_penguin'))}</p>`);
-    else if (kinds.has('place_tree') || kinds.has('place_bear')) {
-      out.push(`<p class="hint cp-goal" data-testid="cp-goal">${esc(t('cp.goal_santa'))}</p>`);
-      // What the bear is for, when Santa places it.
-      if (kinds.has('place_bear')) out.push(`<p class="hint" data-testid="cp-bear-why">${esc(t('cp.tip.bear'))}</p>`);
-    }
-    // Take the stone or leave it: what a stone is for.
-    if (kinds.has('pickup_stone')) {
-      const floe = ctx.view.pending?.floe;
-      const colour = (ctx.view.stones_on_board || []).find(([f]) => f === floe)?.[1];
-      out.push(`<p class="hint" data-testid="cp-stone-why">${esc(t(`cp.stone_why.${['red', 'blue', 'green'].includes(colour) ? colour : 'any'}`))}</p>`);
-    }
-    // Which present to steal: what each is worth to this player now (points and the bonus).
-    const steals = ctx.legal.map((e, i) => [e, i]).filter(([e]) => e.kind === 'steal');
-    if (steals.length) {
-      out.push(`<p class="hint" data-testid="cp-worth-rule">${esc(t('cp.worth.rule'))}</p><div class="buttons cp-steals">${steals.map(([e, i]) =>
-        `<button class="action cp-steal" data-act="legal" data-i="${i}" data-testid="cp-steal-${esc(e.colour)}">${art.giftPicture(paint[e.colour] || '#888')}
-          <span><span class="cp-steal-what">${esc(actionLabel(e, ctx))}</span><small class="cp-worth">${esc(stealWorth(ctx, e.colour))}</small></span></button>`).join('')}</div>`);
-    }
-    if (ui.choice) {
-      out.push(`<p>${esc(t('cp.choose'))}</p><div class="buttons">${ui.choice.map((i) =>
-        `<button class="action" data-act="legal" data-i="${i}">${esc(actionLabel(ctx.legal[i], ctx))}</button>`).join('')}</div>`);
-    }
-    if (ctx.legal.some((e) => boardFloe(e) !== null)) out.push(moveHint(ctx));
-    const modes = [];
-    if (ctx.legal.some((e) => e.kind === 'place_channel')) modes.push('channel');
-    if (ctx.legal.some((e) => e.kind === 'use_stone' && e.stone === 'green')) modes.push('green');
-    for (const m of modes) {
-      out.push(ui.mode === m
-        ? `<p class="hint">${esc(t(`cp.${m}_hint`))}</p><button data-act="cp-mode" data-mode="">${esc(t('cp.cancel'))}</button>`
-        : `<button data-act="cp-mode" data-mode="${m}">${esc(t(`cp.${m}_mode`))}</button>`);
-    }
-    if (!stopFirst) out.push(...stopBlock);
-    return out.join('');
-  },
-
-  // `log`, `i`: the line in the log (its floes in the words of that moment, see boardBefore);
-  // without them (a banner, shown as it happens) the board on screen is that moment.
-  eventText(ev, ctx, log, i) {
-    const board = log && log[i] === ev ? boardBefore(log, i, ctx.view) : null;
-    const params = { ...ev, name: ctx.name(ev.seat) };
-    if (ev.stone) params.stone = colourName(ev.stone);
-    if (ev.colour) {
-      params.colour = colourName(ev.colour);
-      params.a_colour = aColour(ev.colour);
-    }
-    if (ev.kind === 'present_confiscated') params.victim = ctx.name(ev.from);
-    if (ev.kind === 'santa_met') {
-      params.santa = ctx.name(ev.santa_seat);
-      params.penguin = ctx.name(ev.penguin_seat);
-      if (ctx.seat !== null && ctx.seat !== undefined && ev.penguin_seat === ctx.seat) return t('cp.e.santa_met_you', params);
-    }
-    if (ev.kind === 'roles_swapped') {
-      params.santa = ctx.name(ev.santa_seat);
-      if (ev.santa_seat === ctx.seat) return t('cp.e.you_are_santa');
-    }
-    const noTree = ev.kind === 'tree_placed' || ev.kind === 'tree_relocated';
-    const at = board || ctx.view;
-    if (typeof ev.to === 'number') params.to = where(ev.to, at, false, { noTree });
-    if (typeof ev.floe === 'number') params.floe_on = where(ev.floe, at, true, { noTree });
-    // Declining the "Stop!" window is no news: the log leaves it out.
-    if (ev.kind === 'passed' || ev.kind === 'reaction_closed') return null;
-    if (ev.kind === 'stone_used') {
-      // What the stone did: after a red or blue swap the other figure stands on `from`.
-      if (ev.stone === 'green') return t('cp.e.stone_floe', params);
-      // Replayed: the figure that stood on the target before; as on screen now: the one on `from`.
-      const who = board && !board.now ? figureWas(ev.to, board, ctx, ev.seat)
-        : board ? figureWas(ev.from, board, ctx, ev.seat) : figureOn(ev.from, ctx.view, ctx, ev.seat);
-      if (who !== '?') return t('cp.e.stone_swap', { ...params, who });
-    }
-    const key = `cp.e.${ev.kind}`;
-    return t(key) !== key ? t(key, params) : null;
-  },
+  eventText,
 
   // Moments announced to everyone (moments.js): "Stop!", a stone played, presents changing hands,
-  // a new Santa.
-  // A new Santa is told in the second person, the old one that their penguin starts again, the
-  // rest in the third person. Caught in someone else's turn, the new Santa hears it once more when
-  // their own turn begins (moments.js drops older news then).
+  // a new Santa (santaMoments, which remember whom to tell again).
   moments: {
     stop_claimed: '✋', stop_granted: '✋', stone_used: '🪨', present_stolen: '🎁',
     // The bear's victim is told in the second person (an own-seat event would get no banner: a
     // trial's grandmother lost a present and saw it only in the log).
     present_dropped: (ev, ctx) => (ctx.seat !== null && ctx.seat !== undefined && ev.seat === ctx.seat
       ? t('cp.m.dropped_you', { colour: colourName(ev.colour), a_colour: aColour(ev.colour) })
-      : `🐻‍❄️ ${ctx.game.eventText(ev, ctx)}`),
+      : `🐻‍❄️ ${eventText(ev, ctx)}`),
     // The caught penguin hears it at once, in the second person (a trial's grandmother learnt she
     // was Santa only when her next turn began); Santa's own catch is no news to Santa.
     santa_met: (ev, ctx) => {
       if (ctx.seat !== null && ctx.seat !== undefined && ev.penguin_seat === ctx.seat) return t('cp.m.caught_you', { santa: ctx.name(ev.santa_seat) });
       if (ctx.seat !== null && ctx.seat !== undefined && ev.santa_seat === ctx.seat) return null;
-      return `🎅 ${ctx.game.eventText(ev, ctx)}`;
+      return `🎅 ${eventText(ev, ctx)}`;
     },
     present_confiscated: (ev, ctx, msg) => {
       // Santa's own choice is no news to Santa.
       if (ctx.seat !== null && msg.events.some((e) => (e.kind === 'santa_met' && e.santa_seat === ctx.seat)
         || (e.kind === 'roles_swapped' && e.at_hut_seat === ctx.seat))) return null;
       if (ctx.seat !== null && ev.from === ctx.seat) return t('cp.m.taken_from_you', { colour: colourName(ev.colour), a_colour: aColour(ev.colour) });
-      const line = ctx.game.eventText(ev, ctx);
+      const line = eventText(ev, ctx);
       return line ? `🎅 ${line}` : null;
     },
-    roles_swapped: (ev, ctx, msg) => {
-      if (ctx.seat !== null && ctx.seat !== undefined && ev.santa_seat === ctx.seat) {
-        ui.santaNews = !msg.prompt?.seats?.includes(ctx.seat);
-        return t('cp.m.you_santa');
-      }
-      const santa = ctx.name(ev.santa_seat);
-      return t(ev.at_hut_seat === ctx.seat && ctx.seat !== null ? 'cp.m.santa_now_you_penguin' : 'cp.m.santa_now', { santa });
-    },
-    turn_started: (ev, ctx, msg) => {
-      if (!ui.santaNews || ctx.seat === null || ev.seat !== ctx.seat) return null;
-      ui.santaNews = false;
-      return msg.view?.players?.[ctx.seat]?.role === 'santa' ? t('cp.m.you_santa') : null;
-    },
-  },
-
-  render(ctx) {
-    const v = ctx.view;
-    const pool = presentsHtml(v.pool);
-    const supply = (v.santa_supply || []).map((s) => chip('stone-chip', s, 1)).join('');
-    return `<div class="cp-layout" data-phase="${esc(v.phase || '')}"><div class="cp-grid">
-      <div class="cp-board-wrap">${boardSvg(ctx)}</div>
-      <div class="cp-side">
-        <div class="cp-roll"><span>${esc(t('cp.die'))}</span>${dieHtml(v, ctx)}
-          <span class="muted">${esc(t('cp.round', { n: Math.min(v.round, v.max_rounds), max: v.max_rounds }))}</span></div>
-        <div>${picture(art.tree())} <strong>${esc(t('cp.pool'))}:</strong> ${pool}</div>
-        ${supply ? `<div>${picture(art.santa())} <strong>${esc(t('cp.supply'))}:</strong> ${supply}</div>` : ''}
-        <div class="cp-players">${playersHtml(ctx)}</div>
-      </div></div></div>`;
-  },
-
-  async onClick(el, ctx) {
-    const act = el.dataset.act;
-    if (act === 'cp-stop') {
-      await sendStop(ctx);
-    } else if (act === 'cp-mode') {
-      ui.mode = el.dataset.mode || null;
-      ui.first = null;
-      ctx.render();
-    } else if (act === 'cp-floe') {
-      const floe = Number(el.dataset.floe);
-      if (ui.mode === 'channel') {
-        if (ui.first === null) ui.first = floe;
-        else if (ui.first === floe) ui.first = null;
-        else {
-          const a = ui.first;
-          ui.first = null;
-          ui.mode = null; // built (the log and the board show it): back to the turn
-          await ctx.act({ kind: 'place_channel', a, b: floe }).catch(() => {});
-        }
-        ctx.render();
-        return;
-      }
-      if (ui.mode === 'green') {
-        ui.first = ui.first === floe ? null : floe;
-        ctx.render();
-        return;
-      }
-      const candidates = ctx.legal.map((e, i) => [e, i]).filter(([e]) => boardFloe(e) === floe).map(([, i]) => i);
-      if (candidates.length === 1) {
-        await ctx.act(ctx.legal[candidates[0]]).catch(() => {});
-      } else if (candidates.length > 1) {
-        ui.choice = candidates;
-        ctx.render();
-      }
-    } else if (act === 'cp-cell' && ui.mode === 'green' && ui.first !== null) {
-      const to = [Number(el.dataset.q), Number(el.dataset.r)];
-      const floe = ui.first;
-      ui.first = null;
-      ui.mode = null;
-      await ctx.act({ kind: 'use_stone', stone: 'green', floe, to }).catch(() => {});
-      ctx.render();
-    }
   },
 
   // Why the winner won and why the game ended, in a line under the table.
@@ -928,3 +690,192 @@ export default {
       <tbody>${rows.join('')}</tbody></table>`;
   },
 };
+
+function onState(msg, ctx, ui) {
+  if (msg.events.some((e) => e.kind === 'game_started')) Object.assign(ui, { mode: null, first: null, choice: null, stop: null, santaNews: false });
+  for (const ev of msg.events) {
+    if (ev.seat !== ctx.seat) continue;
+    if (ev.kind === 'stop_claimed' || ev.kind === 'stop_granted') ui.stop = { status: 'granted' };
+    else if (ev.kind === 'stop_queued') ui.stop = { status: 'queued', position: ev.position };
+    else if (ev.kind === 'stop_ended' || ev.kind === 'stop_dropped' || ev.kind === 'stop_withdrawn') ui.stop = null;
+  }
+  ui.choice = null;
+  const legal = msg.legal || [];
+  // A chance to shout "Stop!" after someone's roll opens: its button is brought into view if the
+  // page was left scrolled away from it (a trial's tap low on the board hid it above).
+  const stopWindow = msg.prompt?.kind === 'reaction' && legal.some((e) => e.kind === 'stop');
+  if (stopWindow && msg.prompt.serial !== ui.stopSerial) {
+    ui.stopSerial = msg.prompt.serial;
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      const button = document.querySelector('#screen [data-testid="stop"]');
+      const bar = document.querySelector('#screen .turn-bar')?.getBoundingClientRect().bottom ?? 0;
+      const r = button?.getBoundingClientRect();
+      if (r && (r.top < bar || r.bottom > innerHeight)) button.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
+    }));
+  }
+  if (ui.mode === 'channel' && !legal.some((e) => e.kind === 'place_channel')) ui.mode = null;
+  if (ui.mode === 'green' && !legal.some((e) => e.kind === 'use_stone' && e.stone === 'green')) ui.mode = null;
+  if (!ui.mode) ui.first = null;
+}
+
+function actionsExtra(ctx, ui) {
+  const out = [];
+  // "Stop!" comes first where it is the thing to decide now (the window after someone's roll);
+  // while the player has something else to do (roll, move, steal, flee) it comes after those
+  // choices, so that the optional red button does not lie over the real step (two trials).
+  const stopBlock = [];
+  const stop = ctx.legal.find((e) => e.kind === 'stop');
+  if (stop) {
+    stopBlock.push(`<button class="stop-button" data-act="cp-stop" data-testid="stop">✋ ${esc(t('cp.stop'))}</button>`);
+    stopBlock.push(`<p class="hint cp-stop-why" data-testid="stop-why">${esc(stopWhy(ctx))}</p>`);
+  }
+  const stopFirst = ctx.view.phase === 'reaction';
+  if (stopFirst) out.push(...stopBlock);
+  if (ui.stop) {
+    const text = ui.stop.status === 'sent' ? t('cp.stop_sent')
+      : ui.stop.status === 'granted' ? t('cp.stop_granted')
+        : ui.stop.status === 'queued' ? t('cp.stop_queued', { n: ui.stop.position })
+          : t('cp.stop_beaten', { message: ui.stop.message });
+    out.push(`<p class="stop-result ${esc(ui.stop.status)}" data-testid="stop-result" data-status="${esc(ui.stop.status)}">${esc(text)}</p>`);
+  }
+  // Before the target is picked: what each stone does.
+  if (ctx.view.phase === 'stopped' && ctx.view.stop?.claimant === ctx.seat) {
+    // Only the stones this player holds (the sheet has all three).
+    const held = ctx.view.players[ctx.seat]?.stones || {};
+    const kinds = ['red', 'blue', 'green'].filter((k) => held[k]);
+    out.push(`<p class="hint" data-testid="stones-help">${esc(kinds.map((k) => t(`cp.sw.${k}`)).join(' ') || t('cp.stones_help'))}</p>`);
+  }
+  // The first screen of a game: what it is all about, for a penguin and for Santa.
+  const kinds = new Set(ctx.legal.map((e) => e.kind));
+  if (kinds.has('place_penguin')) out.push(`<p class="hint cp-goal" data-testid="cp-goal">${esc(t('cp.goal_penguin'))}</p>`);
+  else if (kinds.has('place_tree') || kinds.has('place_bear')) {
+    out.push(`<p class="hint cp-goal" data-testid="cp-goal">${esc(t('cp.goal_santa'))}</p>`);
+    // What the bear is for, when Santa places it.
+    if (kinds.has('place_bear')) out.push(`<p class="hint" data-testid="cp-bear-why">${esc(t('cp.tip.bear'))}</p>`);
+  }
+  // Take the stone or leave it: what a stone is for.
+  if (kinds.has('pickup_stone')) {
+    const floe = ctx.view.pending?.floe;
+    const colour = (ctx.view.stones_on_board || []).find(([f]) => f === floe)?.[1];
+    out.push(`<p class="hint" data-testid="cp-stone-why">${esc(t(`cp.stone_why.${['red', 'blue', 'green'].includes(colour) ? colour : 'any'}`))}</p>`);
+  }
+  // Which present to steal: what each is worth to this player now (points and the bonus).
+  const steals = ctx.legal.map((e, i) => [e, i]).filter(([e]) => e.kind === 'steal');
+  if (steals.length) {
+    out.push(`<p class="hint" data-testid="cp-worth-rule">${esc(t('cp.worth.rule'))}</p><div class="buttons cp-steals">${steals.map(([e, i]) =>
+      `<button class="action cp-steal" data-act="legal" data-i="${i}" data-testid="cp-steal-${esc(e.colour)}">${art.giftPicture(paint[e.colour] || '#888')}
+        <span><span class="cp-steal-what">${esc(actionLabel(e, ctx))}</span><small class="cp-worth">${esc(stealWorth(ctx, e.colour))}</small></span></button>`).join('')}</div>`);
+  }
+  if (ui.choice) {
+    out.push(`<p>${esc(t('cp.choose'))}</p><div class="buttons">${ui.choice.map((i) =>
+      `<button class="action" data-act="legal" data-i="${i}">${esc(actionLabel(ctx.legal[i], ctx))}</button>`).join('')}</div>`);
+  }
+  if (ctx.legal.some((e) => boardFloe(e) !== null)) out.push(moveHint(ctx));
+  const modes = [];
+  if (ctx.legal.some((e) => e.kind === 'place_channel')) modes.push('channel');
+  if (ctx.legal.some((e) => e.kind === 'use_stone' && e.stone === 'green')) modes.push('green');
+  for (const m of modes) {
+    out.push(ui.mode === m
+      ? `<p class="hint">${esc(t(`cp.${m}_hint`))}</p><button data-act="cp-mode" data-mode="">${esc(t('cp.cancel'))}</button>`
+      : `<button data-act="cp-mode" data-mode="${m}">${esc(t(`cp.${m}_mode`))}</button>`);
+  }
+  if (!stopFirst) out.push(...stopBlock);
+  return out.join('');
+}
+
+function render(ctx, ui) {
+  const v = ctx.view;
+  const pool = presentsHtml(v.pool);
+  const supply = (v.santa_supply || []).map((s) => chip('stone-chip', s, 1)).join('');
+  return `<div class="cp-layout" data-phase="${esc(v.phase || '')}"><div class="cp-grid">
+    <div class="cp-board-wrap">${boardSvg(ctx, ui)}</div>
+    <div class="cp-side">
+      <div class="cp-roll"><span>${esc(t('cp.die'))}</span>${dieHtml(v, ctx)}
+        <span class="muted">${esc(t('cp.round', { n: Math.min(v.round, v.max_rounds), max: v.max_rounds }))}</span></div>
+      <div>${picture(art.tree())} <strong>${esc(t('cp.pool'))}:</strong> ${pool}</div>
+      ${supply ? `<div>${picture(art.santa())} <strong>${esc(t('cp.supply'))}:</strong> ${supply}</div>` : ''}
+      <div class="cp-players">${playersHtml(ctx)}</div>
+    </div></div></div>`;
+}
+
+async function onClick(el, ctx, ui) {
+  const act = el.dataset.act;
+  if (act === 'cp-stop') {
+    await sendStop(ctx, ui);
+  } else if (act === 'cp-mode') {
+    ui.mode = el.dataset.mode || null;
+    ui.first = null;
+    ctx.render();
+  } else if (act === 'cp-floe') {
+    const floe = Number(el.dataset.floe);
+    if (ui.mode === 'channel') {
+      if (ui.first === null) ui.first = floe;
+      else if (ui.first === floe) ui.first = null;
+      else {
+        const a = ui.first;
+        ui.first = null;
+        ui.mode = null; // built (the log and the board show it): back to the turn
+        await ctx.act({ kind: 'place_channel', a, b: floe }).catch(() => {});
+      }
+      ctx.render();
+      return;
+    }
+    if (ui.mode === 'green') {
+      ui.first = ui.first === floe ? null : floe;
+      ctx.render();
+      return;
+    }
+    const candidates = ctx.legal.map((e, i) => [e, i]).filter(([e]) => boardFloe(e) === floe).map(([, i]) => i);
+    if (candidates.length === 1) {
+      await ctx.act(ctx.legal[candidates[0]]).catch(() => {});
+    } else if (candidates.length > 1) {
+      ui.choice = candidates;
+      ctx.render();
+    }
+  } else if (act === 'cp-cell' && ui.mode === 'green' && ui.first !== null) {
+    const to = [Number(el.dataset.q), Number(el.dataset.r)];
+    const floe = ui.first;
+    ui.first = null;
+    ui.mode = null;
+    await ctx.act({ kind: 'use_stone', stone: 'green', floe, to }).catch(() => {});
+    ctx.render();
+  }
+}
+
+// `log`, `i`: the line in the log (its floes in the words of that moment, see boardBefore);
+// without them (a banner, shown as it happens) the board on screen is that moment.
+function eventText(ev, ctx, log, i) {
+  const board = log && log[i] === ev ? boardBefore(log, i, ctx.view) : null;
+  const params = { ...ev, name: ctx.name(ev.seat) };
+  if (ev.stone) params.stone = colourName(ev.stone);
+  if (ev.colour) {
+    params.colour = colourName(ev.colour);
+    params.a_colour = aColour(ev.colour);
+  }
+  if (ev.kind === 'present_confiscated') params.victim = ctx.name(ev.from);
+  if (ev.kind === 'santa_met') {
+    params.santa = ctx.name(ev.santa_seat);
+    params.penguin = ctx.name(ev.penguin_seat);
+    if (ctx.seat !== null && ctx.seat !== undefined && ev.penguin_seat === ctx.seat) return t('cp.e.santa_met_you', params);
+  }
+  if (ev.kind === 'roles_swapped') {
+    params.santa = ctx.name(ev.santa_seat);
+    if (ev.santa_seat === ctx.seat) return t('cp.e.you_are_santa');
+  }
+  const noTree = ev.kind === 'tree_placed' || ev.kind === 'tree_relocated';
+  const at = board || ctx.view;
+  if (typeof ev.to === 'number') params.to = where(ev.to, at, false, { noTree });
+  if (typeof ev.floe === 'number') params.floe_on = where(ev.floe, at, true, { noTree });
+  // Declining the "Stop!" window is no news: the log leaves it out.
+  if (ev.kind === 'passed' || ev.kind === 'reaction_closed') return null;
+  if (ev.kind === 'stone_used') {
+    // What the stone did: after a red or blue swap the other figure stands on `from`.
+    if (ev.stone === 'green') return t('cp.e.stone_floe', params);
+    // Replayed: the figure that stood on the target before; as on screen now: the one on `from`.
+    const who = board && !board.now ? figureWas(ev.to, board, ctx, ev.seat)
+      : board ? figureWas(ev.from, board, ctx, ev.seat) : figureOn(ev.from, ctx.view, ctx, ev.seat);
+    if (who !== '?') return t('cp.e.stone_swap', { ...params, who });
+  }
+  const key = `cp.e.${ev.kind}`;
+  return t(key) !== key ? t(key, params) : null;
+}

@@ -2,195 +2,13 @@
 // and the choices of `legal` as buttons. Everything here is public.
 import { addTexts, list, t } from '../i18n.js';
 import { esc } from '../util.js';
+import { colours, dieSvg, giftBox, paint, reindeerSvg, sleighSvg, special, treeSvg } from './hh_art.js';
+import texts from './hh_texts.js';
 
-const colours = ['red', 'green', 'blue', 'yellow'];
-const paint = { red: '#d62828', green: '#2a9d3f', blue: '#1d6fd6', yellow: '#f2c500' };
-
-const texts = {
-  en: {
-    'hh.red': 'red', 'hh.green': 'green', 'hh.blue': 'blue', 'hh.yellow': 'yellow',
-    'hh.face.reindeer_reward': 'Reindeer reward', 'hh.face.christmas_wish': 'Christmas wish',
-    'hh.tree': 'Gifts around the tree',
-    'hh.die': 'The die',
-    'hh.sleigh': 'Sleigh',
-    'hh.stacks': 'Stacks',
-    'hh.reindeer': 'has a reindeer',
-    'hh.no_reindeer': 'no reindeer',
-    'hh.points': { one: '{n} point', other: '{n} points' },
-    'hh.news_head': 'Since your last roll:',
-    'hh.total': { one: '{n} gift in all', other: '{n} gifts in all' },
-    'hh.round': 'Round {n}',
-    'hh.a.take_reindeer': "Take {name}'s reindeer",
-    'hh.a.roll': 'Roll the die',
-    'hh.a.roll_forgot': 'Roll without a reindeer (you miss your turn)',
-    'hh.a.sleigh_colour': { one: 'Stack {colour}: {n} gift from your sleigh', other: 'Stack {colour}: {n} gifts from your sleigh' },
-    'hh.a.sleigh_colour_none': 'Stack {colour}: none on your sleigh',
-    'hh.empty': 'empty',
-    'hh.result_note': 'Points are the gifts in your two biggest stacks.', 'hh.result_tie': 'Equal points: the most gifts in all decided.',
-    'hh.total_col': 'Gifts in all',
-    'hh.end.tree_one': 'The game ended because only {colour} gifts are left under the tree: the other colours are used up.',
-    'hh.end.tree_none': 'The game ended because all the gifts under the tree are used up.',
-    'hh.end.round_cap': 'The game ended after {n} rounds, the most a game may last.',
-    'hh.a.wish_colour': { one: 'Wish for {colour}: you get {n} gift', other: 'Wish for {colour}: you get {n} gifts' },
-    'hh.a.wish_colour_none': 'Wish for {colour}: nobody has one to give',
-    'hh.p.take_reindeer_or_roll': 'Take a reindeer first, then roll the die',
-    'hh.p.take_reindeer': 'Take a reindeer from another player',
-    'hh.p.roll': 'Roll the die',
-    'hh.p.sleigh_colour': 'Which colour goes from the sleigh onto the stacks?',
-    'hh.p.choose_sleigh': 'Reindeer reward: choose a sleigh to bank',
-    'hh.p.wish_colour': 'Christmas wish: which colour do you wish for?',
-    'hh.e.took_reindeer': "{name} takes {from}'s reindeer",
-    'hh.e.forgot_reindeer': '{name} forgot the reindeer and misses the turn',
-    'hh.e.rolled': '{name} rolled {face}',
-    'hh.e.gifts_to_sleigh': "Onto {name}'s sleigh: {colours}",
-    'hh.e.roll_again': '{name} rolls again',
-    'hh.e.reroll_cap': 'Too many rolls: the turn ends',
-    'hh.e.banked': { one: "{name} stacks {count} gift from {owner}'s sleigh", other: "{name} stacks {count} gifts from {owner}'s sleigh" },
-    'hh.e.banked_own': { one: '{name} stacks {count} gift from their own sleigh', other: '{name} stacks {count} gifts from their own sleigh' },
-    'hh.e.wish_given': '{name} wished for {colour} and gets {count}',
-    'hh.e.turn_started': "{name}'s turn",
-    'hh.e.game_over': 'Game over',
-    'hh.tip.reindeer': '{name} has a reindeer: you need one before you roll',
-    'hh.tip.no_reindeer': '{name} has no reindeer: take one from another player before rolling',
-    'hh.tip.sleigh': "{name}'s sleigh: gifts here are not safe until they go onto the stacks",
-    'hh.tip.tree': 'Gifts under the tree: a colour you roll brings one onto your sleigh',
-    'hh.tip.stacks': "{name}'s stacks: the two biggest count at the end",
-    'hh.count': { one: '{n} {colour} gift', other: '{n} {colour} gifts' },
-    'hh.tip.pile': 'Under the tree: {count}',
-    'hh.tip.load': "On {name}'s sleigh: {count}",
-    'hh.tip.stack': "{name}'s stack: {count}",
-    'hh.tip.die': 'The die shows: {face}',
-    'hh.die_not_rolled': 'The die: not rolled yet',
-    'hh.a.reward_other': "{load} from {name}'s sleigh onto your stacks ({name} gets your sleigh: {mine})",
-    'hh.a.reward_other_empty': "{name}'s sleigh is empty: nothing for you ({name} gets your sleigh: {mine})",
-    'hh.a.reward_own': '{load} from your own sleigh onto your stacks (no swap)',
-    'hh.a.reward_own_empty': 'Your own sleigh is empty: nothing for you (no swap)',
-    'hh.from_you': '1 from you', 'hh.from': '1 from {name}',
-    'hh.e.wish_from': '{name} wishes for {colour} and gets {from}',
-    'hh.e.wish_nothing': '{name} wishes for {colour}, but nobody has one to give',
-    'hh.e.wish_from_you': 'You wish for {colour} and get {from}',
-    'hh.e.wish_nothing_you': 'You wish for {colour}, but nobody has one to give',
-    'hh.e.banked_you': "You stack {load} from {owner}'s sleigh",
-    'hh.e.banked_own_you': 'You stack {load} from your own sleigh',
-    'hh.e.banked_yours': '{name} stacks {load} from your sleigh',
-    'hh.e.banked_empty': "{name} takes {owner}'s empty sleigh",
-    'hh.e.banked_empty_yours': '{name} takes your empty sleigh',
-    'hh.e.banked_empty_you': "You take {owner}'s empty sleigh",
-    'hh.e.swap': "{name} swaps sleighs with {with}; {with} gets {name}'s sleigh: {load}",
-    'hh.e.swap_you': 'You swap sleighs with {with}; {with} gets your sleigh: {load}',
-    'hh.e.swap_yours': "{name} swaps sleighs with you; you get {name}'s sleigh: {load}",
-    'hh.m.swap_lost': "{name} takes {lost} from your sleigh onto their stacks. In exchange you get {name}'s sleigh: {load}",
-    'hh.m.swap_lost_empty': "{name} takes your empty sleigh. In exchange you get {name}'s sleigh: {load}",
-    'hh.end_near': 'Only {colours} left under the tree: once one of them is used up, the game is over.',
-    'hh.last_turn': 'Last turn! Only {colour} is left under the tree: the game is over after this turn.',
-    'hh.last_turn_none': 'Last turn! Nothing is left under the tree: the game is over after this turn.',
-    'hh.p.last_turn': 'Last turn!',
-    'hh.p.deer_taken': '{name} took your reindeer: take one yourself, then roll',
-    'hh.p.deer_none': 'You have no reindeer: take one, then roll',
-    'hh.to.start': 'Time was up: the game rolled the die for you',
-    'hh.to.start_deer': "Time was up: the game took {from}'s reindeer for you and rolled the die",
-    'hh.to.colour': 'Time was up: the game stacked {colour} for you',
-    'hh.to.sleigh': "Time was up: the game chose {name}'s sleigh for you",
-    'hh.to.sleigh_own': 'Time was up: the game chose your own sleigh for you',
-    'hh.to.wish': 'Time was up: the game wished for {colour} for you',
-    'hh.e.took_your_reindeer': '{name} takes your reindeer',
-    'hh.counts': 'counts',
-  },
-  de: {
-    'hh.red': 'Rot', 'hh.green': 'Grün', 'hh.blue': 'Blau', 'hh.yellow': 'Gelb',
-    'hh.face.reindeer_reward': 'Rentier-Belohnung', 'hh.face.christmas_wish': 'Weihnachtswunsch',
-    'hh.tree': 'Geschenke am Weihnachtsbaum',
-    'hh.die': 'Der Würfel',
-    'hh.sleigh': 'Schlitten',
-    'hh.stacks': 'Stapel',
-    'hh.reindeer': 'hat ein Rentier',
-    'hh.no_reindeer': 'kein Rentier',
-    'hh.points': { one: '{n} Punkt', other: '{n} Punkte' },
-    'hh.news_head': 'Seit deinem letzten Wurf:',
-    'hh.total': { one: '{n} Geschenk insgesamt', other: '{n} Geschenke insgesamt' },
-    'hh.round': 'Runde {n}',
-    'hh.a.take_reindeer': 'Rentier von {name} nehmen',
-    'hh.a.roll': 'Würfeln',
-    'hh.a.roll_forgot': 'Ohne Rentier würfeln (Zug verpasst)',
-    'hh.a.sleigh_colour': { one: '{colour} stapeln: {n} Geschenk vom Schlitten', other: '{colour} stapeln: {n} Geschenke vom Schlitten' },
-    'hh.a.sleigh_colour_none': '{colour} stapeln: keins auf dem Schlitten',
-    'hh.empty': 'leer',
-    'hh.result_note': 'Punkte sind die Geschenke in deinen zwei größten Stapeln.', 'hh.result_tie': 'Bei gleichen Punkten entschieden die meisten Geschenke insgesamt.',
-    'hh.total_col': 'Geschenke insgesamt',
-    'hh.end.tree_one': 'Das Spiel ist aus, weil unterm Baum nur noch Geschenke in {colour} liegen: die anderen Farben sind aufgebraucht.',
-    'hh.end.tree_none': 'Das Spiel ist aus, weil alle Geschenke unterm Baum aufgebraucht sind.',
-    'hh.end.round_cap': 'Das Spiel ist nach {n} Runden aus: länger dauert ein Spiel nie.',
-    'hh.a.wish_colour': { one: '{colour} wünschen: du bekommst {n} Geschenk', other: '{colour} wünschen: du bekommst {n} Geschenke' },
-    'hh.a.wish_colour_none': '{colour} wünschen: niemand hat eins abzugeben',
-    'hh.p.take_reindeer_or_roll': 'Erst ein Rentier nehmen, dann würfeln',
-    'hh.p.take_reindeer': 'Nimm ein Rentier von einem anderen Spieler',
-    'hh.p.roll': 'Würfeln',
-    'hh.p.sleigh_colour': 'Welche Farbe kommt vom Schlitten auf die Stapel?',
-    'hh.p.choose_sleigh': 'Rentier-Belohnung: wähle einen Schlitten',
-    'hh.p.wish_colour': 'Weihnachtswunsch: welche Farbe wünschst du dir?',
-    'hh.e.took_reindeer': '{name} nimmt das Rentier von {from}',
-    'hh.e.forgot_reindeer': '{name} hat das Rentier vergessen und setzt aus',
-    'hh.e.rolled': '{name} würfelt {face}',
-    'hh.e.gifts_to_sleigh': 'Auf den Schlitten von {name}: {colours}',
-    'hh.e.roll_again': '{name} würfelt nochmal',
-    'hh.e.reroll_cap': 'Zu oft gewürfelt: der Zug endet',
-    'hh.e.banked': { one: '{name} stapelt {count} Geschenk vom Schlitten von {owner}', other: '{name} stapelt {count} Geschenke vom Schlitten von {owner}' },
-    'hh.e.banked_own': { one: '{name} stapelt {count} Geschenk vom eigenen Schlitten', other: '{name} stapelt {count} Geschenke vom eigenen Schlitten' },
-    'hh.e.wish_given': '{name} wünscht sich {colour} und bekommt {count}',
-    'hh.e.turn_started': '{name} ist dran',
-    'hh.e.game_over': 'Spielende',
-    'hh.tip.reindeer': '{name} hat ein Rentier: das braucht man vor dem Würfeln',
-    'hh.tip.no_reindeer': '{name} hat kein Rentier: vor dem Würfeln einem anderen eins wegnehmen',
-    'hh.tip.sleigh': 'Schlitten von {name}: Geschenke hier sind erst auf den Stapeln sicher',
-    'hh.tip.tree': 'Geschenke unterm Baum: eine gewürfelte Farbe bringt eins davon auf deinen Schlitten',
-    'hh.tip.stacks': 'Stapel von {name}: die zwei größten zählen am Ende',
-    'hh.count': { one: '{n} Geschenk in {colour}', other: '{n} Geschenke in {colour}' },
-    'hh.tip.pile': 'Unterm Baum: {count}',
-    'hh.tip.load': 'Auf dem Schlitten von {name}: {count}',
-    'hh.tip.stack': 'Stapel von {name}: {count}',
-    'hh.tip.die': 'Der Würfel zeigt: {face}',
-    'hh.die_not_rolled': 'Der Würfel: noch nicht gewürfelt',
-    'hh.a.reward_other': '{load} vom Schlitten von {name} auf deine Stapel ({name} bekommt deinen Schlitten: {mine})',
-    'hh.a.reward_other_empty': 'Schlitten von {name} ist leer: nichts für dich ({name} bekommt deinen Schlitten: {mine})',
-    'hh.a.reward_own': '{load} vom eigenen Schlitten auf deine Stapel (kein Tausch)',
-    'hh.a.reward_own_empty': 'Dein eigener Schlitten ist leer: nichts für dich (kein Tausch)',
-    'hh.from_you': '1 von dir', 'hh.from': '1 von {name}',
-    'hh.e.wish_from': '{name} wünscht sich {colour} und bekommt {from}',
-    'hh.e.wish_nothing': '{name} wünscht sich {colour}, aber niemand hat eins abzugeben',
-    'hh.e.wish_from_you': 'Du wünschst dir {colour} und bekommst {from}',
-    'hh.e.wish_nothing_you': 'Du wünschst dir {colour}, aber niemand hat eins abzugeben',
-    'hh.e.banked_you': 'Du stapelst {load} vom Schlitten von {owner}',
-    'hh.e.banked_own_you': 'Du stapelst {load} vom eigenen Schlitten',
-    'hh.e.banked_yours': '{name} stapelt {load} von deinem Schlitten',
-    'hh.e.banked_empty': '{name} nimmt den leeren Schlitten von {owner}',
-    'hh.e.banked_empty_yours': '{name} nimmt deinen leeren Schlitten',
-    'hh.e.banked_empty_you': 'Du nimmst den leeren Schlitten von {owner}',
-    'hh.e.swap': '{name} tauscht den Schlitten mit {with}; {with} bekommt den Schlitten von {name}: {load}',
-    'hh.e.swap_you': 'Du tauschst den Schlitten mit {with}; {with} bekommt deinen Schlitten: {load}',
-    'hh.e.swap_yours': '{name} tauscht den Schlitten mit dir; du bekommst den Schlitten von {name}: {load}',
-    'hh.m.swap_lost': '{name} nimmt {lost} von deinem Schlitten auf die eigenen Stapel. Dafür bekommst du den Schlitten von {name}: {load}',
-    'hh.m.swap_lost_empty': '{name} nimmt deinen leeren Schlitten. Dafür bekommst du den Schlitten von {name}: {load}',
-    'hh.end_near': 'Unterm Baum nur noch {colours}: ist eine Farbe aufgebraucht, ist das Spiel aus.',
-    'hh.last_turn': 'Letzter Zug! Unterm Baum liegt nur noch {colour}: nach diesem Zug ist das Spiel aus.',
-    'hh.last_turn_none': 'Letzter Zug! Unterm Baum liegt nichts mehr: nach diesem Zug ist das Spiel aus.',
-    'hh.p.last_turn': 'Letzter Zug!',
-    'hh.p.deer_taken': '{name} hat dein Rentier genommen – nimm dir eins, dann würfeln',
-    'hh.p.deer_none': 'Du hast kein Rentier – nimm dir eins, dann würfeln',
-    'hh.to.start': 'Die Zeit war um: das Spiel hat für dich gewürfelt',
-    'hh.to.start_deer': 'Die Zeit war um: das Spiel hat für dich das Rentier von {from} genommen und gewürfelt',
-    'hh.to.colour': 'Die Zeit war um: das Spiel hat {colour} für dich gestapelt',
-    'hh.to.sleigh': 'Die Zeit war um: das Spiel hat für dich den Schlitten von {name} gewählt',
-    'hh.to.sleigh_own': 'Die Zeit war um: das Spiel hat für dich deinen eigenen Schlitten gewählt',
-    'hh.to.wish': 'Die Zeit war um: das Spiel hat sich für dich {colour} gewünscht',
-    'hh.e.took_your_reindeer': '{name} nimmt dir dein Rentier weg',
-    'hh.counts': 'zählt',
-  },
-};
 // The board's words (the picker's and the lobby's are in catalogue.js, loaded on every page).
 addTexts(texts);
 
 const colourName = (c) => t(`hh.${c}`);
-const special = (face) => face === 'reindeer_reward' || face === 'christmas_wish';
 
 // Whether `seat` is the viewer's own (a spectator has none): what happens to them is told to them.
 const isMe = (ctx, seat) => ctx.seat !== null && ctx.seat !== undefined && seat === ctx.seat;
@@ -219,79 +37,6 @@ function faceName(face) {
   return face.split('_').map(colourName).join(' + ');
 }
 
-// ---------------------------------------------------------------------------------------------
-// The art: one warm style, drawn here as inline SVG and CSS (css/happy_holidays.css). The rules
-// sheet (js/rules/happy_holidays.js) shows the same pictures.
-
-const deerPath = `
-  <path class="deer-antler" d="M49 17c-2-6-1-11 3-15M51 11c3-2 6-2 8-1M49 17c-5-4-10-5-14-4M42 14c-1-4-4-6-7-6"/>
-  <path class="deer-body" d="M14 40c0-7 8-11 20-11h10l4-12c1-3 6-3 8 0l6 6c2 2 1 5-2 5h-5l-3 13c0 4-3 7-7 7H22c-5 0-8-3-8-8z"/>
-  <path class="deer-belly" d="M22 44c5 2 15 2 20 0"/>
-  <path class="deer-leg" d="M20 46v16M27 47v15M40 47v15M46 45v17"/>
-  <path class="deer-tail" d="M15 36l-5-3"/>
-  <circle class="deer-eye" cx="55" cy="20" r="1.3"/>
-  <circle class="deer-nose" cx="64" cy="27" r="3"/>
-  <path class="deer-harness" d="M44 27c-2 6-2 10 0 14"/>`;
-
-// A reindeer, standing in front of a sleigh; without one, only its dashed outline.
-export function reindeerSvg(has = true) {
-  return `<svg class="deer ${has ? '' : 'none'}" viewBox="0 0 70 64" aria-hidden="true" focusable="false">${deerPath}</svg>`;
-}
-
-// The Christmas tree the gifts lie around.
-export function treeSvg() {
-  return `<svg class="tree" viewBox="0 0 100 118" aria-hidden="true" focusable="false">
-    <rect class="trunk" x="43" y="96" width="14" height="18" rx="2"/>
-    <path class="tier" d="M50 50 8 100h84z"/><path class="tier t2" d="M50 30 16 76h68z"/><path class="tier t3" d="M50 12 24 52h52z"/>
-    <path class="garland" d="M30 44q20 10 40-2M22 68q28 12 56-4M14 92q36 12 72-4"/>
-    <circle class="bauble b1" cx="34" cy="58" r="3.5"/><circle class="bauble b2" cx="64" cy="50" r="3.5"/>
-    <circle class="bauble b3" cx="46" cy="80" r="3.5"/><circle class="bauble b4" cx="74" cy="86" r="3.5"/>
-    <circle class="bauble b2" cx="24" cy="90" r="3.5"/><circle class="bauble b1" cx="56" cy="36" r="3"/>
-    <path class="star" d="M50 1l3.2 6.6 7.3 1-5.3 5.1 1.3 7.2L50 17.5l-6.5 3.4 1.3-7.2-5.3-5.1 7.3-1z"/>
-  </svg>`;
-}
-
-// The sleigh's body: a red sleigh with a golden rim on curled runners, facing right.
-export function sleighSvg() {
-  return `<svg class="sleigh-body" viewBox="0 0 200 52" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-    <path class="runner" d="M12 46h160c10 0 16-6 16-14s-6-12-11-9"/>
-    <path class="strut" d="M40 40v6M130 40v6"/>
-    <path class="body" d="M6 6h150c14 0 22 8 26 20l-8 14H24C12 40 6 30 6 18z"/>
-    <path class="rim" d="M6 8h150c12 0 19 6 23 16"/>
-    <path class="swirl" d="M30 24c6-8 16-8 18 0M160 22c-4 6 2 12 8 8"/>
-  </svg>`;
-}
-
-const stud = (x, y) => `<circle class="stud" cx="${x}" cy="${y}" r="9"/>`;
-
-// A face of the LEGO die: two colours (a 2×2 plate, half and half), the reindeer or the star;
-// a plain blank face before the first roll (no studs: four of them looked like a 4).
-export function dieSvg(face) {
-  const faceShape = 'M14 4h58a10 10 0 0 1 10 10v58a10 10 0 0 1-10 10H14A10 10 0 0 1 4 72V14A10 10 0 0 1 14 4z';
-  let inner;
-  if (face && !special(face)) {
-    const [a, b] = face.split('_');
-    inner = `<path style="fill:${paint[a]}" d="M14 4h29v78H14A10 10 0 0 1 4 72V14A10 10 0 0 1 14 4z"/>
-      <path style="fill:${paint[b]}" d="M43 4h29a10 10 0 0 1 10 10v58a10 10 0 0 1-10 10H43z"/>
-      <g class="studs">${stud(24, 24)}${stud(24, 62)}${stud(62, 24)}${stud(62, 62)}</g>`;
-  } else if (face === 'reindeer_reward') {
-    inner = `<g transform="translate(12 16) scale(.92)">${deerPath}</g>`;
-  } else if (face === 'christmas_wish') {
-    inner = '<path class="star" d="M43 12l9 18.5 20.5 3-14.8 14.4 3.5 20.3L43 58.6l-18.2 9.6 3.5-20.3L13.5 33.5l20.5-3z"/>';
-  } else {
-    inner = '';
-  }
-  return `<svg class="die-svg" viewBox="0 0 92 92" aria-hidden="true" focusable="false">
-    <path class="die-side" d="M14 10h62a10 10 0 0 1 10 10v58a10 10 0 0 1-10 10H14A10 10 0 0 1 4 78V20A10 10 0 0 1 14 10z"/>
-    <path class="die-face" d="${faceShape}"/>${inner}<path class="die-edge" d="${faceShape}"/>
-  </svg>`;
-}
-
-// One gift box in a colour: ribbon and bow are CSS (.gb).
-export function giftBox(colour, attrs = '') {
-  return `<i class="gb gb-${colour}" style="--g:${paint[colour]}" ${attrs}></i>`;
-}
-
 // A count next to the gifts, dark on white: readable on every colour (WCAG AA).
 const countChip = (n) => `<b class="cnt">${n}</b>`;
 
@@ -302,7 +47,7 @@ const countChip = (n) => `<b class="cnt">${n}</b>`;
 const anchor = (loc) => `<i class="anchor" data-flip="at-${loc}"></i>`;
 
 // The last `n` of `shown` boxes arrived from `from` (moves.arrivals), the others lay there.
-function boxes(colour, loc, count, cap) {
+function boxes(moves, colour, loc, count, cap) {
   const shown = Math.min(count, cap);
   const arrived = moves.arrivals.get(loc);
   const fresh = arrived ? Math.min(arrived.n, shown) : 0;
@@ -317,15 +62,24 @@ function boxes(colour, loc, count, cap) {
 // ---------------------------------------------------------------------------------------------
 // What moved in the last state, worked out from its events and the view before it.
 
-const moves = { room: null, prev: null, seq: null, arrivals: new Map(), deerFrom: new Map(), rolls: 0 };
-// Who took whose reindeer (the one without it -> the taker), and what happened to the viewer's
-// gifts and reindeer since their own last roll (shown in their own place on the board).
-const told = { room: null, deerTakenBy: new Map(), news: [], mine: false };
+// The board of one room (see board.js): `moves`, what moved in the state on screen, and `told`, who
+// took whose reindeer (the one without it -> the taker) and what happened to the viewer's gifts and
+// reindeer since their own last roll (shown in their own place on the board). A new room gets a new
+// board, so nothing of another room's game is ever shown.
+export function createBoard() {
+  const moves = { prev: null, seq: null, arrivals: new Map(), deerFrom: new Map(), rolls: 0 };
+  const told = { deerTakenBy: new Map(), news: [], mine: false };
+  return {
+    ...hooks,
+    onState: (msg) => noteState(msg, moves, told),
+    promptText: (ctx) => promptText(ctx, told),
+    primary: (entry) => primary(entry, moves),
+    render: (ctx) => render(ctx, moves, told),
+  };
+}
 
-function noteNews(msg) {
-  if (msg.room !== told.room || (msg.events || []).some((e) => e.kind === 'game_started')) {
-    Object.assign(told, { room: msg.room, deerTakenBy: new Map(), news: [] });
-  }
+function noteNews(msg, told) {
+  if ((msg.events || []).some((e) => e.kind === 'game_started')) Object.assign(told, { deerTakenBy: new Map(), news: [] });
   const me = msg.seat;
   for (const ev of msg.events || []) {
     if (ev.kind === 'took_reindeer') {
@@ -360,16 +114,15 @@ function showChoices() {
   window.scrollBy({ top: r.top - below, behavior: 'instant' });
 }
 
-function noteState(msg) {
-  noteNews(msg);
+function noteState(msg, moves, told) {
+  noteNews(msg, told);
   const mine = msg.seat !== null && msg.seat !== undefined && Boolean(msg.prompt?.seats?.includes(msg.seat)) && msg.legal?.length > 0 && !msg.over;
   if (mine && !told.mine) queueMicrotask(showChoices); // after this state is drawn
   told.mine = mine;
   const v = msg.view;
   // Only the state right after the one drawn moves anything: a state that answers a join (a
   // reload, a second window, a reconnect) repeats the current seq or jumps past missed ones.
-  const prev = moves.room === msg.room && msg.seq === moves.seq + 1 ? moves.prev : null;
-  moves.room = msg.room;
+  const prev = msg.seq === moves.seq + 1 ? moves.prev : null;
   moves.prev = v || null;
   moves.seq = msg.seq;
   moves.arrivals = new Map();
@@ -487,33 +240,33 @@ function weak(entry, v) {
 // (help.js); each also has a name for screen readers (aria-label).
 const tip = (text) => `title="${esc(text)}" data-tip="${esc(text)}"`;
 
-export default {
+// What to do now; without a reindeer, also why (who took it).
+function promptText(ctx, told) {
+  const kind = ctx.state.prompt?.kind;
+  if (!kind) return '';
+  const v = ctx.view;
+  if ((kind === 'take_reindeer_or_roll' || kind === 'take_reindeer') && isMe(ctx, v?.active) && v.players?.[v.active]?.reindeer === false) {
+    const taker = told.deerTakenBy.get(v.active);
+    return taker !== undefined ? t('hh.p.deer_taken', { name: ctx.name(taker) }) : t('hh.p.deer_none');
+  }
+  const text = t(`hh.p.${kind}`);
+  return kind === 'sleigh_colour' && v?.tree && treeLeft(v).length <= 1 ? `${t('hh.p.last_turn')} ${text}` : text;
+}
+
+// The recommended choice: taking a reindeer, or rolling with one. Rolling without a reindeer
+// (strict mode: the turn is missed) is offered as a plain button.
+function primary(entry, moves) {
+  if (entry.kind === 'take_reindeer') return true;
+  if (entry.kind !== 'roll') return false;
+  const v = moves.prev; // the state just taken in by onState, the one on screen
+  return !v || v.players?.[v.active]?.reindeer !== false;
+}
+
+// The hooks that keep nothing between calls (createBoard adds the others).
+const hooks = {
   id: 'happy_holidays',
 
-  promptText(ctx) {
-    const kind = ctx.state.prompt?.kind;
-    if (!kind) return '';
-    const v = ctx.view;
-    // Without a reindeer: say why (who took it), and what to do.
-    if ((kind === 'take_reindeer_or_roll' || kind === 'take_reindeer') && isMe(ctx, v?.active) && v.players?.[v.active]?.reindeer === false) {
-      const taker = told.deerTakenBy.get(v.active);
-      return taker !== undefined ? t('hh.p.deer_taken', { name: ctx.name(taker) }) : t('hh.p.deer_none');
-    }
-    const text = t(`hh.p.${kind}`);
-    return kind === 'sleigh_colour' && v?.tree && treeLeft(v).length <= 1 ? `${t('hh.p.last_turn')} ${text}` : text;
-  },
-
-  // The recommended choice: taking a reindeer, or rolling with one. Rolling without a reindeer
-  // (strict mode: the turn is missed) is offered as a plain button.
-  primary(entry) {
-    if (entry.kind === 'take_reindeer') return true;
-    if (entry.kind !== 'roll') return false;
-    const v = moves.prev; // the state just taken in by onState, the one on screen
-    return !v || v.players?.[v.active]?.reindeer !== false;
-  },
-
   // Moments announced to everyone (moments.js): a reindeer changing hands or forgotten, a sleigh
-  // swap, a wish.
   // swap, a wish; what is lost is told to the one who lost it ("from you"); the end coming near.
   moments: {
     took_reindeer: '🦌',
@@ -570,7 +323,7 @@ export default {
     const weakOnes = ctx.legal.map((e, i) => [e, i]).filter(([e]) => weak(e, ctx.view));
     if (!weakOnes.length) return '';
     return `<div class="buttons hh-weak">${weakOnes.map(([e, i]) =>
-      `<button class="action weak" data-act="legal" data-i="${i}">${esc(this.actionLabel(e, ctx))}</button>`).join('')}</div>`;
+      `<button class="action weak" data-act="legal" data-i="${i}">${esc(hooks.actionLabel(e, ctx))}</button>`).join('')}</div>`;
   },
 
   actionLabel(entry, ctx) {
@@ -605,74 +358,6 @@ export default {
 
   eventText,
 
-  onState(msg) {
-    noteState(msg);
-  },
-
-  render(ctx) {
-    const v = ctx.view;
-    const names = (seat) => ctx.name(seat);
-    const pile = (c) => {
-      const n = v.tree[c] ?? 0;
-      const label = t('hh.tip.pile', { count: t('hh.count', { n, colour: colourName(c) }) });
-      return `<div class="pile ${n ? '' : 'gone'}" style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)} data-testid="hh-tree-${c}">
-        <span class="pile-boxes">${anchor(`tree-${c}`)}${boxes(c, `tree-${c}`, n, 6)}</span>${countChip(n)}</div>`;
-    };
-    const face = v.last_roll?.face;
-    const dieLabel = face ? t('hh.tip.die', { face: faceName(face) }) : t('hh.die_not_rolled');
-    const rolled = moves.rolls ? `rolled roll-${moves.rolls % 2 ? 'a' : 'b'}` : '';
-    const endNear = ctx.state.over ? null : endNearText(v);
-    // In the viewer's own place: what others took from them since their last roll.
-    const news = told.room === ctx.state.room && isMe(ctx, ctx.seat) && !ctx.state.over
-      ? told.news.map((n) => `<li>${esc(newsText(n, ctx))}</li>`).join('') : '';
-    const players = v.players.map((p) => {
-      const active = p.seat === v.active && !ctx.state.over;
-      const name = names(p.seat);
-      const deer = t(p.reindeer ? 'hh.tip.reindeer' : 'hh.tip.no_reindeer', { name });
-      const deerFrom = moves.deerFrom.get(p.seat);
-      const deerMove = p.reindeer && deerFrom !== undefined ? `data-flip="deer-a${moves.seq}" data-flip-from="at-deer-${deerFrom}"` : '';
-      const load = colours.filter((c) => p.sleigh.gifts[c] > 0).map((c) => {
-        const n = p.sleigh.gifts[c];
-        const label = t('hh.tip.load', { name, count: t('hh.count', { n, colour: colourName(c) }) });
-        return `<span class="load-group ${n === 1 ? 'one' : ''}" role="img" aria-label="${esc(label)}" ${tip(label)}>
-          <span class="load-boxes">${anchor(`sl-${p.seat}-${c}`)}${boxes(c, `sl-${p.seat}-${c}`, n, 4)}</span>${countChip(n)}</span>`;
-      }).join('');
-      const stacks = colours.map((c) => {
-        const n = p.stacks[c] || 0;
-        const label = t('hh.tip.stack', { name, count: t('hh.count', { n, colour: colourName(c) }) });
-        return `<div class="tower ${n ? '' : 'none'}" style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)}>
-          <span class="tower-boxes">${anchor(`st-${p.seat}-${c}`)}${boxes(c, `st-${p.seat}-${c}`, n, 10)}</span>${countChip(n)}</div>`;
-      }).join('');
-      return `<div class="hh-player ${active ? 'active' : ''} ${isMe(ctx, p.seat) ? 'me' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
-        <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
-          <span class="score">${esc(t('hh.points', { n: p.score }))}</span></div>
-        ${news && isMe(ctx, p.seat) ? `<ul class="hh-news" data-testid="hh-news"><li class="hh-news-head">${esc(t('hh.news_head'))}</li>${news}</ul>` : ''}
-        <div class="hh-table">
-          <div class="rig">
-            <div class="sleigh" role="group" aria-label="${esc(t('hh.tip.sleigh', { name }))}" ${tip(t('hh.tip.sleigh', { name }))}>
-              <div class="load">${load || `<span class="load-empty">${esc(t('hh.empty'))}</span>`}</div>${sleighSvg()}</div>
-            <span class="reindeer ${p.reindeer ? 'has' : ''}" role="img" aria-label="${esc(deer)}" ${tip(deer)} ${deerMove}>${anchor(`deer-${p.seat}`)}${reindeerSvg(p.reindeer)}</span>
-          </div>
-          <div class="stacks" role="group" aria-label="${esc(t('hh.tip.stacks', { name }))}" ${tip(t('hh.tip.stacks', { name }))}>
-            <span class="label" aria-hidden="true">${esc(t('hh.stacks'))}</span>${stacks}</div>
-        </div>
-      </div>`;
-    });
-    return `<div class="hh-board" data-phase="${esc(v.phase)}">
-      <div class="tree-area" ${tip(t('hh.tip.tree'))}>
-        <h3>${esc(t('hh.tree'))}</h3>
-        <p class="round">${esc(t('hh.round', { n: v.round }))}</p>
-        <p class="die-caption">${v.last_roll ? esc(t('hh.e.rolled', { name: names(v.last_roll.seat), face: faceName(face) })) : ''}</p>
-        ${endNear ? `<p class="end-near ${endNear.last ? 'last' : ''}" data-testid="hh-end-near">${esc(endNear.text)}</p>` : ''}
-        <div class="die-area">
-          <div id="hh-die" class="die3d ${rolled}" role="img" aria-label="${esc(dieLabel)}" ${tip(dieLabel)} data-face="${esc(face || '')}" data-testid="hh-die">${dieSvg(face)}</div>
-        </div>
-        <div class="scene">${treeSvg()}<div class="piles left">${pile('red')}${pile('green')}</div><div class="piles right">${pile('blue')}${pile('yellow')}</div></div>
-      </div>
-      <div class="hh-players">${players.join('')}</div>
-    </div>`;
-  },
-
   // Why the winner won, in one line under the table.
   resultNote(ctx) {
     const r = ctx.state.result || {};
@@ -688,3 +373,71 @@ export default {
       <tbody>${rows.join('')}</tbody></table>`;
   },
 };
+
+function render(ctx, moves, told) {
+  const v = ctx.view;
+  const names = (seat) => ctx.name(seat);
+  const pile = (c) => {
+    const n = v.tree[c] ?? 0;
+    const label = t('hh.tip.pile', { count: t('hh.count', { n, colour: colourName(c) }) });
+    return `<div class="pile ${n ? '' : 'gone'}" style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)} data-testid="hh-tree-${c}">
+      <span class="pile-boxes">${anchor(`tree-${c}`)}${boxes(moves, c, `tree-${c}`, n, 6)}</span>${countChip(n)}</div>`;
+  };
+  const face = v.last_roll?.face;
+  const dieLabel = face ? t('hh.tip.die', { face: faceName(face) }) : t('hh.die_not_rolled');
+  const rolled = moves.rolls ? `rolled roll-${moves.rolls % 2 ? 'a' : 'b'}` : '';
+  const endNear = ctx.state.over ? null : endNearText(v);
+  // In the viewer's own place: what others took from them since their last roll.
+  const news = isMe(ctx, ctx.seat) && !ctx.state.over
+    ? told.news.map((n) => `<li>${esc(newsText(n, ctx))}</li>`).join('') : '';
+  const players = v.players.map((p) => playerHtml(ctx, p, moves, news));
+  return `<div class="hh-board" data-phase="${esc(v.phase)}">
+    <div class="tree-area" ${tip(t('hh.tip.tree'))}>
+      <h3>${esc(t('hh.tree'))}</h3>
+      <p class="round">${esc(t('hh.round', { n: v.round }))}</p>
+      <p class="die-caption">${v.last_roll ? esc(t('hh.e.rolled', { name: names(v.last_roll.seat), face: faceName(face) })) : ''}</p>
+      ${endNear ? `<p class="end-near ${endNear.last ? 'last' : ''}" data-testid="hh-end-near">${esc(endNear.text)}</p>` : ''}
+      <div class="die-area">
+        <div id="hh-die" class="die3d ${rolled}" role="img" aria-label="${esc(dieLabel)}" ${tip(dieLabel)} data-face="${esc(face || '')}" data-testid="hh-die">${dieSvg(face)}</div>
+      </div>
+      <div class="scene">${treeSvg()}<div class="piles left">${pile('red')}${pile('green')}</div><div class="piles right">${pile('blue')}${pile('yellow')}</div></div>
+    </div>
+    <div class="hh-players">${players.join('')}</div>
+  </div>`;
+}
+
+// A player's place: the sleigh with its load and its reindeer, the stacks, and in the viewer's own
+// place the news of what others took from them (`news`).
+function playerHtml(ctx, p, moves, news) {
+  const active = p.seat === ctx.view.active && !ctx.state.over;
+  const name = ctx.name(p.seat);
+  const deer = t(p.reindeer ? 'hh.tip.reindeer' : 'hh.tip.no_reindeer', { name });
+  const deerFrom = moves.deerFrom.get(p.seat);
+  const deerMove = p.reindeer && deerFrom !== undefined ? `data-flip="deer-a${moves.seq}" data-flip-from="at-deer-${deerFrom}"` : '';
+  const load = colours.filter((c) => p.sleigh.gifts[c] > 0).map((c) => {
+    const n = p.sleigh.gifts[c];
+    const label = t('hh.tip.load', { name, count: t('hh.count', { n, colour: colourName(c) }) });
+    return `<span class="load-group ${n === 1 ? 'one' : ''}" role="img" aria-label="${esc(label)}" ${tip(label)}>
+      <span class="load-boxes">${anchor(`sl-${p.seat}-${c}`)}${boxes(moves, c, `sl-${p.seat}-${c}`, n, 4)}</span>${countChip(n)}</span>`;
+  }).join('');
+  const stacks = colours.map((c) => {
+    const n = p.stacks[c] || 0;
+    const label = t('hh.tip.stack', { name, count: t('hh.count', { n, colour: colourName(c) }) });
+    return `<div class="tower ${n ? '' : 'none'}" style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)}>
+      <span class="tower-boxes">${anchor(`st-${p.seat}-${c}`)}${boxes(moves, c, `st-${p.seat}-${c}`, n, 10)}</span>${countChip(n)}</div>`;
+  }).join('');
+  return `<div class="hh-player ${active ? 'active' : ''} ${isMe(ctx, p.seat) ? 'me' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
+    <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
+      <span class="score">${esc(t('hh.points', { n: p.score }))}</span></div>
+    ${news && isMe(ctx, p.seat) ? `<ul class="hh-news" data-testid="hh-news"><li class="hh-news-head">${esc(t('hh.news_head'))}</li>${news}</ul>` : ''}
+    <div class="hh-table">
+      <div class="rig">
+        <div class="sleigh" role="group" aria-label="${esc(t('hh.tip.sleigh', { name }))}" ${tip(t('hh.tip.sleigh', { name }))}>
+          <div class="load">${load || `<span class="load-empty">${esc(t('hh.empty'))}</span>`}</div>${sleighSvg()}</div>
+        <span class="reindeer ${p.reindeer ? 'has' : ''}" role="img" aria-label="${esc(deer)}" ${tip(deer)} ${deerMove}>${anchor(`deer-${p.seat}`)}${reindeerSvg(p.reindeer)}</span>
+      </div>
+      <div class="stacks" role="group" aria-label="${esc(t('hh.tip.stacks', { name }))}" ${tip(t('hh.tip.stacks', { name }))}>
+        <span class="label" aria-hidden="true">${esc(t('hh.stacks'))}</span>${stacks}</div>
+    </div>
+  </div>`;
+}

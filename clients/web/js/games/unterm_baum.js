@@ -37,16 +37,13 @@ function sayMember(name) {
   const [word, ...rest] = name.split(' ');
   return parents[word] && rest.length ? `${parents[word]} ${rest.join(' ')}` : name;
 }
-// The names of the players at the table (set on every render): a family member called like one of
-// them says that it is the family member ("Tom (Familie)"), so nobody mistakes the row for the player.
-let seated = new Set();
-function noteSeated(ctx) {
-  seated = new Set((ctx.view?.players || []).map((p) => String(ctx.name(p.seat) || '').trim().toLowerCase()).filter(Boolean));
-}
-function memberName(name) {
+// A family member called like one of the players at the table says that it is the family member
+// ("Tom (Familie)"), so nobody mistakes the row for the player.
+function memberName(name, ctx) {
   if (!name) return name;
   const said = sayMember(name);
-  return seated.has(said.trim().toLowerCase()) ? t('ub.family_member', { name: said }) : said;
+  const seated = (ctx.view?.players || []).map((p) => String(ctx.name(p.seat) || '').trim().toLowerCase());
+  return seated.includes(said.trim().toLowerCase()) ? t('ub.family_member', { name: said }) : said;
 }
 
 export function motifName(motif) {
@@ -60,9 +57,6 @@ function motifHtml(motif) {
   return motifCardHtml(motif, motifName(motif));
 }
 
-// This browser's own UI state: open reveals, the chosen mode, the selected card, the draft list.
-const ui = { reveals: new Map(), taken: new Map(), landed: new Map(), nearlyFull: null, news: new WeakMap(), mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null };
-
 const locKey = (loc) => ('tree' in loc ? `t${loc.tree}` : `s${loc.seat}:${loc.row}:${loc.slot}`);
 const keyLoc = (key) => {
   if (key[0] === 't') return { tree: Number(key.slice(1)) };
@@ -70,10 +64,6 @@ const keyLoc = (key) => {
   return { seat, row, slot };
 };
 const area = (loc) => ('tree' in loc ? 'tree' : `seat${loc.seat}`);
-
-// Which card is where, as this browser followed them (the view has only places, A15): a card
-// keeps its key when it moves, so it slides from where it was (motion.js, data-flip).
-const cards = { at: new Map(), next: 0 };
 
 // Moves whatever `map` holds at each `from` to its `to`, all at once (a rearrangement swaps).
 function relocate(map, pairs) {
@@ -90,7 +80,7 @@ function hash(text) {
 }
 
 // Every card on the table has a key, no free place keeps one.
-function syncCards(v) {
+function syncCards(v, cards) {
   if (!v?.tree) return;
   const live = new Set();
   v.tree.forEach((occ, i) => occ && live.add(`t${i}`));
@@ -107,7 +97,7 @@ function placeParts(loc, ctx) {
     const { hung } = treeTiers(ctx.view.tree.length);
     return { under: loc.tree >= hung, where: treeWhere(loc.tree, ctx.view.tree.length, true) };
   }
-  const member = memberName(ctx.view.players[loc.seat]?.members?.[loc.row]) || t('ub.row', { n: loc.row + 1 });
+  const member = memberName(ctx.view.players[loc.seat]?.members?.[loc.row], ctx) || t('ub.row', { n: loc.row + 1 });
   return { mine: loc.seat === ctx.seat, name: ctx.name(loc.seat), member, n: ordinal(loc.slot + 1) };
 }
 // "on the tree, 3rd branch …", "on Ben's table, at Marco, 2nd place": where a card lies.
@@ -143,7 +133,7 @@ function availableModes(ctx) {
   return modes;
 }
 
-function currentMode(ctx) {
+function currentMode(ctx, ui) {
   const modes = availableModes(ctx);
   if (!modes.includes(ui.mode)) {
     ui.mode = modes[0] || null;
@@ -153,8 +143,8 @@ function currentMode(ctx) {
 }
 
 // Is `loc` a place the player may click now, and what would it do?
-function clickable(loc, occupied, ctx) {
-  const mode = currentMode(ctx);
+function clickable(loc, occupied, ctx, ui) {
+  const mode = currentMode(ctx, ui);
   if (mode === 'reveal') return occupied && entries(ctx, 'reveal').some((e) => same(e.location, loc));
   if (mode === 'move') {
     const d = domainOf(ctx, 'move');
@@ -170,10 +160,10 @@ function clickable(loc, occupied, ctx) {
 
 // One place: free (a dashed outline), or a card that turns over (the back, and the motif while a
 // reveal is open or after the end). The element stays across renders, so adding `open` flips it.
-function cardHtml(loc, occupied, face, ctx) {
+function cardHtml(loc, occupied, face, ctx, ui) {
   const reveal = ui.reveals.get(locKey(loc));
   const shown = face || (occupied && reveal && reveal.until > Date.now() ? reveal.motif : null);
-  const can = !ctx.state.over && ctx.seat !== null && clickable(loc, occupied, ctx);
+  const can = !ctx.state.over && ctx.seat !== null && clickable(loc, occupied, ctx, ui);
   const selected = ui.selected && same(ui.selected, loc);
   // A place a present was just taken from (the owner's own table): marked for a few seconds.
   const gone = ui.taken.get(locKey(loc));
@@ -191,7 +181,7 @@ function cardHtml(loc, occupied, face, ctx) {
     ? `<span class="ub-flip"><span class="ub-face ub-down">${backSvg()}</span><span class="ub-face ub-up ${shown ? '' : 'ub-blank'}">${shown ? motifHtml(shown) : backSvg()}</span></span>${badge}`
     : '';
   // Where the card is, whether one lies there, and its motif only while it is face up.
-  const member = 'seat' in loc ? memberName(ctx.view.players[loc.seat]?.members?.[loc.row]) || t('ub.row', { n: loc.row + 1 }) : '';
+  const member = 'seat' in loc ? memberName(ctx.view.players[loc.seat]?.members?.[loc.row], ctx) || t('ub.row', { n: loc.row + 1 }) : '';
   const motif = shown ? motifName(shown) : '';
   let label;
   if ('tree' in loc) {
@@ -210,7 +200,7 @@ function cardHtml(loc, occupied, face, ctx) {
   const attrs = can ? `data-act="ub-loc" data-loc='${esc(JSON.stringify(loc))}' role="button" tabindex="0"` : 'role="img"';
   // The key carries what lies above the board (ui.epoch): a card that moves slides, but when the
   // turn bar or the wish list above changes and shifts the whole board, nothing slides.
-  const flip = occupied ? ` data-flip="${cards.at.get(locKey(loc)) || ''}-${ui.epoch}"` : '';
+  const flip = occupied ? ` data-flip="${ui.cards.at.get(locKey(loc)) || ''}-${ui.epoch}"` : '';
   return `<div class="${cls}" ${attrs} aria-label="${esc(label)}" title="${esc(label)}" data-tip="${esc(label)}" data-testid="ub-${locKey(loc)}"${flip}>${inner}</div>`;
 }
 
@@ -234,7 +224,6 @@ function treeWhere(i, n, short = false) {
   return t('ub.where.branch', { b: ordinal(b + 1), i: ordinal(i - tiers[b][0] + 1) });
 }
 
-
 // The fir tree behind the hanging cards: three tiers of branches, drawn to fill its box.
 const firSvg = '<svg class="ub-fir" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true" focusable="false">'
   + '<polygon points="50,0 66,30 58,30 80,62 70,62 100,100 0,100 30,62 20,62 42,30 34,30" fill="#1f6b45"/>'
@@ -256,12 +245,12 @@ function treeTiers(n) {
 
 // The tree: a star, the cards hanging on widening branches, the trunk, and the cards that no longer
 // fit lying under the tree on its skirt.
-function treeHtml(ctx) {
+function treeHtml(ctx, ui) {
   const v = ctx.view;
   const faces = v.tree_faces || [];
   const n = v.tree.length;
   const { tiers, hung, widest } = treeTiers(n);
-  const card = (i) => cardHtml({ tree: i }, v.tree[i], faces[i] || null, ctx);
+  const card = (i) => cardHtml({ tree: i }, v.tree[i], faces[i] || null, ctx, ui);
   const span = (from, count) => Array.from({ length: count }, (_, k) => card(from + k)).join('');
   const rows = tiers.map(([from, w]) => `<div class="ub-tier">${span(from, w)}</div>`);
   const under = n - hung;
@@ -289,10 +278,10 @@ function chipColours(hex) {
   return { bg: `rgb(${rgb.join(',')})`, fg: '#fff' };
 }
 
-function fieldHtml(p, ctx) {
+function fieldHtml(p, ctx, ui) {
   const rows = p.field.map((row, r) => {
-    const member = memberName(p.members?.[r]) || t('ub.row', { n: r + 1 });
-    const cells = row.map((occ, s) => cardHtml({ seat: p.seat, row: r, slot: s }, occ, p.field_faces?.[r]?.[s] || null, ctx));
+    const member = memberName(p.members?.[r], ctx) || t('ub.row', { n: r + 1 });
+    const cells = row.map((occ, s) => cardHtml({ seat: p.seat, row: r, slot: s }, occ, p.field_faces?.[r]?.[s] || null, ctx, ui));
     return `<div class="ub-row"><span class="member">${esc(member)}</span><div class="cells ${row.length > 6 ? 'long' : ''}" style="--cols:${row.length}">${cells.join('')}</div></div>`;
   });
   const fam = p.family ? ` · ${familyName(p.family)}` : '';
@@ -307,20 +296,21 @@ function fieldHtml(p, ctx) {
     <span class="ub-count ${almost ? 'almost' : ''}" title="${esc(t('ub.count_tip', { k: ctx.view.cards_to_remember }))}" data-tip="${esc(t('ub.count_tip', { k: ctx.view.cards_to_remember }))}">${esc(t('ub.count', { n: p.card_count, k: ctx.view.cards_to_remember }))}</span></h3>${rows.join('')}</section>`;
 }
 
-function wishGrid(wishes, rows, slots, members, editable) {
+// `pick`: the present chosen to move, on the list being written (`editable`).
+function wishGrid(ctx, wishes, rows, slots, members, editable = false, pick = null) {
   const at = new Map(wishes.map((w) => [`${w.row}:${w.slot}`, w.motif]));
   const lines = [];
   for (let r = 0; r < rows; r++) {
     const cells = [];
     for (let s = 0; s < slots; s++) {
       const motif = at.get(`${r}:${s}`);
-      const sel = editable && ui.pick && ui.pick.row === r && ui.pick.slot === s;
+      const sel = editable && pick && pick.row === r && pick.slot === s;
       const attrs = editable ? `data-act="ub-wish" data-row="${r}" data-slot="${s}" role="button" tabindex="0"` : '';
       // The gift itself slides when it changes places on the list being written.
       const inner = motif ? `<span class="ub-wish-card"${editable ? ` data-flip="ubw-${motif}"` : ''}>${motifHtml(motif)}</span>` : '';
       cells.push(`<div class="ub-card wish ${motif ? 'open' : 'free'} ${editable ? 'can' : ''} ${sel ? 'selected' : ''}" ${attrs}>${inner}</div>`);
     }
-    lines.push(`<div class="ub-row"><span class="member">${esc(memberName(members?.[r]) || t('ub.row', { n: r + 1 }))}</span><div class="cells ${slots > 6 ? 'long' : ''}" style="--cols:${slots}">${cells.join('')}</div></div>`);
+    lines.push(`<div class="ub-row"><span class="member">${esc(memberName(members?.[r], ctx) || t('ub.row', { n: r + 1 }))}</span><div class="cells ${slots > 6 ? 'long' : ''}" style="--cols:${slots}">${cells.join('')}</div></div>`);
   }
   return lines.join('');
 }
@@ -336,7 +326,7 @@ function ownFamily(ctx, domain, suggestion) {
   return free[free.length - 1 - (seat % free.length)];
 }
 
-function assignHtml(ctx) {
+function assignHtml(ctx, ui) {
   const suggestion = entries(ctx, 'assign').find((e) => !e.domain);
   const domain = domainOf(ctx, 'assign');
   if (!domain || !suggestion) return '';
@@ -358,7 +348,7 @@ function assignHtml(ctx) {
     ui.draft.lost.to = ui.draft.family;
     ui.draft.chosen = false;
     ui.pick = null;
-    saveDraft();
+    saveDraft(ui);
   }
   const lost = ui.draft.lost && ui.draft.lost.to === ui.draft.family ? ui.draft.lost : null;
   const byName = (l) => (l.by === null ? '?' : ctx.name(l.by));
@@ -371,12 +361,12 @@ function assignHtml(ctx) {
   const hint = state === 'family' ? (lost ? t('ub.family_taken', { family: familyName(lost.family), name: byName(lost) }) : t('ub.family_pick_first'))
     : state === 'pick' ? t('ub.assign_pick')
     : state === 'ready' ? t('ub.assign_ready', { n: ui.draft.wishes.length, done: t('ub.assign_submit') })
-      : t('ub.assign_empty', { member: memberName(members?.[empty]) || t('ub.row', { n: empty + 1 }) });
+      : t('ub.assign_empty', { member: memberName(members?.[empty], ctx) || t('ub.row', { n: empty + 1 }) });
   // What "Use the suggestion" just did: nothing (the list already was the suggestion) or put the
   // presents back (they slide there, and this line says so).
   const followed = lost && ui.draft.family
     ? `<p class="ub-assign-note ub-family-note" data-key="ub-follow-${esc(lost.to)}" data-testid="ub-family-note">ℹ️ ${esc(t('ub.family_followed', {
-      family: familyName(lost.family), name: byName(lost), to: familyName(lost.to), members: (families[lost.to]?.members || []).slice(0, domain.rows).map(memberName).join(', ') }))}</p>` : '';
+      family: familyName(lost.family), name: byName(lost), to: familyName(lost.to), members: (families[lost.to]?.members || []).slice(0, domain.rows).map((m) => memberName(m, ctx)).join(', ') }))}</p>` : '';
   const note = followed + (ui.note ? `<p class="ub-assign-note" data-key="ub-note-${ui.noteN}" data-testid="ub-assign-note" data-note="${ui.note}">${ui.note === 'same' ? 'ℹ️' : '↩️'} ${esc(t(ui.note === 'same' ? 'ub.assign_same' : 'ub.assign_back'))}</p>` : '');
   const fams = domain.families.map((f) => `<option value="${esc(f)}" ${f === ui.draft.family ? 'selected' : ''}>${esc(familyName(f))}</option>`);
   if (!ui.draft.family) fams.unshift(`<option value="" disabled selected>${esc(t('ub.family_choose'))}</option>`);
@@ -384,7 +374,7 @@ function assignHtml(ctx) {
     <h3>📝 ${esc(t('ub.wish_list'))}</h3>
     <p>${esc(t('ub.assign_help'))}</p>
     <label class="field ${state === 'family' ? 'ub-family-lost' : ''}"><span>${esc(t('ub.assign_family'))}</span><select id="ub-family" data-testid="ub-family" data-fresh>${fams.join('')}</select></label>
-    <div class="ub-wishes" data-testid="ub-assign-grid">${wishGrid(ui.draft.wishes, domain.rows, domain.slots, members, true)}</div>
+    <div class="ub-wishes" data-testid="ub-assign-grid">${wishGrid(ctx, ui.draft.wishes, domain.rows, domain.slots, members, true, ui.pick)}</div>
     <div role="status">${note}<p class="ub-assign-hint ${state === 'empty' || state === 'family' ? 'error' : ''}" data-testid="ub-assign-hint" data-state="${state}">${esc(hint)}</p></div>
     <div class="row"><button class="big primary" data-act="ub-assign" ${allRows ? '' : 'disabled'}>${esc(t('ub.assign_submit'))}</button>
       <button data-act="ub-assign-reset">${esc(t('ub.assign_reset'))}</button></div>
@@ -401,7 +391,7 @@ function loadDraft(key) {
     return null;
   }
 }
-function saveDraft() {
+function saveDraft(ui) {
   try {
     sessionStorage.setItem(draftKey, JSON.stringify({ key: ui.draftFor, draft: ui.draft }));
   } catch {
@@ -417,13 +407,13 @@ function wishListHtml(ctx) {
     return `<section class="ub-wishlist card" data-testid="ub-wishlist" data-key="ub-wishlist">
       <h3>📝 ${esc(t('ub.wish_list'))}</h3>
       ${deadline ? `<p class="big-timer">${esc(t('ub.memorize'))} <span class="countdown" data-deadline="${deadline}"></span> s</p>` : ''}
-      <div class="ub-wishes">${wishGrid(v.wish_list.wishes, v.family_size, v.slots_per_row, me?.members, false)}</div></section>`;
+      <div class="ub-wishes">${wishGrid(ctx, v.wish_list.wishes, v.family_size, v.slots_per_row, me?.members)}</div></section>`;
   }
   if (v.phase === 'assign' && me?.assigned) return `<p class="waiting" data-key="ub-waiting">${esc(t('ub.assign_waiting'))}</p>`;
   return '';
 }
 
-function revealBanner(ctx) {
+function revealBanner(ctx, ui) {
   const now = Date.now();
   const open = [...ui.reveals.entries()].filter(([, r]) => r.until > now);
   // Always there and of no height: the banner floats over the board instead of pushing it down
@@ -438,24 +428,21 @@ function revealBanner(ctx) {
     ${motifHtml(r.motif)}</div></div>`;
 }
 
-let rerender = null;
-document.addEventListener('change', (ev) => {
-  if (ev.target.id === 'ub-family' && ui.draft) {
-    ui.draft.family = ev.target.value;
-    ui.draft.chosen = true;
-    ui.draft.lost = null;
-    ui.note = null;
-    saveDraft();
-    rerender?.();
-  }
-});
-
+// The family chosen for the list being written.
+function onChange(el, ctx, ui) {
+  if (el.id !== 'ub-family' || !ui.draft) return;
+  ui.draft.family = el.value;
+  ui.draft.chosen = true;
+  ui.draft.lost = null;
+  ui.note = null;
+  saveDraft(ui);
+  ctx.render();
+}
 
 // After a render (the sticky reveal sits right under the sticky turn bar: --turn-bar-h, app.js),
-// what has to be seen now (the wish list when MEMORIZE starts, a card that was just turned over) is scrolled into the
-// part of the screen that no sticky bar covers.
-const pending = { wishlist: false, card: null, to: null };
-function afterRender() {
+// what has to be seen now (the wish list when MEMORIZE starts, a card that was just turned over:
+// `pending`) is scrolled into the part of the screen that no sticky bar covers.
+function afterRender(pending) {
   const dockEl = document.querySelector('#screen .game-unterm_baum > .actions');
   document.documentElement.style.setProperty('--ub-dock-h', `${dockEl ? Math.ceil(dockEl.getBoundingClientRect().height) : 0}px`);
   const bar = document.querySelector('#screen .turn-bar');
@@ -494,9 +481,9 @@ function afterRender() {
     else if (c.bottom > under) window.scrollBy(0, Math.min(c.bottom - under, c.top - over));
   }
 }
-function settleAfterRender() {
+function settleAfterRender(pending) {
   requestAnimationFrame(() => {
-    afterRender();
+    afterRender(pending);
     placeBanner();
   });
 }
@@ -529,7 +516,7 @@ const takenMs = 4000;
 
 // Tables one present short of full: a table that becomes so is news once (the moment of the move
 // that made it so), computed from the view. The first state seen (a join) only takes note.
-function noteNearlyFull(msg) {
+function noteNearlyFull(msg, ui) {
   const v = msg.view;
   if (!v?.players || v.phase !== 'play') return;
   const now = new Set(v.players.filter((p) => p.card_count === v.cards_to_remember - 1).map((p) => p.seat));
@@ -552,64 +539,43 @@ function rearrangedBefore(ev, log, i) {
   return false;
 }
 
-export default {
-  id: 'unterm_baum',
+// The board of one room (see board.js). `ui` is this browser's own state of it: open reveals, the
+// places a present just left or landed on, the tables one present short of full, the chosen mode
+// and selected card, the wish list being written; `cards`, which card is where as this browser
+// followed them (the view has only places, A15: a card keeps its key when it moves, so it slides
+// from where it was, motion.js data-flip); `pending`, what the next render brings into view. A new
+// room gets a new board, so none of it carries over.
+export function createBoard() {
+  const ui = {
+    reveals: new Map(), taken: new Map(), landed: new Map(), nearlyFull: null, news: new WeakMap(),
+    mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null,
+    cards: { at: new Map(), next: 0 }, pending: { wishlist: false, card: null, to: null },
+  };
+  return {
+    ...hooks,
+    moments: { ...hooks.moments, moved: (ev, ctx) => movedMoment(ev, ctx, ui) },
+    onState: (msg, ctx) => onState(msg, ctx, ui),
+    actionsExtra: (ctx) => actionsExtra(ctx, ui),
+    render: (ctx) => render(ctx, ui),
+    onClick: (el, ctx) => onClick(el, ctx, ui),
+    onChange: (el, ctx) => onChange(el, ctx, ui),
+  };
+}
 
-  // Remembers revealed motifs for their display time, and follows every card that moves (its
-  // key, for the slide, and an open reveal with it).
-  onState(msg, ctx) {
-    rerender = ctx.render;
-    if (msg.events.some((e) => e.kind === 'game_started' && e.seq === undefined) && ctx.seat !== null) pending.to = '.ub-assign';
-    if (msg.events.some((e) => e.kind === 'game_started')) {
-      Object.assign(ui, { mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null, nearlyFull: new Set() });
-      ui.reveals.clear();
-      ui.taken.clear();
-      ui.landed.clear();
-      cards.at.clear();
-    }
-    for (const ev of msg.events) {
-      // A replayed event (after a reconnect) is history: its card is not shown again.
-      if (ev.kind === 'revealed' && ev.seq === undefined) {
-        ui.reveals.set(locKey(ev.location), { motif: ev.motif, seat: ev.seat, until: Date.now() + ev.display_ms });
-        // Only the player who looks has the page brought to the card: nobody else's page moves
-        // by itself (they see the card big in the banner).
-        if (ev.seat === ctx.seat && ctx.seat !== null) pending.card = locKey(ev.location);
-        setTimeout(() => ctx.render(), ev.display_ms + 50);
-      } else if (ev.kind === 'moved') {
-        relocate(ui.reveals, [[ev.from, ev.to]]);
-        relocate(cards.at, [[ev.from, ev.to]]);
-        ui.taken.delete(locKey(ev.to));
-        // Where the card went: ringed in gold for a moment on every screen.
-        ui.landed.delete(locKey(ev.from));
-        if (ev.seq === undefined) {
-          ui.landed.set(locKey(ev.to), { until: Date.now() + takenMs });
-          setTimeout(() => ctx.render(), takenMs + 50);
-        }
-        // Someone else took a present from this player's table: its place is marked for a moment.
-        if (ev.seq === undefined && ctx.seat !== null && ev.from.seat === ctx.seat && ev.seat !== ctx.seat) {
-          ui.taken.set(locKey(ev.from), { by: ev.seat, until: Date.now() + takenMs });
-          setTimeout(() => ctx.render(), takenMs + 50);
-        }
-      } else if (ev.kind === 'rearranged') {
-        const pairs = ev.moves.map((m) => [{ seat: ev.seat, ...m.from }, { seat: ev.seat, ...m.to }]);
-        relocate(ui.reveals, pairs);
-        relocate(cards.at, pairs);
-      } else if (ev.kind === 'turn_started') {
-        // A new player's turn never starts under an old card: a card looked at in the turn before
-        // goes when that turn is over, even if its few seconds are not.
-        for (const [key, r] of ui.reveals) if (r.seat !== ev.seat) ui.reveals.delete(key);
-        if (ev.seq === undefined && ctx.seat !== null && ev.seat === ctx.seat) pending.to = '[data-testid="ub-tree"]';
-      } else if (ev.kind === 'memorize_started' && ev.seq === undefined) {
-        pending.wishlist = true;
-      }
-    }
-    syncCards(msg.view);
-    noteNearlyFull(msg);
-    for (const [key, r] of ui.reveals) if (r.until <= Date.now()) ui.reveals.delete(key);
-    for (const [key, r] of ui.taken) if (r.until <= Date.now()) ui.taken.delete(key);
-    for (const [key, r] of ui.landed) if (r.until <= Date.now()) ui.landed.delete(key);
-    if (ctx.view?.phase !== 'play') ui.selected = null;
-  },
+// A move is news when it took a present from the viewer's table, or left a table one present short
+// of full (ui.news, noteNearlyFull: the game ends when its owner fills it).
+function movedMoment(ev, ctx, ui) {
+  const lines = [];
+  if (ctx.seat !== null && ev.from.seat === ctx.seat && ev.seat !== ctx.seat) lines.push(t('ub.m.taken', { name: ctx.name(ev.seat) }));
+  for (const seat of ui.news.get(ev) || []) {
+    lines.push(seat === ctx.seat ? t('ub.m.one_left_mine') : t('ub.m.one_left', { name: ctx.name(seat) }));
+  }
+  return lines.join(' ') || null;
+}
+
+// The hooks that keep nothing between calls (createBoard adds the others).
+const hooks = {
+  id: 'unterm_baum',
 
   promptText(ctx) {
     const kind = ctx.state.prompt?.kind;
@@ -647,31 +613,11 @@ export default {
     return t(`ub.a.${entry.kind}`) !== `ub.a.${entry.kind}` ? t(`ub.a.${entry.kind}`) : entry.kind;
   },
 
-  actionsExtra(ctx) {
-    const modes = availableModes(ctx);
-    if (!modes.length) return '';
-    const mode = currentMode(ctx);
-    const hint = mode === 'reveal' ? 'ub.hint.reveal'
-      : mode === 'move' ? (ui.selected ? 'ub.hint.move_to' : 'ub.hint.move_from')
-        : ui.selected ? 'ub.hint.rearrange_to' : 'ub.hint.rearrange_from';
-    const buttons = modes.map((m) => `<button class="mode ${m === mode ? 'primary' : ''}" data-act="ub-mode" data-mode="${m}" aria-pressed="${m === mode}">${esc(t(`ub.mode.${m}`))}</button>`);
-    return `<div class="buttons">${buttons.join('')}</div><p class="hint">${esc(t(hint))}</p>`;
-  },
-
-  // Moments announced to everyone (moments.js). Not the start of memorising: the wish list says so
-  // in large letters, and a banner would lie over the list while it is to be learnt. A move is news
-  // when it took a present from the viewer's table, or left a table one present short of full
-  // (the game ends when its owner fills it).
+  // Moments announced to everyone (moments.js; a move: movedMoment). Not the start of memorising:
+  // the wish list says so in large letters, and a banner would lie over the list while it is to be
+  // learnt.
   moments: {
     memorize_ended: '📜',
-    moved(ev, ctx) {
-      const lines = [];
-      if (ctx.seat !== null && ev.from.seat === ctx.seat && ev.seat !== ctx.seat) lines.push(t('ub.m.taken', { name: ctx.name(ev.seat) }));
-      for (const seat of ui.news.get(ev) || []) {
-        lines.push(seat === ctx.seat ? t('ub.m.one_left_mine') : t('ub.m.one_left', { name: ctx.name(seat) }));
-      }
-      return lines.join(' ') || null;
-    },
   },
 
   // `log` and `i` (app.js): the whole log and this event's place in it, so that a player who
@@ -695,117 +641,6 @@ export default {
     }
   },
 
-  // The tree and the tables, the player's own table first (on a phone right under the tree).
-  render(ctx) {
-    const v = ctx.view;
-    noteSeated(ctx);
-    const mine = ctx.seat !== null && !ctx.state.over;
-    const top = [];
-    if (ctx.state.over) ui.reveals.clear();
-    if (mine && v.phase === 'assign') top.push(assignHtml(ctx));
-    if (mine) top.push(wishListHtml(ctx));
-    // During play a strip as high as the reveal banner, under it: the banner, when it comes, lies
-    // over this strip (the reminder that the list is folded) and not over the board.
-    if (v.phase === 'play') {
-      const covered = [...ui.reveals.values()].some((r) => r.until > Date.now());
-      const folded = ctx.seat !== null ? `<span data-testid="ub-folded">${esc(t('ub.folded'))}</span>` : '';
-      const points = `<span class="ub-points" data-testid="ub-points-hint">${esc(t(ctx.seat === null ? 'ub.points_hint_watch' : 'ub.points_hint', { k: v.cards_to_remember }))}</span>`;
-      top.unshift(`<div class="ub-strip muted ${covered ? 'covered' : ''}" data-key="ub-folded">${folded}${points}</div>`);
-    }
-    if (v.phase === 'play' && v.max_rounds && v.round >= v.max_rounds) {
-      top.push(`<p class="ub-last-round" data-key="ub-last-round" role="status">⏳ ${esc(t('ub.last_round'))}</p>`);
-    }
-    syncCards(v);
-    const mineNow = ctx.seat !== null && ctx.state.prompt?.seats?.includes(ctx.seat) && ctx.legal.length > 0;
-    ui.epoch = hash(`${v.phase}${v.turn}${v.prompt}${mineNow}${ctx.state.over}${top.join('')}`);
-    const players = [...v.players].sort((a, b) => (b.seat === ctx.seat) - (a.seat === ctx.seat) || a.seat - b.seat);
-    const fields = players.map((p) => fieldHtml(p, ctx));
-    settleAfterRender();
-    return `${revealBanner(ctx)}${top.join('')}
-      <div class="ub-board" data-key="ub-board">${treeHtml(ctx)}<div class="ub-fields" data-key="ub-fields">${fields.join('')}</div></div>`;
-  },
-
-  async onClick(el, ctx) {
-    const act = el.dataset.act;
-    if (act === 'ub-show') {
-      const card = document.querySelector(`#screen [data-testid="ub-${el.dataset.place}"]`);
-      if (card) {
-        pending.card = el.dataset.place;
-        afterRender();
-        placeBanner();
-      }
-    } else if (act === 'ub-mode') {
-      ui.mode = el.dataset.mode;
-      ui.selected = null;
-      ctx.render();
-    } else if (act === 'ub-loc') {
-      const loc = JSON.parse(el.dataset.loc);
-      const mode = currentMode(ctx);
-      if (mode === 'reveal') {
-        const entry = entries(ctx, 'reveal').find((e) => same(e.location, loc));
-        if (entry) await ctx.act(entry).catch(() => {});
-      } else if (mode === 'move') {
-        if (!ui.selected) ui.selected = loc;
-        else if (same(ui.selected, loc)) ui.selected = null;
-        else {
-          const from = ui.selected;
-          ui.selected = null;
-          await ctx.act({ kind: 'move', from, to: loc }).catch(() => {});
-        }
-        ctx.render();
-      } else if (mode === 'rearrange') {
-        const field = ctx.view.players[ctx.seat].field;
-        if (!ui.selected) {
-          if (field[loc.row][loc.slot]) ui.selected = loc;
-        } else if (same(ui.selected, loc)) {
-          ui.selected = null;
-        } else {
-          const a = { row: ui.selected.row, slot: ui.selected.slot };
-          const b = { row: loc.row, slot: loc.slot };
-          ui.selected = null;
-          const moves = field[b.row][b.slot] ? [{ from: a, to: b }, { from: b, to: a }] : [{ from: a, to: b }];
-          await ctx.act({ kind: 'rearrange', moves }).catch(() => {});
-        }
-        ctx.render();
-      }
-    } else if (act === 'ub-wish') {
-      const cell = { row: Number(el.dataset.row), slot: Number(el.dataset.slot) };
-      const at = (c) => ui.draft.wishes.find((w) => w.row === c.row && w.slot === c.slot);
-      ui.note = null;
-      if (!ui.pick) {
-        if (at(cell)) ui.pick = cell;
-      } else if (ui.pick.row === cell.row && ui.pick.slot === cell.slot) {
-        ui.pick = null;
-      } else {
-        const a = at(ui.pick);
-        const b = at(cell);
-        if (a) Object.assign(a, cell);
-        if (b) Object.assign(b, ui.pick);
-        ui.pick = null;
-        saveDraft();
-      }
-      ctx.render();
-    } else if (act === 'ub-assign') {
-      // The family is sent, chosen or the seat's own start (ownFamily): if someone else took it just
-      // now, the server refuses (rather than give another family) and the list says so.
-      if (!ui.draft.family) return;
-      const cmd = { kind: 'assign', wishes: ui.draft.wishes, family: ui.draft.family };
-      // Once submitted, the list lives only in the player's memory: nothing of it stays stored.
-      await ctx.act(cmd).then(() => sessionStorage.removeItem(draftKey), () => {});
-    } else if (act === 'ub-assign-reset') {
-      const suggestion = entries(ctx, 'assign').find((e) => !e.domain);
-      const was = ui.draft;
-      const spot = (ws) => JSON.stringify([...ws].map((w) => [w.motif, w.row, w.slot]).sort());
-      const domain = domainOf(ctx, 'assign');
-      const unchanged = !!(suggestion && domain && was && was.family === ownFamily(ctx, domain, suggestion) && spot(was.wishes) === spot(suggestion.wishes));
-      ui.draftFor = null;
-      sessionStorage.removeItem(draftKey);
-      ui.note = unchanged ? 'same' : 'back';
-      ui.noteN = (ui.noteN || 0) + 1; // a new line each time (it drops in again)
-      ctx.render();
-    }
-  },
-
   // Why the game ended, in a line under the table.
   resultNote(ctx) {
     const r = ctx.state.result || {};
@@ -813,15 +648,190 @@ export default {
   },
 
   resultHtml(ctx) {
-    noteSeated(ctx);
     const r = ctx.state.result;
     const rows = r.players.map((p) => `<tr class="${r.winners.includes(p.seat) ? 'winner' : ''}">
       <td><span class="dot" style="--c:${ctx.colour(p.seat)}"></span>${esc(ctx.name(p.seat))}</td><td><strong>${p.score}</strong></td>
       <td>${p.exact}</td><td>${p.member}</td><td>${p.other}</td></tr>`);
     const lists = r.players.map((p) => `<details><summary>${esc(t('ub.wished'))}: ${esc(ctx.name(p.seat))}</summary>
-      <div class="ub-wishes">${wishGrid(p.wishes, ctx.view.family_size, ctx.view.slots_per_row, ctx.view.players[p.seat]?.members, false)}</div></details>`);
+      <div class="ub-wishes">${wishGrid(ctx, p.wishes, ctx.view.family_size, ctx.view.slots_per_row, ctx.view.players[p.seat]?.members)}</div></details>`);
     return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('ub.exact'))}</th>
       <th>${esc(t('ub.member'))}</th><th>${esc(t('ub.other'))}</th></tr></thead><tbody>${rows.join('')}</tbody></table>
       <p class="ub-points-note small" data-testid="ub-points-note">${esc(t('ub.points_note'))}</p>${lists.join('')}`;
   },
 };
+
+// Remembers revealed motifs for their display time, and follows every card that moves (its
+// key, for the slide, and an open reveal with it).
+function onState(msg, ctx, ui) {
+  if (msg.events.some((e) => e.kind === 'game_started' && e.seq === undefined) && ctx.seat !== null) ui.pending.to = '.ub-assign';
+  if (msg.events.some((e) => e.kind === 'game_started')) {
+    Object.assign(ui, { mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null, nearlyFull: new Set() });
+    ui.reveals.clear();
+    ui.taken.clear();
+    ui.landed.clear();
+    ui.cards.at.clear();
+  }
+  for (const ev of msg.events) {
+    // A replayed event (after a reconnect) is history: its card is not shown again.
+    if (ev.kind === 'revealed' && ev.seq === undefined) {
+      ui.reveals.set(locKey(ev.location), { motif: ev.motif, seat: ev.seat, until: Date.now() + ev.display_ms });
+      // Only the player who looks has the page brought to the card: nobody else's page moves
+      // by itself (they see the card big in the banner).
+      if (ev.seat === ctx.seat && ctx.seat !== null) ui.pending.card = locKey(ev.location);
+      setTimeout(() => ctx.render(), ev.display_ms + 50);
+    } else if (ev.kind === 'moved') {
+      relocate(ui.reveals, [[ev.from, ev.to]]);
+      relocate(ui.cards.at, [[ev.from, ev.to]]);
+      ui.taken.delete(locKey(ev.to));
+      // Where the card went: ringed in gold for a moment on every screen.
+      ui.landed.delete(locKey(ev.from));
+      if (ev.seq === undefined) {
+        ui.landed.set(locKey(ev.to), { until: Date.now() + takenMs });
+        setTimeout(() => ctx.render(), takenMs + 50);
+      }
+      // Someone else took a present from this player's table: its place is marked for a moment.
+      if (ev.seq === undefined && ctx.seat !== null && ev.from.seat === ctx.seat && ev.seat !== ctx.seat) {
+        ui.taken.set(locKey(ev.from), { by: ev.seat, until: Date.now() + takenMs });
+        setTimeout(() => ctx.render(), takenMs + 50);
+      }
+    } else if (ev.kind === 'rearranged') {
+      const pairs = ev.moves.map((m) => [{ seat: ev.seat, ...m.from }, { seat: ev.seat, ...m.to }]);
+      relocate(ui.reveals, pairs);
+      relocate(ui.cards.at, pairs);
+    } else if (ev.kind === 'turn_started') {
+      // A new player's turn never starts under an old card: a card looked at in the turn before
+      // goes when that turn is over, even if its few seconds are not.
+      for (const [key, r] of ui.reveals) if (r.seat !== ev.seat) ui.reveals.delete(key);
+      if (ev.seq === undefined && ctx.seat !== null && ev.seat === ctx.seat) ui.pending.to = '[data-testid="ub-tree"]';
+    } else if (ev.kind === 'memorize_started' && ev.seq === undefined) {
+      ui.pending.wishlist = true;
+    }
+  }
+  syncCards(msg.view, ui.cards);
+  noteNearlyFull(msg, ui);
+  for (const [key, r] of ui.reveals) if (r.until <= Date.now()) ui.reveals.delete(key);
+  for (const [key, r] of ui.taken) if (r.until <= Date.now()) ui.taken.delete(key);
+  for (const [key, r] of ui.landed) if (r.until <= Date.now()) ui.landed.delete(key);
+  if (ctx.view?.phase !== 'play') ui.selected = null;
+}
+
+function actionsExtra(ctx, ui) {
+  const modes = availableModes(ctx);
+  if (!modes.length) return '';
+  const mode = currentMode(ctx, ui);
+  const hint = mode === 'reveal' ? 'ub.hint.reveal'
+    : mode === 'move' ? (ui.selected ? 'ub.hint.move_to' : 'ub.hint.move_from')
+      : ui.selected ? 'ub.hint.rearrange_to' : 'ub.hint.rearrange_from';
+  const buttons = modes.map((m) => `<button class="mode ${m === mode ? 'primary' : ''}" data-act="ub-mode" data-mode="${m}" aria-pressed="${m === mode}">${esc(t(`ub.mode.${m}`))}</button>`);
+  return `<div class="buttons">${buttons.join('')}</div><p class="hint">${esc(t(hint))}</p>`;
+}
+
+// The tree and the tables, the player's own table first (on a phone right under the tree).
+function render(ctx, ui) {
+  const v = ctx.view;
+  const mine = ctx.seat !== null && !ctx.state.over;
+  const top = [];
+  if (ctx.state.over) ui.reveals.clear();
+  if (mine && v.phase === 'assign') top.push(assignHtml(ctx, ui));
+  if (mine) top.push(wishListHtml(ctx));
+  // During play a strip as high as the reveal banner, under it: the banner, when it comes, lies
+  // over this strip (the reminder that the list is folded) and not over the board.
+  if (v.phase === 'play') {
+    const covered = [...ui.reveals.values()].some((r) => r.until > Date.now());
+    const folded = ctx.seat !== null ? `<span data-testid="ub-folded">${esc(t('ub.folded'))}</span>` : '';
+    const points = `<span class="ub-points" data-testid="ub-points-hint">${esc(t(ctx.seat === null ? 'ub.points_hint_watch' : 'ub.points_hint', { k: v.cards_to_remember }))}</span>`;
+    top.unshift(`<div class="ub-strip muted ${covered ? 'covered' : ''}" data-key="ub-folded">${folded}${points}</div>`);
+  }
+  if (v.phase === 'play' && v.max_rounds && v.round >= v.max_rounds) {
+    top.push(`<p class="ub-last-round" data-key="ub-last-round" role="status">⏳ ${esc(t('ub.last_round'))}</p>`);
+  }
+  syncCards(v, ui.cards);
+  const mineNow = ctx.seat !== null && ctx.state.prompt?.seats?.includes(ctx.seat) && ctx.legal.length > 0;
+  ui.epoch = hash(`${v.phase}${v.turn}${v.prompt}${mineNow}${ctx.state.over}${top.join('')}`);
+  const players = [...v.players].sort((a, b) => (b.seat === ctx.seat) - (a.seat === ctx.seat) || a.seat - b.seat);
+  const fields = players.map((p) => fieldHtml(p, ctx, ui));
+  settleAfterRender(ui.pending);
+  return `${revealBanner(ctx, ui)}${top.join('')}
+    <div class="ub-board" data-key="ub-board">${treeHtml(ctx, ui)}<div class="ub-fields" data-key="ub-fields">${fields.join('')}</div></div>`;
+}
+
+async function onClick(el, ctx, ui) {
+  const act = el.dataset.act;
+  if (act === 'ub-show') {
+    const card = document.querySelector(`#screen [data-testid="ub-${el.dataset.place}"]`);
+    if (card) {
+      ui.pending.card = el.dataset.place;
+      afterRender(ui.pending);
+      placeBanner();
+    }
+  } else if (act === 'ub-mode') {
+    ui.mode = el.dataset.mode;
+    ui.selected = null;
+    ctx.render();
+  } else if (act === 'ub-loc') {
+    const loc = JSON.parse(el.dataset.loc);
+    const mode = currentMode(ctx, ui);
+    if (mode === 'reveal') {
+      const entry = entries(ctx, 'reveal').find((e) => same(e.location, loc));
+      if (entry) await ctx.act(entry).catch(() => {});
+    } else if (mode === 'move') {
+      if (!ui.selected) ui.selected = loc;
+      else if (same(ui.selected, loc)) ui.selected = null;
+      else {
+        const from = ui.selected;
+        ui.selected = null;
+        await ctx.act({ kind: 'move', from, to: loc }).catch(() => {});
+      }
+      ctx.render();
+    } else if (mode === 'rearrange') {
+      const field = ctx.view.players[ctx.seat].field;
+      if (!ui.selected) {
+        if (field[loc.row][loc.slot]) ui.selected = loc;
+      } else if (same(ui.selected, loc)) {
+        ui.selected = null;
+      } else {
+        const a = { row: ui.selected.row, slot: ui.selected.slot };
+        const b = { row: loc.row, slot: loc.slot };
+        ui.selected = null;
+        const moves = field[b.row][b.slot] ? [{ from: a, to: b }, { from: b, to: a }] : [{ from: a, to: b }];
+        await ctx.act({ kind: 'rearrange', moves }).catch(() => {});
+      }
+      ctx.render();
+    }
+  } else if (act === 'ub-wish') {
+    const cell = { row: Number(el.dataset.row), slot: Number(el.dataset.slot) };
+    const at = (c) => ui.draft.wishes.find((w) => w.row === c.row && w.slot === c.slot);
+    ui.note = null;
+    if (!ui.pick) {
+      if (at(cell)) ui.pick = cell;
+    } else if (ui.pick.row === cell.row && ui.pick.slot === cell.slot) {
+      ui.pick = null;
+    } else {
+      const a = at(ui.pick);
+      const b = at(cell);
+      if (a) Object.assign(a, cell);
+      if (b) Object.assign(b, ui.pick);
+      ui.pick = null;
+      saveDraft(ui);
+    }
+    ctx.render();
+  } else if (act === 'ub-assign') {
+    // The family is sent, chosen or the seat's own start (ownFamily): if someone else took it just
+    // now, the server refuses (rather than give another family) and the list says so.
+    if (!ui.draft.family) return;
+    const cmd = { kind: 'assign', wishes: ui.draft.wishes, family: ui.draft.family };
+    // Once submitted, the list lives only in the player's memory: nothing of it stays stored.
+    await ctx.act(cmd).then(() => sessionStorage.removeItem(draftKey), () => {});
+  } else if (act === 'ub-assign-reset') {
+    const suggestion = entries(ctx, 'assign').find((e) => !e.domain);
+    const was = ui.draft;
+    const spot = (ws) => JSON.stringify([...ws].map((w) => [w.motif, w.row, w.slot]).sort());
+    const domain = domainOf(ctx, 'assign');
+    const unchanged = !!(suggestion && domain && was && was.family === ownFamily(ctx, domain, suggestion) && spot(was.wishes) === spot(suggestion.wishes));
+    ui.draftFor = null;
+    sessionStorage.removeItem(draftKey);
+    ui.note = unchanged ? 'same' : 'back';
+    ui.noteN = (ui.noteN || 0) + 1; // a new line each time (it drops in again)
+    ctx.render();
+  }
+}

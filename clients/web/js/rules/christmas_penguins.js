@@ -1,7 +1,7 @@
 // "How to play" Christmas Penguins, for families, in both languages (from
 // docs/rules/christmas-penguins.md). Plain text; **bold** marks a word the screen shows on a button.
-// Pictures are the board's own art (js/games/christmas_penguins.js).
-import { art, picture } from '../games/christmas_penguins.js';
+// Pictures are the board's own art (js/games/cp_art.js).
+import { art, picture } from '../games/cp_art.js';
 
 const hex = 'points="27.7,-16 27.7,16 0,32 -27.7,16 -27.7,-16 0,-32"';
 const pic = {

@@ -1,9 +1,8 @@
 // "How to play" Happy Holidays, for families, in both languages (from docs/rules/happy-holidays.md).
 // Plain text; **bold** marks a word the screen shows on a button. Pictures are the board's own art
-// (js/games/happy_holidays.js, css/happy_holidays.css).
-import { dieSvg, giftBox, reindeerSvg, sleighSvg, treeSvg } from '../games/happy_holidays.js';
+// (js/games/hh_art.js, css/happy_holidays.css).
+import { colours, dieSvg, giftBox, reindeerSvg, sleighSvg, treeSvg } from '../games/hh_art.js';
 
-const colours = ['red', 'green', 'blue', 'yellow'];
 const tower = (colour, n) => `<span class="tower-boxes">${giftBox(colour).repeat(n)}</span>`;
 const die = (face) => `<span class="die3d">${dieSvg(face)}</span>`;
 const pic = {
