@@ -380,13 +380,6 @@ namespace {
 
 using detail::config;
 
-const std::vector<std::string> known_options = {
-    "minPlayers",        "maxPlayers",       "startPlayer",      "boardRadius",      "presentsPerColour", "poolColours",
-    "stones",            "channelsPerPlayer", "channelsPerTurn", "backtrackRule",     "pushMode",
-    "treeMinDistance",   "bearMode",         "fleeRange",        "bearDropTo",        "confiscatedTo",
-    "stoneRecycle",      "reactionWindowMs", "connectivityGuard", "maxRounds",        "bonusMode",
-    "tieBreak",          "mainTimeoutSec",   "subPromptTimeoutSec", "stopSeconds"};
-
 std::optional<detail::stone_counts> parse_stones(const json& v) {
   if (!v.is_string()) return std::nullopt;
   const auto s = v.get<std::string>();
@@ -400,58 +393,81 @@ std::optional<detail::stone_counts> parse_stones(const json& v) {
   return out;
 }
 
-outcome<json> normalize_options(const json& in) {
-  const json options = in.is_null() ? json::object() : in;
-  if (auto e = no_unknown_options(options, known_options)) return *e;
-  json out = json::object();
-  if (auto e = int_option(options, out, "minPlayers", 2, 2, 6)) return *e;
-  // Not in the rulebook (max 6 is fixed there): how many seats the room offers, as in the other games.
-  if (auto e = int_option(options, out, "maxPlayers", 6, 2, 6)) return *e;
-  if (out["minPlayers"].get<int>() > out["maxPlayers"].get<int>())
-    return make_error("invalid_option", "option 'minPlayers' must not exceed 'maxPlayers'");
-  if (auto e = enum_option(options, out, "startPlayer", {"random", "host-picks"})) return *e;
-  if (!options.contains("boardRadius") || options["boardRadius"] == "auto")
-    out["boardRadius"] = "auto";
-  else if (options["boardRadius"] == 3 || options["boardRadius"] == 4)
-    out["boardRadius"] = options["boardRadius"];
-  else
-    return make_error("invalid_option", "option 'boardRadius' must be \"auto\", 3 or 4");
-  if (auto e = int_option(options, out, "presentsPerColour", 4, 3, 8)) return *e;
-  if (auto e = enum_option(options, out, "poolColours", {"all6", "seatedOnly"})) return *e;
-  if (!options.contains("stones"))
-    out["stones"] = "2/2/2";
-  else if (parse_stones(options["stones"]))
-    out["stones"] = options["stones"];
-  else
-    return make_error("invalid_option", "option 'stones' must be \"red/blue/green\" counts 0..4, e.g. \"2/2/2\"");
-  if (auto e = int_option(options, out, "channelsPerPlayer", 3, 0, 6)) return *e;
-  if (!options.contains("channelsPerTurn") || options["channelsPerTurn"] == "unlimited")
-    out["channelsPerTurn"] = "unlimited";
-  else if (options["channelsPerTurn"] == 1)
-    out["channelsPerTurn"] = 1;
-  else
-    return make_error("invalid_option", "option 'channelsPerTurn' must be \"unlimited\" or 1");
-  if (auto e = enum_option(options, out, "backtrackRule", {"simplePath", "noImmediateReverse"})) return *e;
-  if (auto e = enum_option(options, out, "pushMode", {"anyAdjacent", "freeFirst"})) return *e;
-  if (auto e = int_option(options, out, "treeMinDistance", 3, 1, 6)) return *e;
-  if (auto e = enum_option(options, out, "bearMode", {"additional", "instead"})) return *e;
-  if (auto e = enum_option(options, out, "fleeRange", {"adjacent", "anyRefuge"})) return *e;
-  if (auto e = enum_option(options, out, "bearDropTo", {"floe", "pool"})) return *e;
-  if (auto e = enum_option(options, out, "confiscatedTo", {"pool", "santaPlayer", "removed"})) return *e;
-  if (auto e = enum_option(options, out, "stoneRecycle", {"santaReplaces", "discard"})) return *e;
-  if (auto e = int_option(options, out, "reactionWindowMs", 4000, 0, 60000)) return *e;
-  if (auto e = bool_option(options, out, "connectivityGuard", true)) return *e;
-  if (auto e = int_option(options, out, "maxRounds", 20, 1, 500)) return *e;
-  if (auto e = enum_option(options, out, "bonusMode", {"either", "twoAwards"})) return *e;
-  if (auto e = enum_option(options, out, "tieBreak", {"shared", "presentsThenDistinct"})) return *e;
-  if (auto e = timer_option(options, out, "mainTimeoutSec", 60, 1, 3600)) return *e;
-  if (auto e = timer_option(options, out, "subPromptTimeoutSec", 30, 1, 3600)) return *e;
-  if (auto e = timer_option(options, out, "stopSeconds", 20, 1, 600)) return *e;
-  return out;
+using kind = option_spec::kind;
+
+std::optional<rule_error> min_within_max(const json& so_far) {
+  if (so_far["minPlayers"].get<int>() <= so_far["maxPlayers"].get<int>()) return std::nullopt;
+  return make_error("invalid_option", "option 'minPlayers' must not exceed 'maxPlayers'");
+}
+
+// The options of Christmas Penguins (docs/rules/christmas-penguins.md, "Options").
+const option_specs& declared_options() {
+  using seat = option_spec::seat_bound;
+  static const option_specs specs = {
+      {.key = "minPlayers", .fallback = 2, .min = 2, .max = 6, .seats = seat::min_players,
+       .about = "The fewest players a game needs"},
+      // Not in the rulebook (max 6 is fixed there): how many seats the room offers, as in the other games.
+      {.key = "maxPlayers", .fallback = 6, .min = 2, .max = 6, .seats = seat::max_players,
+       .about = "Seats the room offers, at least minPlayers", .check = min_within_max},
+      {.key = "startPlayer", .type = kind::choice, .fallback = "random", .choices = {"random", "host-picks"},
+       .about = "Who is the first Santa: chosen at random, or by the host (start_game then needs first_seat)"},
+      {.key = "boardRadius", .fallback = "auto", .min = 3, .max = 4, .also = {"auto"},
+       .bad_value = "must be \"auto\", 3 or 4",
+       .about = "The board's radius: 3 (37 floes) or 4 (61 floes); \"auto\" is 3 for up to 4 players, else 4"},
+      {.key = "presentsPerColour", .fallback = 4, .min = 3, .max = 8,
+       .about = "Presents of each colour: 2 go to the player of that colour, the rest to the pool"},
+      {.key = "poolColours", .type = kind::choice, .fallback = "all6", .choices = {"all6", "seatedOnly"},
+       .about = "Which colours the pool holds: every colour, or only the colours of seated players"},
+      {.key = "stones", .type = kind::text, .fallback = "2/2/2", .pattern = "^[0-4]/[0-4]/[0-4]$",
+       .bad_value = "must be \"red/blue/green\" counts 0..4, e.g. \"2/2/2\"",
+       .about = "Event stones on the board at the start, as \"red/blue/green\", each 0–4"},
+      {.key = "channelsPerPlayer", .fallback = 3, .min = 0, .max = 6, .about = "Water channels each player holds"},
+      {.key = "channelsPerTurn", .fallback = "unlimited", .min = 1, .max = 1, .also = {"unlimited"},
+       .bad_value = "must be \"unlimited\" or 1", .about = "Channels a player may place per turn"},
+      {.key = "backtrackRule", .type = kind::choice, .fallback = "simplePath",
+       .choices = {"simplePath", "noImmediateReverse"},
+       .about = "\"simplePath\": no floe twice in a move; \"noImmediateReverse\": only no immediate reversal"},
+      {.key = "pushMode", .type = kind::choice, .fallback = "anyAdjacent", .choices = {"anyAdjacent", "freeFirst"},
+       .about = "\"freeFirst\": a pushed penguin goes to an occupied floe only if no REFUGE neighbour exists"},
+      {.key = "treeMinDistance", .fallback = 3, .min = 1, .max = 6,
+       .about = "The least hexDist between Santa and a new tree floe"},
+      {.key = "bearMode", .type = kind::choice, .fallback = "additional", .choices = {"additional", "instead"},
+       .about = "On a 1 the bear moves after your own move (\"additional\"), or only the bear moves (\"instead\")"},
+      {.key = "fleeRange", .type = kind::choice, .fallback = "adjacent", .choices = {"adjacent", "anyRefuge"},
+       .about = "Where the bear's victim flees: to an adjacent REFUGE floe, or to any REFUGE floe"},
+      {.key = "bearDropTo", .type = kind::choice, .fallback = "floe", .choices = {"floe", "pool"},
+       .about = "Where the present dropped to the bear goes: it lies on the floe, or goes into the pool"},
+      {.key = "confiscatedTo", .type = kind::choice, .fallback = "pool",
+       .choices = {"pool", "santaPlayer", "removed"},
+       .about = "Where a confiscated present goes (\"removed\": out of the game)"},
+      {.key = "stoneRecycle", .type = kind::choice, .fallback = "santaReplaces",
+       .choices = {"santaReplaces", "discard"},
+       .about = "A used stone goes to Santa's supply and Santa places it again, or out of the game"},
+      {.key = "reactionWindowMs", .fallback = 4000, .min = 0, .max = 60000, .unit = "milliseconds",
+       .about = "How long the reaction window after a roll stays open (0: no window)"},
+      {.key = "connectivityGuard", .type = kind::boolean, .fallback = true,
+       .about = "True: a channel or green-stone move that would split the board is refused"},
+      {.key = "maxRounds", .fallback = 20, .min = 1, .max = 500,
+       .about = "The game ends at the end of this round (C8; \"An evening's game\" in the rules)"},
+      {.key = "bonusMode", .type = kind::choice, .fallback = "either", .choices = {"either", "twoAwards"},
+       .about = "\"either\": +1 for the most presents of one colour or the most colours; \"twoAwards\": +1 for "
+                "each, at most +2"},
+      {.key = "tieBreak", .type = kind::choice, .fallback = "shared", .choices = {"shared", "presentsThenDistinct"},
+       .about = "\"shared\": all tied players win; \"presentsThenDistinct\": the most presents, then the most "
+                "colours, then shared"},
+      {.key = "mainTimeoutSec", .fallback = 60, .min = 1, .max = 3600, .also = {"off"}, .unit = "seconds",
+       .about = "Timer of the main prompts (setup placements, roll, move, bear_move, post_move)"},
+      {.key = "subPromptTimeoutSec", .fallback = 30, .min = 1, .max = 3600, .also = {"off"}, .unit = "seconds",
+       .about = "Timer of the sub-prompts (place_stone, push_chain, confiscate, steal_colour, relocate_tree, "
+                "pickup_stone, flee)"},
+      {.key = "stopSeconds", .fallback = 20, .min = 1, .max = 600, .also = {"off"}, .unit = "seconds",
+       .about = "How long a granted \"Stop!\" lasts before it lapses (D16)"},
+  };
+  return specs;
 }
 
 outcome<config> make_config(const json& options, int players) {
-  auto norm = normalize_options(options);
+  auto norm = normalize_options(declared_options(), options);
   if (!norm) return norm.error();
   const json& o = norm.value();
   const int min = o["minPlayers"].get<int>(), max = o["maxPlayers"].get<int>();
@@ -503,12 +519,9 @@ outcome<std::unique_ptr<game>> create(const setup& su, dice& d) {
   auto cfg = shared_config(su.options, su.players);
   if (!cfg) return cfg.error();
   const int n = su.players;
-  if (cfg.value()->host_picks) {
-    if (!su.first_seat)
-      return make_error("first_seat_required", "startPlayer is host-picks: the host must pick the first Santa");
-    if (*su.first_seat < 0 || *su.first_seat >= n)
-      return make_error("invalid_option", "first seat " + std::to_string(*su.first_seat) + " is not a seat");
-  }
+  // C2/A6: the first Santa. No other die is rolled before: the board is laid without dice.
+  auto first = first_seat(su, cfg.value()->host_picks, "Santa", d);
+  if (!first) return first.error();
   detail::state s;
   s.cfg = std::move(cfg.value());
   const config& c = *s.cfg;
@@ -519,8 +532,8 @@ outcome<std::unique_ptr<game>> create(const setup& su, dice& d) {
       if (std::abs(q + r) <= radius) s.floes.push_back({q, r, detail::no_stone, {}});
   detail::rebuild_grid(s);
   const auto un = static_cast<std::size_t>(n);
-  // C2/A6: the first Santa; then A3: the hut, then each stone on a distinct free floe.
-  s.start_seat = c.host_picks ? *su.first_seat : static_cast<int>(d.roll(static_cast<std::uint32_t>(n)));
+  // A3: the hut, then each stone on a distinct free floe.
+  s.start_seat = first.value();
   s.active = s.start_seat;
   s.santa_player = s.start_seat;
   s.hut = static_cast<int>(d.roll(static_cast<std::uint32_t>(s.floes.size())));
@@ -559,11 +572,7 @@ game_info info() {
   game_info g;
   g.id = "christmas_penguins";
   g.title = "Christmas Penguins";
-  g.normalize_options = normalize_options;
-  g.seats = [](const json& options) {
-    const int max = clamped_int_option(options, "maxPlayers", 6, 2, 6);
-    return seat_range{clamped_int_option(options, "minPlayers", 2, 2, max), max};
-  };
+  g.options = declared_options();
   g.create = create;
   return g;
 }

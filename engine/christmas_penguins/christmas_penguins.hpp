@@ -34,34 +34,9 @@
 //   neighbours of (q,r): (q+1,r) (q+1,r-1) (q,r-1) (q-1,r) (q-1,r+1) (q,r+1)
 //   hexDist = (|dq| + |dr| + |dq+dr|) / 2
 //
-// Options (defaults first):
-//   | option              | default       | values                                                 |
-//   |---------------------|---------------|--------------------------------------------------------|
-//   | minPlayers          | 2             | 2..6                                                   |
-//   | maxPlayers          | 6             | 2..6, >= minPlayers (seats offered; not in the rulebook)|
-//   | startPlayer         | random        | random, host-picks (first Santa)                        |
-//   | boardRadius         | "auto"        | "auto" (3 for <= 4 players, else 4), 3, 4              |
-//   | presentsPerColour   | 4             | 3..8                                                   |
-//   | poolColours         | all6          | all6, seatedOnly                                       |
-//   | stones              | "2/2/2"       | "red/blue/green", each 0..4                            |
-//   | channelsPerPlayer   | 3             | 0..6                                                   |
-//   | channelsPerTurn     | "unlimited"   | "unlimited", 1                                         |
-//   | backtrackRule       | simplePath    | simplePath, noImmediateReverse                         |
-//   | pushMode            | anyAdjacent   | anyAdjacent, freeFirst                                 |
-//   | treeMinDistance     | 3             | 1..6                                                   |
-//   | bearMode            | additional    | additional, instead                                    |
-//   | fleeRange           | adjacent      | adjacent, anyRefuge                                    |
-//   | bearDropTo          | floe          | floe, pool                                             |
-//   | confiscatedTo       | pool          | pool, santaPlayer, removed                             |
-//   | stoneRecycle        | santaReplaces | santaReplaces, discard                                 |
-//   | reactionWindowMs    | 4000          | 0..60000 (0: no reaction window)                       |
-//   | connectivityGuard   | true          | true, false                                            |
-//   | maxRounds           | 60            | 1..500                                                 |
-//   | bonusMode           | either        | either, twoAwards                                      |
-//   | tieBreak            | shared        | shared, presentsThenDistinct                           |
-//   | mainTimeoutSec      | 60            | 1..3600 or "off" (setup, roll, move, bear, post_move)  |
-//   | subPromptTimeoutSec | 30            | 1..3600 or "off" (push, confiscate, steal, tree, ...)  |
-//   | stopSeconds         | 20            | 1..600 or "off" (a granted stop lapses, D16)           |
+// Options: declared once, with their defaults and ranges, in declared_options() in
+// christmas_penguins.cpp; clients get the same list in welcome.games, and
+// protocol/schema/games/christmas_penguins/options.json is generated from it.
 //
 // Prompt kinds: place_penguin, place_tree, place_bear, place_stone, roll, reaction, move,
 // push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, bear_move, flee, post_move,

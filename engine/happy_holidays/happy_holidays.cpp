@@ -244,44 +244,48 @@ namespace {
 
 using detail::config;
 
-const std::vector<std::string> known_options = {
-    "maxPlayers",        "startPlayer", "giftsPerColour", "reindeerCount",  "reindeerMode",
-    "rerollEmptyReward", "endCheck",    "tieBreak",       "mainTimeoutSec", "subPromptTimeoutSec"};
+using kind = option_spec::kind;
 
-std::optional<rule_error> reindeer_option(const json& options, json& out, int max_players) {
-  const char* key = "reindeerCount";
-  if (!options.contains(key) || options.at(key) == "auto") {
-    out[key] = "auto";
-    return std::nullopt;
-  }
-  const auto& v = options.at(key);
-  if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 5)
-    return make_error("invalid_option", "option 'reindeerCount' must be \"auto\" or an integer from 1 to 5");
-  const int k = v.get<int>();
-  // The start player lacks one, so k reindeer need k + 1 players (A6).
-  if (k > max_players - 1)
-    return make_error("invalid_option", "option 'reindeerCount' " + std::to_string(k) + " needs at least " +
-                                            std::to_string(k + 1) + " players, but maxPlayers is " +
-                                            std::to_string(max_players));
-  out[key] = k;
-  return std::nullopt;
+// The start player lacks one, so k reindeer need k + 1 players (A6).
+std::optional<rule_error> reindeer_fit(const json& so_far) {
+  const auto& k = so_far["reindeerCount"];
+  const int max_players = so_far["maxPlayers"].get<int>();
+  if (!k.is_number_integer() || k.get<int>() <= max_players - 1) return std::nullopt;
+  return make_error("invalid_option", "option 'reindeerCount' " + std::to_string(k.get<int>()) + " needs at least " +
+                                          std::to_string(k.get<int>() + 1) + " players, but maxPlayers is " +
+                                          std::to_string(max_players));
 }
 
-outcome<json> normalize_options(const json& in) {
-  const json options = in.is_null() ? json::object() : in;
-  if (auto e = no_unknown_options(options, known_options)) return *e;
-  json out = json::object();
-  if (auto e = int_option(options, out, "maxPlayers", 4, 2, 6)) return *e;
-  if (auto e = enum_option(options, out, "startPlayer", {"random", "host-picks"})) return *e;
-  if (auto e = int_option(options, out, "giftsPerColour", 8, 5, 15)) return *e;
-  if (auto e = reindeer_option(options, out, out["maxPlayers"].get<int>())) return *e;
-  if (auto e = enum_option(options, out, "reindeerMode", {"strict", "assisted"})) return *e;
-  if (auto e = bool_option(options, out, "rerollEmptyReward", false)) return *e;
-  if (auto e = enum_option(options, out, "endCheck", {"endOfTurn", "immediate"})) return *e;
-  if (auto e = enum_option(options, out, "tieBreak", {"shared", "totalGifts"})) return *e;
-  if (auto e = timer_option(options, out, "mainTimeoutSec", 60, 1, 3600)) return *e;
-  if (auto e = timer_option(options, out, "subPromptTimeoutSec", 30, 1, 3600)) return *e;
-  return out;
+// The options of Happy Holidays (docs/rules/happy-holidays.md, "Options").
+const option_specs& declared_options() {
+  static const option_specs specs = {
+      {.key = "maxPlayers", .fallback = 4, .min = 2, .max = 6, .seats = option_spec::seat_bound::max_players,
+       .about = "Seats the room offers; the game needs at least 2 players"},
+      {.key = "startPlayer", .type = kind::choice, .fallback = "random", .choices = {"random", "host-picks"},
+       .about = "Who begins: chosen at random, or by the host (start_game then needs first_seat)"},
+      {.key = "giftsPerColour", .fallback = 8, .min = 5, .max = 15,
+       .about = "Gifts of each colour around the tree at the start"},
+      {.key = "reindeerCount", .fallback = "auto", .min = 1, .max = 5, .also = {"auto"},
+       .about = "Reindeer in the game: \"auto\" is players − 1; at most maxPlayers − 1 and, at the start, at "
+                "most players − 1",
+       .check = reindeer_fit},
+      {.key = "reindeerMode", .type = kind::choice, .fallback = "strict", .choices = {"strict", "assisted"},
+       .about = "\"strict\": rolling without a reindeer misses the turn; \"assisted\": such a roll is refused "
+                "with must_take_reindeer"},
+      {.key = "rerollEmptyReward", .type = kind::boolean, .fallback = false,
+       .about = "True: a Reindeer reward with every sleigh empty rolls again (false: it banks nothing)"},
+      {.key = "endCheck", .type = kind::choice, .fallback = "endOfTurn", .choices = {"endOfTurn", "immediate"},
+       .about = "When the end (at most one colour left at the tree) is checked: at the end of the turn (the "
+                "player still banks) or right after the gifts move"},
+      {.key = "tieBreak", .type = kind::choice, .fallback = "shared", .choices = {"shared", "totalGifts"},
+       .about = "\"shared\": all tied players win; \"totalGifts\": the most banked gifts of all colours wins "
+                "among the tied"},
+      {.key = "mainTimeoutSec", .fallback = 60, .min = 1, .max = 3600, .also = {"off"}, .unit = "seconds",
+       .about = "Timer of the start-of-turn prompts (D1, D2)"},
+      {.key = "subPromptTimeoutSec", .fallback = 30, .min = 1, .max = 3600, .also = {"off"}, .unit = "seconds",
+       .about = "Timer of the sleigh_colour, choose_sleigh and wish_colour prompts (D3–D5)"},
+  };
+  return specs;
 }
 
 // Decodes normalized options for `players` seated players; rejects a reindeer count that cannot be
@@ -293,7 +297,7 @@ outcome<config> make_config(const json& options, int players) {
 }
 
 outcome<config> decode_config(const json& options, int players) {
-  auto norm = normalize_options(options);
+  auto norm = normalize_options(declared_options(), options);
   if (!norm) return norm.error();
   const json& o = norm.value();
   if (players < 2 || players > o["maxPlayers"].get<int>())
@@ -323,18 +327,12 @@ outcome<std::unique_ptr<game>> create(const setup& su, dice& d) {
   auto cfg = make_config(su.options, su.players);
   if (!cfg) return cfg.error();
   const int n = su.players;
-  if (cfg.value().host_picks) {
-    if (!su.first_seat)
-      return make_error("first_seat_required",
-                        "startPlayer is host-picks: the host must pick the first seat");
-    if (*su.first_seat < 0 || *su.first_seat >= n)
-      return make_error("invalid_option", "first seat " + std::to_string(*su.first_seat) +
-                                              " is not a seat (0 to " + std::to_string(n - 1) + ")");
-  }
   // Everything is validated before the dice move, so a rejected create leaves them untouched.
+  auto first = first_seat(su, cfg.value().host_picks, "seat", d);
+  if (!first) return first.error();
   detail::state s;
   s.cfg = std::move(cfg.value());
-  s.start_seat = s.cfg.host_picks ? *su.first_seat : static_cast<int>(d.roll(static_cast<std::uint32_t>(n)));
+  s.start_seat = first.value();
   s.active = s.start_seat;
   s.tree.fill(s.cfg.gifts_per_colour);
   const auto un = static_cast<std::size_t>(n);
@@ -407,8 +405,7 @@ game_info info() {
   game_info g;
   g.id = "happy_holidays";
   g.title = "Happy Holidays";
-  g.normalize_options = normalize_options;
-  g.seats = [](const json& options) { return seat_range{2, clamped_int_option(options, "maxPlayers", 4, 2, 6)}; };
+  g.options = declared_options();
   g.create = create;
   return g;
 }

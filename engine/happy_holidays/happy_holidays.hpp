@@ -22,19 +22,9 @@
 //   (convention C8). Your score is the sum of your two largest colour stacks; the highest wins.
 //   Everything is public.
 //
-// Options (defaults first):
-//   | option              | default    | values                                                  |
-//   |---------------------|------------|---------------------------------------------------------|
-//   | maxPlayers          | 4          | 2..6 (seats offered; the game needs at least 2)         |
-//   | startPlayer         | random     | random, host-picks (setup.first_seat then required)     |
-//   | giftsPerColour      | 8          | 5..15                                                   |
-//   | reindeerCount       | "auto"     | "auto" (= players − 1) or 1..5, at most players − 1     |
-//   | reindeerMode        | strict     | strict (roll without reindeer = missed turn), assisted  |
-//   | rerollEmptyReward   | false      | true: Reindeer reward with every sleigh empty rerolls   |
-//   | endCheck            | endOfTurn  | endOfTurn, immediate (skip step 2 of the ending turn)   |
-//   | tieBreak            | shared     | shared, totalGifts (most banked gifts, then shared)     |
-//   | mainTimeoutSec      | 60         | 1..3600 or "off" (start-of-turn prompt, D1/D2)          |
-//   | subPromptTimeoutSec | 30         | 1..3600 or "off" (colour / sleigh / wish prompts, D3–D5)|
+// Options: declared once, with their defaults and ranges, in declared_options() in
+// happy_holidays.cpp; clients get the same list in welcome.games, and
+// protocol/schema/games/happy_holidays/options.json is generated from it.
 //
 // Prompt kinds: take_reindeer_or_roll (strict, no reindeer), take_reindeer (assisted, no
 // reindeer), roll, sleigh_colour, choose_sleigh, wish_colour. Command, event and error shapes are

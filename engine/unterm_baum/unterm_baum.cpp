@@ -127,53 +127,50 @@ namespace {
 
 using detail::config;
 
-const std::vector<std::string> known_options = {
-    "maxPlayers",      "startPlayer",   "cardsToRemember", "familySize", "decoys",
-    "actionsMode",     "positionMode",  "tieBreak",        "maxRounds",  "assignSeconds",
-    "memorizeSeconds", "revealSeconds", "mainTimeoutSec", "rearrangesPerTurn"};
+using kind = option_spec::kind;
 
-// "auto" or an integer in [min, max].
-std::optional<rule_error> auto_or_int(const json& options, json& out, const std::string& key, int min,
-                                      int max) {
-  if (!options.contains(key) || options.at(key) == "auto") {
-    out[key] = "auto";
-    return std::nullopt;
-  }
-  const auto& v = options.at(key);
-  if (!v.is_number_integer() || v.get<long long>() < min || v.get<long long>() > max)
-    return make_error("invalid_option", "option '" + key + "' must be \"auto\" or an integer from " +
-                                            std::to_string(min) + " to " + std::to_string(max));
-  out[key] = v.get<int>();
-  return std::nullopt;
-}
-
-outcome<json> normalize_options(const json& in) {
-  const json options = in.is_null() ? json::object() : in;
-  if (auto e = no_unknown_options(options, known_options)) return *e;
-  json out = json::object();
-  if (auto e = int_option(options, out, "maxPlayers", detail::max_players, 2, detail::max_players)) return *e;
-  if (auto e = enum_option(options, out, "startPlayer", {"random", "host-picks"})) return *e;
-  if (auto e = int_option(options, out, "cardsToRemember", 8, 8, 20)) return *e;
-  if (out["cardsToRemember"].get<int>() % 4 != 0)  // A6: the four agreed levels of R5
-    return make_error("invalid_option", "option 'cardsToRemember' must be 8, 12, 16 or 20");
-  if (auto e = int_option(options, out, "familySize", 4, 3, 5)) return *e;
-  if (auto e = auto_or_int(options, out, "decoys", 0, 40)) return *e;
-  if (auto e = enum_option(options, out, "actionsMode", {"oneEach", "anyTwo"})) return *e;
-  if (auto e = enum_option(options, out, "positionMode", {"slot", "ordinal"})) return *e;
-  if (auto e = enum_option(options, out, "tieBreak", {"shared", "exactThenRow"})) return *e;
-  if (auto e = auto_or_int(options, out, "maxRounds", 1, 1000)) return *e;
-  if (auto e = timer_option(options, out, "assignSeconds", 90, 1, 3600)) return *e;
-  // MEMORIZE waits for nobody, so it cannot be switched off: it would never end.
-  if (auto e = int_option(options, out, "memorizeSeconds", 30, 1, 600)) return *e;
-  if (auto e = int_option(options, out, "revealSeconds", 4, 1, 60)) return *e;
-  if (auto e = timer_option(options, out, "mainTimeoutSec", 90, 1, 3600)) return *e;
-  // A14. At least 1 (0 would be a rule the rulebook does not have); 100 keeps a turn's record bounded.
-  if (auto e = int_option(options, out, "rearrangesPerTurn", detail::default_rearranges_per_turn, 1, 100)) return *e;
-  return out;
+// The options of Unterm Baum (docs/rules/unterm-baum.md, "Options").
+const option_specs& declared_options() {
+  static const option_specs specs = {
+      {.key = "maxPlayers", .fallback = detail::max_players, .min = 2, .max = detail::max_players,
+       .seats = option_spec::seat_bound::max_players,
+       .about = "Seats the room offers; the game needs at least 2 players"},
+      {.key = "startPlayer", .type = kind::choice, .fallback = "random", .choices = {"random", "host-picks"},
+       .about = "Who begins: chosen at random, or by the host (start_game then needs first_seat)"},
+      // A6: the four agreed levels of R5.
+      {.key = "cardsToRemember", .type = kind::choice, .fallback = 8, .choices = {8, 12, 16, 20},
+       .bad_value = "must be 8, 12, 16 or 20", .about = "K, the motifs each player wishes"},
+      {.key = "familySize", .fallback = 4, .min = 3, .max = 5, .about = "M, the rows (family members) per sheet"},
+      {.key = "decoys", .fallback = "auto", .min = 0, .max = 40, .also = {"auto"},
+       .about = "Motifs nobody wishes; \"auto\" is K"},
+      {.key = "actionsMode", .type = kind::choice, .fallback = "oneEach", .choices = {"oneEach", "anyTwo"},
+       .about = "\"oneEach\": at most one reveal and one move per turn; \"anyTwo\": any two actions"},
+      {.key = "positionMode", .type = kind::choice, .fallback = "slot", .choices = {"slot", "ordinal"},
+       .about = "How a wish's position matches: the slot index, or the k-th occupied slot of the row"},
+      {.key = "tieBreak", .type = kind::choice, .fallback = "shared", .choices = {"shared", "exactThenRow"},
+       .about = "\"shared\": all tied players win; \"exactThenRow\": the most 4-point cards, then the most "
+                "3-point cards"},
+      {.key = "maxRounds", .fallback = "auto", .min = 1, .max = 1000, .also = {"auto"},
+       .about = "The round cap (C8); \"auto\" is 5 × K"},
+      {.key = "assignSeconds", .fallback = 90, .min = 1, .max = 3600, .also = {"off"}, .unit = "seconds",
+       .about = "Timer of ASSIGN (D3 on expiry)"},
+      // MEMORIZE waits for nobody, so it cannot be switched off: it would never end.
+      {.key = "memorizeSeconds", .fallback = 30, .min = 1, .max = 600, .unit = "seconds",
+       .about = "How long MEMORIZE lasts; never off, as nobody answers it"},
+      {.key = "revealSeconds", .fallback = 4, .min = 1, .max = 60, .unit = "seconds",
+       .about = "How long clients show a revealed card; the game does not pause"},
+      {.key = "mainTimeoutSec", .fallback = 90, .min = 1, .max = 3600, .also = {"off"}, .unit = "seconds",
+       .about = "Timer of a turn (D8 on expiry)"},
+      // A14. At least 1 (0 would be a rule the rulebook does not have); 100 keeps a turn's record
+      // bounded. full_state() leaves it out while it has its default.
+      {.key = "rearrangesPerTurn", .fallback = detail::default_rearranges_per_turn, .min = 1, .max = 100,
+       .about = "Rearrangements of one's own field a turn allows (A14)"},
+  };
+  return specs;
 }
 
 outcome<config> make_config(const json& options, int players) {
-  auto norm = normalize_options(options);
+  auto norm = normalize_options(declared_options(), options);
   if (!norm) return norm.error();
   const json& o = norm.value();
   if (players < 2 || players > o["maxPlayers"].get<int>())
@@ -205,20 +202,14 @@ outcome<std::unique_ptr<game>> create(const setup& su, dice& d) {
   auto cfg = make_config(su.options, su.players);
   if (!cfg) return cfg.error();
   const int n = su.players;
-  if (cfg.value().host_picks) {
-    if (!su.first_seat)
-      return make_error("first_seat_required",
-                        "startPlayer is host-picks: the host must pick the first seat");
-    if (*su.first_seat < 0 || *su.first_seat >= n)
-      return make_error("invalid_option", "first seat " + std::to_string(*su.first_seat) +
-                                              " is not a seat (0 to " + std::to_string(n - 1) + ")");
-  }
   // Everything is validated before the dice move, so a rejected create leaves them untouched.
   // Draw order (tests script it): start seat, then each seat's K green cards, then the tree shuffle.
+  auto first = first_seat(su, cfg.value().host_picks, "seat", d);
+  if (!first) return first.error();
   detail::state s;
   s.cfg = std::move(cfg.value());
   const int motifs = s.cfg.motifs;
-  s.start_seat = s.cfg.host_picks ? *su.first_seat : static_cast<int>(d.roll(static_cast<std::uint32_t>(n)));
+  s.start_seat = first.value();
   s.active = s.start_seat;
   // A2: each seat draws K green cards without replacement; the rest stay in the bag.
   for (int m = 0; m < motifs; ++m) s.bag.push_back(m);
@@ -336,10 +327,7 @@ game_info info() {
   game_info g;
   g.id = "unterm_baum";
   g.title = "Unterm Baum";
-  g.normalize_options = normalize_options;
-  g.seats = [](const json& options) {
-    return seat_range{2, clamped_int_option(options, "maxPlayers", detail::max_players, 2, detail::max_players)};
-  };
+  g.options = declared_options();
   g.create = create;
   return g;
 }

@@ -26,23 +26,9 @@
 // and not the motif; nothing on the wire identifies a card across moves except its location.
 // Everything is opened at the end.
 //
-// Options (defaults first):
-//   | option           | default   | values                                                       |
-//   |------------------|-----------|--------------------------------------------------------------|
-//   | maxPlayers       | 6         | 2..6 (seats offered; the game needs at least 2)              |
-//   | startPlayer      | random    | random, host-picks (setup.first_seat then required)          |
-//   | cardsToRemember  | 8         | 8, 12, 16, 20 (K)                                            |
-//   | familySize       | 4         | 3..5 (M rows)                                                |
-//   | decoys           | "auto"    | "auto" (= K) or 0..40                                        |
-//   | actionsMode      | oneEach   | oneEach (≤1 reveal + ≤1 move), anyTwo (any two actions)      |
-//   | positionMode     | slot      | slot, ordinal                                                |
-//   | tieBreak         | shared    | shared, exactThenRow                                         |
-//   | maxRounds        | "auto"    | "auto" (= 5·K) or 1..1000 (C8 guard)                         |
-//   | assignSeconds    | 90        | 1..3600 or "off" (ASSIGN timer, D3 on expiry)                |
-//   | memorizeSeconds  | 30        | 1..600 (MEMORIZE length; always timed, nobody answers it)    |
-//   | revealSeconds    | 4         | 1..60 (how long clients show a revealed card)                |
-//   | mainTimeoutSec   | 90        | 1..3600 or "off" (turn timer, D8 on expiry)                  |
-//   | rearrangesPerTurn| 20        | 1..100 (A14; full_state leaves it out at its default)        |
+// Options: declared once, with their defaults and ranges, in declared_options() in unterm_baum.cpp;
+// clients get the same list in welcome.games, and protocol/schema/games/unterm_baum/options.json is
+// generated from it.
 //
 // Prompt kinds: assign (every seat that has not submitted), memorize (no seats, timer only), turn
 // (the active seat). Commands, legal entries, events and errors: docs/rules/unterm-baum.md.

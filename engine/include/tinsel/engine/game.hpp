@@ -135,16 +135,57 @@ struct seat_range {
   int max = 1;
 };
 
+// One option of a game, declared once, as data (after OpenSpiel's parameter specification): the
+// game's normalization, its seat range, `welcome.games[i].options` and
+// protocol/schema/games/<id>/options.json (tests/schema/gen_options_schema.cpp) are all derived
+// from the list of these in its game_info.
+struct option_spec {
+  enum class kind { integer, choice, boolean, text };
+  // Whether this option sets the fewest players the game needs or the seats the room offers.
+  enum class seat_bound { none, min_players, max_players };
+  std::string key{};
+  kind type = kind::integer;
+  json fallback{};                // the default
+  int min = 0;                    // integer: the range
+  int max = 0;
+  std::vector<json> choices{};    // choice: the allowed values (strings or integers)
+  std::vector<std::string> also{};  // integer: strings accepted besides the range ("off", "auto")
+  std::string unit{};             // integer: "seconds" (timers, rulebook C4), "milliseconds", or none
+  seat_bound seats = seat_bound::none;
+  std::string pattern{};          // text: an ECMAScript regular expression for the whole value
+  // What a bad value is told ("option 'key' " + this) where the generic wording does not fit.
+  std::string bad_value{};
+  // What the option does, for the schema's description (the default and the range are added).
+  std::string about{};
+  // A game's cross-option rule, run right after this option is normalized, on the options
+  // normalized so far (e.g. minPlayers at most maxPlayers). Null: none.
+  std::function<std::optional<rule_error>(const json& so_far)> check{};
+};
+using option_specs = std::vector<option_spec>;
+
+// Fills defaults and validates `options` (null counts as {}) against a game's declaration, in
+// declaration order; the first bad option gives rule_error "invalid_option". The result is what
+// a room stores and shows: every declared key, no other.
+outcome<json> normalize_options(const option_specs& specs, const json& options);
+// Player-count bounds for (normalized) options: the max_players option's value and the
+// min_players option's (or, without one, the least value of max_players). A malformed or missing
+// value never widens the range.
+seat_range seats(const option_specs& specs, const json& options);
+// The declaration as sent in welcome.games[i].options (docs/protocol.md, "welcome"): one object
+// per option in declaration order with key, type, default and, where they apply, min, max,
+// choices, also, unit, pattern and seats.
+json describe_options(const option_specs& specs);
+
 struct game_info {
   std::string id;      // wire name, e.g. "happy_holidays"
   std::string title;   // display name
-  // Fills defaults and validates; the result is what the room stores and shows.
-  std::function<outcome<json>(const json& options)> normalize_options;
-  // Player-count bounds for (normalized) options; the room offers `max` seats.
-  std::function<seat_range(const json& options)> seats;
+  option_specs options;  // the game's options, in the order they are checked and shown
   // Starts a game. May still reject (e.g. an option that conflicts with the player count) with a
   // rule_error; seat_range has already been checked by the caller.
   std::function<outcome<std::unique_ptr<game>>(const setup&, dice&)> create;
+
+  outcome<json> normalize_options(const json& o) const { return engine::normalize_options(options, o); }
+  seat_range seats(const json& o) const { return engine::seats(options, o); }
 };
 
 class registry {
@@ -160,25 +201,14 @@ class registry {
 // The registry of every game Tinsel ships. Each game adds itself in engine/src/builtin_games.cpp.
 const registry& builtin_games();
 
-// Shared option helpers for normalize_options implementations. Each checks `options[key]` if
-// present (else uses the default) and writes the normalized value into `out`. On a bad value it
-// returns a rule_error with code "invalid_option".
-std::optional<rule_error> int_option(const json& options, json& out, const std::string& key,
-                                     int fallback, int min, int max);
-std::optional<rule_error> enum_option(const json& options, json& out, const std::string& key,
-                                      const std::vector<std::string>& allowed);  // first is default
-std::optional<rule_error> bool_option(const json& options, json& out, const std::string& key,
-                                      bool fallback);
-// Timers (rulebook C4): a number of seconds within [min, max], or the string "off" (stored as is).
-std::optional<rule_error> timer_option(const json& options, json& out, const std::string& key,
-                                       int fallback, int min, int max);
 // A normalized timer option in milliseconds; nullopt for "off" (or 0, which also means off).
 std::optional<int> timer_ms(const json& value);
-// Reads an already-normalized integer option for seat_range: `fallback` if absent or malformed,
-// clamped to [min, max] so a malformed value can never widen the range.
-int clamped_int_option(const json& options, const std::string& key, int fallback, int min, int max);
-// Rejects keys not in `known` (a typo must not be silently ignored).
-std::optional<rule_error> no_unknown_options(const json& options, const std::vector<std::string>& known);
+
+// The first seat of a game (setup): the host's pick when `host_picks` (startPlayer=host-picks),
+// which must then be given ("first_seat_required", telling the host to pick the first `what`,
+// e.g. "seat" or "Santa") and name a seated player ("invalid_option"); otherwise one roll of the
+// dice. Checks before rolling, so a rejected start leaves the dice untouched.
+outcome<int> first_seat(const setup& su, bool host_picks, const std::string& what, dice& d);
 
 using restore_fn = std::function<outcome<std::unique_ptr<game>>(const json& full_state)>;
 // Runs a game's restore: shape errors of trusted-but-edited input (json exceptions) come back as an
