@@ -3,6 +3,8 @@
 // controls, the prompt's default when a seat's time runs out, and a write the journal refuses.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "room_fakes.hpp"
 
 using namespace tinsel::room_tests;

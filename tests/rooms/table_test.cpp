@@ -17,7 +17,7 @@ struct table_fixture {
     options = tinsel::engine::builtin_games().find("happy_holidays")->normalize_options(
         {{"mainTimeoutSec", "off"}, {"subPromptTimeoutSec", "off"}}).value();
     auto started = t.start(options, 2, 0, json::array({"Ann", "Ben"}), {"p1", "p2"});
-    REQUIRE(started);
+    REQUIRE(started.ok());
     record = started.value();
     t.next_seq();
     first = t.publish({t.started_event()});
@@ -32,7 +32,7 @@ struct table_fixture {
         break;
       }
     auto evs = t.apply(seat, cmd);
-    REQUIRE(evs);
+    REQUIRE(evs.ok());
     t.journal_entry({{"kind", "command"}, {"seat", seat}, {"command", cmd}});
     t.next_seq();
     return t.publish(evs.value());

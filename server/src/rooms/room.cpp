@@ -119,9 +119,9 @@ std::optional<engine::rule_error> room::take_seat(const identity& who, std::uint
     return std::nullopt;
   }
   if (status_ == status::playing)
-    return engine::rule_error{errc::game_in_progress, "a game is running in this room; join as a spectator to watch"};
+    return engine::rule_error{std::string(errc::game_in_progress), "a game is running in this room; join as a spectator to watch"};
   auto free = std::find_if(seats_.begin(), seats_.end(), [](const seat& s) { return s.player_id.empty(); });
-  if (free == seats_.end()) return engine::rule_error{errc::room_full, "every seat in this room is taken"};
+  if (free == seats_.end()) return engine::rule_error{std::string(errc::room_full), "every seat in this room is taken"};
   *free = seat{};
   free->player_id = who.player_id;
   free->name = who.name;
