@@ -41,9 +41,9 @@ concept json_integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 // Appends the document as text, exactly as protocol::dump writes the equivalent nlohmann::json. Keys
 // are literals of plain ASCII (they are not escaped); string values are escaped as dump() does.
 //
-// It writes through a cursor into the buffer's own storage, grown ahead (a frame's buffer is
-// reserved at about its size) and cut back to the text when the sink goes: a view is hundreds of
-// small pieces, and one std::string::append call per piece cost a third of the time.
+// It writes through a cursor into the buffer's own storage, grown ahead and cut back to the text
+// when the sink goes: a view is hundreds of small pieces, each a bounds check and a copy instead of
+// a call to std::string::append.
 class text_sink {
  public:
   explicit text_sink(std::string& out) : out_(out), end_(out.size()) {}
@@ -127,7 +127,9 @@ class text_sink {
     if (out_.size() - end_ < n) grow(n);
     return out_.data() + end_;
   }
-  void grow(std::size_t n) { out_.resize(std::max({out_.capacity(), 2 * out_.size(), end_ + n + 64})); }
+  // resize() fills what it adds with zeros, so the room grows by a few hundred bytes at a time (not
+  // up to the capacity, which a frame's reused buffer may hold many times over).
+  void grow(std::size_t n) { out_.resize(end_ + std::max(n, std::min<std::size_t>(512, 64 + end_))); }
   void advance(const char* p) { end_ = static_cast<std::size_t>(p - out_.data()); }
   void scalar(std::string_view v) {
     char* p = room(v.size() + 1);
@@ -187,14 +189,14 @@ class json_sink {
 
   void null() { put(nullptr); }
   void value(std::nullptr_t) { null(); }
-  void value(bool v) { put(json(v)); }
+  void value(bool v) { put(v); }
   template <json_integer Int>
   void value(Int v) {
-    put(json(v));
+    put(v);
   }
-  void value(std::string_view s) { put(json(std::string(s))); }
-  void value(const char* s) { put(json(s)); }
-  void value(const std::string& s) { put(json(s)); }
+  void value(std::string_view s) { put(std::string(s)); }
+  void value(const char* s) { put(s); }
+  void value(const std::string& s) { put(s); }
   void value(double) = delete;
 
   template <class V>
@@ -204,12 +206,13 @@ class json_sink {
   }
 
  private:
-  // Places v where the document stands: the root, the member named by the last key, or the next
-  // element of the open array. Only the innermost open container grows, so the pointers to the open
-  // ones stay valid.
-  json& put(json&& v) {
+  // Places a value made from v where the document stands: the root, the member named by the last
+  // key, or the next element of the open array (built in place, no temporary). Only the innermost
+  // open container grows, so the pointers to the open ones stay valid.
+  template <class V>
+  json& put(V&& v) {
     if (depth_ == 0) {
-      root_ = std::move(v);
+      root_ = json(std::forward<V>(v));
       return root_;
     }
     json& top = *open_[depth_ - 1];
@@ -217,13 +220,13 @@ class json_sink {
       auto& m = *top.get_ptr<json::object_t*>();
       assert(m.empty() || std::string_view(m.rbegin()->first) < key_);
       return m.emplace_hint(m.end(), std::piecewise_construct, std::forward_as_tuple(key_),
-                            std::forward_as_tuple(std::move(v)))
+                            std::forward_as_tuple(std::forward<V>(v)))
           ->second;
     }
-    return top.get_ptr<json::array_t*>()->emplace_back(std::move(v));
+    return top.get_ptr<json::array_t*>()->emplace_back(std::forward<V>(v));
   }
   json& open(json::value_t t) {
-    json& j = put(json(t));
+    json& j = put(t);
     assert(depth_ < open_.size());
     open_[depth_++] = &j;
     return j;
