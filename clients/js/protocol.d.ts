@@ -2596,213 +2596,213 @@ export interface SetOptionsClientToServer {
   id?: number | string;
 }
 /**
- * The options of Happy Holidays. Every option may be left out (it takes its default); in a room push and in welcome.games every option is present (see $defs/complete).
+ * The options of Happy Holidays. Every option may be left out (it takes its default); in a room push and in welcome.games every option is present (see $defs/complete). Generated from the game's declaration in the engine by tests/schema/gen_options_schema.cpp: do not edit.
  */
 export interface HappyHolidaysOptions {
   /**
-   * Seats the room offers, 2–6 (default 4).
+   * Seats the room offers; the game needs at least 2 players. Accepts 2–6; default 4.
    */
   maxPlayers?: number;
   /**
-   * Who begins: "random" (default) or "host-picks" (start_game then needs first_seat).
+   * Who begins: chosen at random, or by the host (start_game then needs first_seat). Accepts "random" or "host-picks"; default "random".
    */
   startPlayer?: 'random' | 'host-picks';
   /**
-   * Gifts of each colour around the tree at the start, 5–15 (default 8).
+   * Gifts of each colour around the tree at the start. Accepts 5–15; default 8.
    */
   giftsPerColour?: number;
   /**
-   * Reindeer in the game: "auto" (players − 1, the default) or 1–5, at most maxPlayers − 1 and, at the start, at most players − 1.
+   * Reindeer in the game: "auto" is players − 1; at most maxPlayers − 1 and, at the start, at most players − 1. Accepts 1–5 or "auto"; default "auto".
    */
-  reindeerCount?: 'auto' | number;
+  reindeerCount?: number | 'auto';
   /**
-   * "strict" (default: rolling without a reindeer misses the turn) or "assisted" (such a roll is refused with must_take_reindeer).
+   * "strict": rolling without a reindeer misses the turn; "assisted": such a roll is refused with must_take_reindeer. Accepts "strict" or "assisted"; default "strict".
    */
   reindeerMode?: 'strict' | 'assisted';
   /**
-   * True: a Reindeer reward with every sleigh empty rolls again (default false: it banks nothing).
+   * True: a Reindeer reward with every sleigh empty rolls again (false: it banks nothing). Accepts true or false; default false.
    */
   rerollEmptyReward?: boolean;
   /**
-   * When the end (at most one colour left at the tree) is checked: "endOfTurn" (default, the player still banks) or "immediate" (right after the gifts move).
+   * When the end (at most one colour left at the tree) is checked: at the end of the turn (the player still banks) or right after the gifts move. Accepts "endOfTurn" or "immediate"; default "endOfTurn".
    */
   endCheck?: 'endOfTurn' | 'immediate';
   /**
-   * "shared" (default: all tied players win) or "totalGifts" (most banked gifts of all colours wins among the tied).
+   * "shared": all tied players win; "totalGifts": the most banked gifts of all colours wins among the tied. Accepts "shared" or "totalGifts"; default "shared".
    */
   tieBreak?: 'shared' | 'totalGifts';
   /**
-   * Timer of the start-of-turn prompts: 1–3600 seconds or "off" (default 60).
+   * Timer of the start-of-turn prompts (D1, D2). Accepts 1–3600 seconds or "off"; default 60.
    */
   mainTimeoutSec?: number | 'off';
   /**
-   * Timer of the sleigh_colour, choose_sleigh and wish_colour prompts: 1–3600 seconds or "off" (default 30).
+   * Timer of the sleigh_colour, choose_sleigh and wish_colour prompts (D3–D5). Accepts 1–3600 seconds or "off"; default 30.
    */
   subPromptTimeoutSec?: number | 'off';
 }
 /**
- * The options of Unterm Baum. Every option may be left out (it takes its default); in a room push and in welcome.games every option is present (see $defs/complete).
+ * The options of Unterm Baum. Every option may be left out (it takes its default); in a room push and in welcome.games every option is present (see $defs/complete). Generated from the game's declaration in the engine by tests/schema/gen_options_schema.cpp: do not edit.
  */
 export interface UntermBaumOptions {
   /**
-   * Seats the room offers, 2–6 (default 6).
+   * Seats the room offers; the game needs at least 2 players. Accepts 2–6; default 6.
    */
   maxPlayers?: number;
   /**
-   * Who begins: "random" (default) or "host-picks" (start_game then needs first_seat).
+   * Who begins: chosen at random, or by the host (start_game then needs first_seat). Accepts "random" or "host-picks"; default "random".
    */
   startPlayer?: 'random' | 'host-picks';
   /**
-   * K, the motifs each player wishes: 8 (default), 12, 16 or 20.
+   * K, the motifs each player wishes. Accepts 8, 12, 16 or 20; default 8.
    */
   cardsToRemember?: 8 | 12 | 16 | 20;
   /**
-   * M, the rows (family members) per sheet, 3–5 (default 4).
+   * M, the rows (family members) per sheet. Accepts 3–5; default 4.
    */
   familySize?: number;
   /**
-   * Motifs nobody wishes: "auto" (= K, the default) or 0–40.
+   * Motifs nobody wishes; "auto" is K. Accepts 0–40 or "auto"; default "auto".
    */
-  decoys?: 'auto' | number;
+  decoys?: number | 'auto';
   /**
-   * "oneEach" (default: at most one reveal and one move per turn) or "anyTwo" (any two actions).
+   * "oneEach": at most one reveal and one move per turn; "anyTwo": any two actions. Accepts "oneEach" or "anyTwo"; default "oneEach".
    */
   actionsMode?: 'oneEach' | 'anyTwo';
   /**
-   * How a wish's position matches: "slot" (default, the slot index) or "ordinal" (the k-th occupied slot of the row).
+   * How a wish's position matches: the slot index, or the k-th occupied slot of the row. Accepts "slot" or "ordinal"; default "slot".
    */
   positionMode?: 'slot' | 'ordinal';
   /**
-   * "shared" (default: all tied players win) or "exactThenRow" (most 4-point cards, then most 3-point cards).
+   * "shared": all tied players win; "exactThenRow": the most 4-point cards, then the most 3-point cards. Accepts "shared" or "exactThenRow"; default "shared".
    */
   tieBreak?: 'shared' | 'exactThenRow';
   /**
-   * The round cap: "auto" (5 × K, the default) or 1–1000.
+   * The round cap (C8); "auto" is 5 × K. Accepts 1–1000 or "auto"; default "auto".
    */
-  maxRounds?: 'auto' | number;
+  maxRounds?: number | 'auto';
   /**
-   * Timer of ASSIGN: 1–3600 seconds or "off" (default 90).
+   * Timer of ASSIGN (D3 on expiry). Accepts 1–3600 seconds or "off"; default 90.
    */
   assignSeconds?: number | 'off';
   /**
-   * How long MEMORIZE lasts, 1–600 seconds (default 30; never off, nobody answers it).
+   * How long MEMORIZE lasts; never off, as nobody answers it. Accepts 1–600 seconds; default 30.
    */
   memorizeSeconds?: number;
   /**
-   * How long clients show a revealed card, 1–60 seconds (default 4; the game does not pause).
+   * How long clients show a revealed card; the game does not pause. Accepts 1–60 seconds; default 4.
    */
   revealSeconds?: number;
   /**
-   * Timer of a turn: 1–3600 seconds or "off" (default 90).
+   * Timer of a turn (D8 on expiry). Accepts 1–3600 seconds or "off"; default 90.
    */
   mainTimeoutSec?: number | 'off';
   /**
-   * Rearrangements a turn allows, 1–100 (default 20).
+   * Rearrangements of one's own field a turn allows (A14). Accepts 1–100; default 20.
    */
   rearrangesPerTurn?: number;
 }
 /**
- * The options of Christmas Penguins. Every option may be left out (it takes its default); in a room push and in welcome.games every option is present (see $defs/complete).
+ * The options of Christmas Penguins. Every option may be left out (it takes its default); in a room push and in welcome.games every option is present (see $defs/complete). Generated from the game's declaration in the engine by tests/schema/gen_options_schema.cpp: do not edit.
  */
 export interface ChristmasPenguinsOptions {
   /**
-   * The fewest players a game needs, 2–6 (default 2).
+   * The fewest players a game needs. Accepts 2–6; default 2.
    */
   minPlayers?: number;
   /**
-   * Seats the room offers, 2–6 and at least minPlayers (default 6).
+   * Seats the room offers, at least minPlayers. Accepts 2–6; default 6.
    */
   maxPlayers?: number;
   /**
-   * Who is the first Santa: "random" (default) or "host-picks" (start_game then needs first_seat).
+   * Who is the first Santa: chosen at random, or by the host (start_game then needs first_seat). Accepts "random" or "host-picks"; default "random".
    */
   startPlayer?: 'random' | 'host-picks';
   /**
-   * The board's radius: "auto" (default: 3 for up to 4 players, else 4), 3 (37 floes) or 4 (61 floes).
+   * The board's radius: 3 (37 floes) or 4 (61 floes); "auto" is 3 for up to 4 players, else 4. Accepts 3–4 or "auto"; default "auto".
    */
-  boardRadius?: 'auto' | 3 | 4;
+  boardRadius?: number | 'auto';
   /**
-   * Presents of each colour, 3–8 (default 4): 2 go to the player of that colour, the rest to the pool.
+   * Presents of each colour: 2 go to the player of that colour, the rest to the pool. Accepts 3–8; default 4.
    */
   presentsPerColour?: number;
   /**
-   * "all6" (default: the pool holds every colour) or "seatedOnly" (only the colours of seated players).
+   * Which colours the pool holds: every colour, or only the colours of seated players. Accepts "all6" or "seatedOnly"; default "all6".
    */
   poolColours?: 'all6' | 'seatedOnly';
   /**
-   * Event stones on the board at the start, as "red/blue/green", each 0–4 (default "2/2/2").
+   * Event stones on the board at the start, as "red/blue/green", each 0–4. Accepts a string matching ^[0-4]/[0-4]/[0-4]$; default "2/2/2".
    */
   stones?: string;
   /**
-   * Water channels each player holds, 0–6 (default 3).
+   * Water channels each player holds. Accepts 0–6; default 3.
    */
   channelsPerPlayer?: number;
   /**
-   * "unlimited" (default) or 1: channels a player may place per turn.
+   * Channels a player may place per turn. Accepts 1 or "unlimited"; default "unlimited".
    */
-  channelsPerTurn?: 'unlimited' | 1;
+  channelsPerTurn?: number | 'unlimited';
   /**
-   * "simplePath" (default: no floe twice in a move) or "noImmediateReverse" (only no immediate reversal).
+   * "simplePath": no floe twice in a move; "noImmediateReverse": only no immediate reversal. Accepts "simplePath" or "noImmediateReverse"; default "simplePath".
    */
   backtrackRule?: 'simplePath' | 'noImmediateReverse';
   /**
-   * "anyAdjacent" (default) or "freeFirst" (a pushed penguin goes to an occupied floe only if no REFUGE neighbour exists).
+   * "freeFirst": a pushed penguin goes to an occupied floe only if no REFUGE neighbour exists. Accepts "anyAdjacent" or "freeFirst"; default "anyAdjacent".
    */
   pushMode?: 'anyAdjacent' | 'freeFirst';
   /**
-   * The least hexDist between Santa and a new tree floe, 1–6 (default 3).
+   * The least hexDist between Santa and a new tree floe. Accepts 1–6; default 3.
    */
   treeMinDistance?: number;
   /**
-   * "additional" (default: on a 1 the bear moves after your own move) or "instead" (on a 1 only the bear moves).
+   * On a 1 the bear moves after your own move ("additional"), or only the bear moves ("instead"). Accepts "additional" or "instead"; default "additional".
    */
   bearMode?: 'additional' | 'instead';
   /**
-   * "adjacent" (default: the bear's victim flees to an adjacent REFUGE floe) or "anyRefuge" (to any REFUGE floe).
+   * Where the bear's victim flees: to an adjacent REFUGE floe, or to any REFUGE floe. Accepts "adjacent" or "anyRefuge"; default "adjacent".
    */
   fleeRange?: 'adjacent' | 'anyRefuge';
   /**
-   * "floe" (default: the present dropped to the bear lies on the floe) or "pool" (it goes into the pool).
+   * Where the present dropped to the bear goes: it lies on the floe, or goes into the pool. Accepts "floe" or "pool"; default "floe".
    */
   bearDropTo?: 'floe' | 'pool';
   /**
-   * Where a confiscated present goes: "pool" (default), "santaPlayer" or "removed" (out of the game).
+   * Where a confiscated present goes ("removed": out of the game). Accepts "pool", "santaPlayer" or "removed"; default "pool".
    */
   confiscatedTo?: 'pool' | 'santaPlayer' | 'removed';
   /**
-   * "santaReplaces" (default: a used stone goes to Santa's supply and Santa places it again) or "discard" (out of the game).
+   * A used stone goes to Santa's supply and Santa places it again, or out of the game. Accepts "santaReplaces" or "discard"; default "santaReplaces".
    */
   stoneRecycle?: 'santaReplaces' | 'discard';
   /**
-   * How long the reaction window after a roll stays open, 0–60000 milliseconds (default 4000; 0: no window).
+   * How long the reaction window after a roll stays open (0: no window). Accepts 0–60000 milliseconds; default 4000.
    */
   reactionWindowMs?: number;
   /**
-   * True (default): a channel or green-stone move that would split the board is refused.
+   * True: a channel or green-stone move that would split the board is refused. Accepts true or false; default true.
    */
   connectivityGuard?: boolean;
   /**
-   * The game ends at the end of this round, 1–500 (default 60).
+   * The game ends at the end of this round (C8; "An evening's game" in the rules). Accepts 1–500; default 20.
    */
   maxRounds?: number;
   /**
-   * "either" (default: +1 for the most presents of one colour or the most colours) or "twoAwards" (+1 for each, at most +2).
+   * "either": +1 for the most presents of one colour or the most colours; "twoAwards": +1 for each, at most +2. Accepts "either" or "twoAwards"; default "either".
    */
   bonusMode?: 'either' | 'twoAwards';
   /**
-   * "shared" (default: all tied players win) or "presentsThenDistinct" (most presents, then most colours, then shared).
+   * "shared": all tied players win; "presentsThenDistinct": the most presents, then the most colours, then shared. Accepts "shared" or "presentsThenDistinct"; default "shared".
    */
   tieBreak?: 'shared' | 'presentsThenDistinct';
   /**
-   * Timer of the main prompts (setup placements, roll, move, bear_move, post_move): 1–3600 seconds or "off" (default 60).
+   * Timer of the main prompts (setup placements, roll, move, bear_move, post_move). Accepts 1–3600 seconds or "off"; default 60.
    */
   mainTimeoutSec?: number | 'off';
   /**
-   * Timer of the sub-prompts (place_stone, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, flee): 1–3600 seconds or "off" (default 30).
+   * Timer of the sub-prompts (place_stone, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, flee). Accepts 1–3600 seconds or "off"; default 30.
    */
   subPromptTimeoutSec?: number | 'off';
   /**
-   * How long a granted "Stop!" lasts before it lapses: 1–600 seconds or "off" (default 20).
+   * How long a granted "Stop!" lasts before it lapses (D16). Accepts 1–600 seconds or "off"; default 20.
    */
   stopSeconds?: number | 'off';
 }
@@ -3244,6 +3244,10 @@ export interface WelcomeServerToClient {
          */
         max_players: number;
         default_options: Complete;
+        /**
+         * The game's options as the engine declares them, in the order a client shows them: each option's type, default and accepted values. create_room takes any of them in `options`; default_options holds the same defaults.
+         */
+        options: OptionSpecification[];
       }
     | {
         /**
@@ -3263,6 +3267,10 @@ export interface WelcomeServerToClient {
          */
         max_players: number;
         default_options: Complete1;
+        /**
+         * The game's options as the engine declares them, in the order a client shows them: each option's type, default and accepted values. create_room takes any of them in `options`; default_options holds the same defaults.
+         */
+        options: OptionSpecification[];
       }
     | {
         /**
@@ -3282,6 +3290,10 @@ export interface WelcomeServerToClient {
          */
         max_players: number;
         default_options: Complete2;
+        /**
+         * The game's options as the engine declares them, in the order a client shows them: each option's type, default and accepted values. create_room takes any of them in `options`; default_options holds the same defaults.
+         */
+        options: OptionSpecification[];
       }
   )[];
 }
@@ -3290,104 +3302,153 @@ export interface WelcomeServerToClient {
  */
 export interface Complete {
   /**
-   * Seats the room offers, 2–6 (default 4).
+   * Seats the room offers; the game needs at least 2 players. Accepts 2–6; default 4.
    */
   maxPlayers: number;
   /**
-   * Who begins: "random" (default) or "host-picks" (start_game then needs first_seat).
+   * Who begins: chosen at random, or by the host (start_game then needs first_seat). Accepts "random" or "host-picks"; default "random".
    */
   startPlayer: 'random' | 'host-picks';
   /**
-   * Gifts of each colour around the tree at the start, 5–15 (default 8).
+   * Gifts of each colour around the tree at the start. Accepts 5–15; default 8.
    */
   giftsPerColour: number;
   /**
-   * Reindeer in the game: "auto" (players − 1, the default) or 1–5, at most maxPlayers − 1 and, at the start, at most players − 1.
+   * Reindeer in the game: "auto" is players − 1; at most maxPlayers − 1 and, at the start, at most players − 1. Accepts 1–5 or "auto"; default "auto".
    */
-  reindeerCount: 'auto' | number;
+  reindeerCount: number | 'auto';
   /**
-   * "strict" (default: rolling without a reindeer misses the turn) or "assisted" (such a roll is refused with must_take_reindeer).
+   * "strict": rolling without a reindeer misses the turn; "assisted": such a roll is refused with must_take_reindeer. Accepts "strict" or "assisted"; default "strict".
    */
   reindeerMode: 'strict' | 'assisted';
   /**
-   * True: a Reindeer reward with every sleigh empty rolls again (default false: it banks nothing).
+   * True: a Reindeer reward with every sleigh empty rolls again (false: it banks nothing). Accepts true or false; default false.
    */
   rerollEmptyReward: boolean;
   /**
-   * When the end (at most one colour left at the tree) is checked: "endOfTurn" (default, the player still banks) or "immediate" (right after the gifts move).
+   * When the end (at most one colour left at the tree) is checked: at the end of the turn (the player still banks) or right after the gifts move. Accepts "endOfTurn" or "immediate"; default "endOfTurn".
    */
   endCheck: 'endOfTurn' | 'immediate';
   /**
-   * "shared" (default: all tied players win) or "totalGifts" (most banked gifts of all colours wins among the tied).
+   * "shared": all tied players win; "totalGifts": the most banked gifts of all colours wins among the tied. Accepts "shared" or "totalGifts"; default "shared".
    */
   tieBreak: 'shared' | 'totalGifts';
   /**
-   * Timer of the start-of-turn prompts: 1–3600 seconds or "off" (default 60).
+   * Timer of the start-of-turn prompts (D1, D2). Accepts 1–3600 seconds or "off"; default 60.
    */
   mainTimeoutSec: number | 'off';
   /**
-   * Timer of the sleigh_colour, choose_sleigh and wish_colour prompts: 1–3600 seconds or "off" (default 30).
+   * Timer of the sleigh_colour, choose_sleigh and wish_colour prompts (D3–D5). Accepts 1–3600 seconds or "off"; default 30.
    */
   subPromptTimeoutSec: number | 'off';
+}
+/**
+ * One option of a game: its key in create_room.options and room.options, what values it takes, and its default.
+ */
+export interface OptionSpecification {
+  /**
+   * The option's key in create_room.options, room.options and default_options.
+   */
+  key: string;
+  /**
+   * "integer": an integer from min to max, or one of the strings in `also`; "choice": one of `choices`; "boolean": true or false; "text": a string matching `pattern`.
+   */
+  type: 'integer' | 'choice' | 'boolean' | 'text';
+  /**
+   * The value the option takes when create_room leaves it out.
+   */
+  default: number | string | boolean;
+  /**
+   * integer: the least integer accepted.
+   */
+  min?: number;
+  /**
+   * integer: the greatest integer accepted.
+   */
+  max?: number;
+  /**
+   * integer: strings accepted besides the range, e.g. "off" (a timer switched off) or "auto" (the game decides from the player count).
+   *
+   * @minItems 1
+   */
+  also?: string[];
+  /**
+   * integer: what the number counts, for a timer "seconds".
+   */
+  unit?: 'seconds' | 'milliseconds';
+  /**
+   * choice: every value accepted (strings, or integers such as Unterm Baum's cardsToRemember).
+   *
+   * @minItems 1
+   */
+  choices?: (string | number)[];
+  /**
+   * text: an ECMAScript regular expression the whole value matches.
+   */
+  pattern?: string;
+  /**
+   * "max": this option sets the seats a room offers (max_players); "min": it sets the fewest players a game needs (min_players).
+   */
+  seats?: 'min' | 'max';
 }
 /**
  * Every option of the game with its default value, normalized.
  */
 export interface Complete1 {
   /**
-   * Seats the room offers, 2–6 (default 6).
+   * Seats the room offers; the game needs at least 2 players. Accepts 2–6; default 6.
    */
   maxPlayers: number;
   /**
-   * Who begins: "random" (default) or "host-picks" (start_game then needs first_seat).
+   * Who begins: chosen at random, or by the host (start_game then needs first_seat). Accepts "random" or "host-picks"; default "random".
    */
   startPlayer: 'random' | 'host-picks';
   /**
-   * K, the motifs each player wishes: 8 (default), 12, 16 or 20.
+   * K, the motifs each player wishes. Accepts 8, 12, 16 or 20; default 8.
    */
   cardsToRemember: 8 | 12 | 16 | 20;
   /**
-   * M, the rows (family members) per sheet, 3–5 (default 4).
+   * M, the rows (family members) per sheet. Accepts 3–5; default 4.
    */
   familySize: number;
   /**
-   * Motifs nobody wishes: "auto" (= K, the default) or 0–40.
+   * Motifs nobody wishes; "auto" is K. Accepts 0–40 or "auto"; default "auto".
    */
-  decoys: 'auto' | number;
+  decoys: number | 'auto';
   /**
-   * "oneEach" (default: at most one reveal and one move per turn) or "anyTwo" (any two actions).
+   * "oneEach": at most one reveal and one move per turn; "anyTwo": any two actions. Accepts "oneEach" or "anyTwo"; default "oneEach".
    */
   actionsMode: 'oneEach' | 'anyTwo';
   /**
-   * How a wish's position matches: "slot" (default, the slot index) or "ordinal" (the k-th occupied slot of the row).
+   * How a wish's position matches: the slot index, or the k-th occupied slot of the row. Accepts "slot" or "ordinal"; default "slot".
    */
   positionMode: 'slot' | 'ordinal';
   /**
-   * "shared" (default: all tied players win) or "exactThenRow" (most 4-point cards, then most 3-point cards).
+   * "shared": all tied players win; "exactThenRow": the most 4-point cards, then the most 3-point cards. Accepts "shared" or "exactThenRow"; default "shared".
    */
   tieBreak: 'shared' | 'exactThenRow';
   /**
-   * The round cap: "auto" (5 × K, the default) or 1–1000.
+   * The round cap (C8); "auto" is 5 × K. Accepts 1–1000 or "auto"; default "auto".
    */
-  maxRounds: 'auto' | number;
+  maxRounds: number | 'auto';
   /**
-   * Timer of ASSIGN: 1–3600 seconds or "off" (default 90).
+   * Timer of ASSIGN (D3 on expiry). Accepts 1–3600 seconds or "off"; default 90.
    */
   assignSeconds: number | 'off';
   /**
-   * How long MEMORIZE lasts, 1–600 seconds (default 30; never off, nobody answers it).
+   * How long MEMORIZE lasts; never off, as nobody answers it. Accepts 1–600 seconds; default 30.
    */
   memorizeSeconds: number;
   /**
-   * How long clients show a revealed card, 1–60 seconds (default 4; the game does not pause).
+   * How long clients show a revealed card; the game does not pause. Accepts 1–60 seconds; default 4.
    */
   revealSeconds: number;
   /**
-   * Timer of a turn: 1–3600 seconds or "off" (default 90).
+   * Timer of a turn (D8 on expiry). Accepts 1–3600 seconds or "off"; default 90.
    */
   mainTimeoutSec: number | 'off';
   /**
-   * Rearrangements a turn allows, 1–100 (default 20).
+   * Rearrangements of one's own field a turn allows (A14). Accepts 1–100; default 20.
    */
   rearrangesPerTurn: number;
 }
@@ -3396,103 +3457,103 @@ export interface Complete1 {
  */
 export interface Complete2 {
   /**
-   * The fewest players a game needs, 2–6 (default 2).
+   * The fewest players a game needs. Accepts 2–6; default 2.
    */
   minPlayers: number;
   /**
-   * Seats the room offers, 2–6 and at least minPlayers (default 6).
+   * Seats the room offers, at least minPlayers. Accepts 2–6; default 6.
    */
   maxPlayers: number;
   /**
-   * Who is the first Santa: "random" (default) or "host-picks" (start_game then needs first_seat).
+   * Who is the first Santa: chosen at random, or by the host (start_game then needs first_seat). Accepts "random" or "host-picks"; default "random".
    */
   startPlayer: 'random' | 'host-picks';
   /**
-   * The board's radius: "auto" (default: 3 for up to 4 players, else 4), 3 (37 floes) or 4 (61 floes).
+   * The board's radius: 3 (37 floes) or 4 (61 floes); "auto" is 3 for up to 4 players, else 4. Accepts 3–4 or "auto"; default "auto".
    */
-  boardRadius: 'auto' | 3 | 4;
+  boardRadius: number | 'auto';
   /**
-   * Presents of each colour, 3–8 (default 4): 2 go to the player of that colour, the rest to the pool.
+   * Presents of each colour: 2 go to the player of that colour, the rest to the pool. Accepts 3–8; default 4.
    */
   presentsPerColour: number;
   /**
-   * "all6" (default: the pool holds every colour) or "seatedOnly" (only the colours of seated players).
+   * Which colours the pool holds: every colour, or only the colours of seated players. Accepts "all6" or "seatedOnly"; default "all6".
    */
   poolColours: 'all6' | 'seatedOnly';
   /**
-   * Event stones on the board at the start, as "red/blue/green", each 0–4 (default "2/2/2").
+   * Event stones on the board at the start, as "red/blue/green", each 0–4. Accepts a string matching ^[0-4]/[0-4]/[0-4]$; default "2/2/2".
    */
   stones: string;
   /**
-   * Water channels each player holds, 0–6 (default 3).
+   * Water channels each player holds. Accepts 0–6; default 3.
    */
   channelsPerPlayer: number;
   /**
-   * "unlimited" (default) or 1: channels a player may place per turn.
+   * Channels a player may place per turn. Accepts 1 or "unlimited"; default "unlimited".
    */
-  channelsPerTurn: 'unlimited' | 1;
+  channelsPerTurn: number | 'unlimited';
   /**
-   * "simplePath" (default: no floe twice in a move) or "noImmediateReverse" (only no immediate reversal).
+   * "simplePath": no floe twice in a move; "noImmediateReverse": only no immediate reversal. Accepts "simplePath" or "noImmediateReverse"; default "simplePath".
    */
   backtrackRule: 'simplePath' | 'noImmediateReverse';
   /**
-   * "anyAdjacent" (default) or "freeFirst" (a pushed penguin goes to an occupied floe only if no REFUGE neighbour exists).
+   * "freeFirst": a pushed penguin goes to an occupied floe only if no REFUGE neighbour exists. Accepts "anyAdjacent" or "freeFirst"; default "anyAdjacent".
    */
   pushMode: 'anyAdjacent' | 'freeFirst';
   /**
-   * The least hexDist between Santa and a new tree floe, 1–6 (default 3).
+   * The least hexDist between Santa and a new tree floe. Accepts 1–6; default 3.
    */
   treeMinDistance: number;
   /**
-   * "additional" (default: on a 1 the bear moves after your own move) or "instead" (on a 1 only the bear moves).
+   * On a 1 the bear moves after your own move ("additional"), or only the bear moves ("instead"). Accepts "additional" or "instead"; default "additional".
    */
   bearMode: 'additional' | 'instead';
   /**
-   * "adjacent" (default: the bear's victim flees to an adjacent REFUGE floe) or "anyRefuge" (to any REFUGE floe).
+   * Where the bear's victim flees: to an adjacent REFUGE floe, or to any REFUGE floe. Accepts "adjacent" or "anyRefuge"; default "adjacent".
    */
   fleeRange: 'adjacent' | 'anyRefuge';
   /**
-   * "floe" (default: the present dropped to the bear lies on the floe) or "pool" (it goes into the pool).
+   * Where the present dropped to the bear goes: it lies on the floe, or goes into the pool. Accepts "floe" or "pool"; default "floe".
    */
   bearDropTo: 'floe' | 'pool';
   /**
-   * Where a confiscated present goes: "pool" (default), "santaPlayer" or "removed" (out of the game).
+   * Where a confiscated present goes ("removed": out of the game). Accepts "pool", "santaPlayer" or "removed"; default "pool".
    */
   confiscatedTo: 'pool' | 'santaPlayer' | 'removed';
   /**
-   * "santaReplaces" (default: a used stone goes to Santa's supply and Santa places it again) or "discard" (out of the game).
+   * A used stone goes to Santa's supply and Santa places it again, or out of the game. Accepts "santaReplaces" or "discard"; default "santaReplaces".
    */
   stoneRecycle: 'santaReplaces' | 'discard';
   /**
-   * How long the reaction window after a roll stays open, 0–60000 milliseconds (default 4000; 0: no window).
+   * How long the reaction window after a roll stays open (0: no window). Accepts 0–60000 milliseconds; default 4000.
    */
   reactionWindowMs: number;
   /**
-   * True (default): a channel or green-stone move that would split the board is refused.
+   * True: a channel or green-stone move that would split the board is refused. Accepts true or false; default true.
    */
   connectivityGuard: boolean;
   /**
-   * The game ends at the end of this round, 1–500 (default 60).
+   * The game ends at the end of this round (C8; "An evening's game" in the rules). Accepts 1–500; default 20.
    */
   maxRounds: number;
   /**
-   * "either" (default: +1 for the most presents of one colour or the most colours) or "twoAwards" (+1 for each, at most +2).
+   * "either": +1 for the most presents of one colour or the most colours; "twoAwards": +1 for each, at most +2. Accepts "either" or "twoAwards"; default "either".
    */
   bonusMode: 'either' | 'twoAwards';
   /**
-   * "shared" (default: all tied players win) or "presentsThenDistinct" (most presents, then most colours, then shared).
+   * "shared": all tied players win; "presentsThenDistinct": the most presents, then the most colours, then shared. Accepts "shared" or "presentsThenDistinct"; default "shared".
    */
   tieBreak: 'shared' | 'presentsThenDistinct';
   /**
-   * Timer of the main prompts (setup placements, roll, move, bear_move, post_move): 1–3600 seconds or "off" (default 60).
+   * Timer of the main prompts (setup placements, roll, move, bear_move, post_move). Accepts 1–3600 seconds or "off"; default 60.
    */
   mainTimeoutSec: number | 'off';
   /**
-   * Timer of the sub-prompts (place_stone, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, flee): 1–3600 seconds or "off" (default 30).
+   * Timer of the sub-prompts (place_stone, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, flee). Accepts 1–3600 seconds or "off"; default 30.
    */
   subPromptTimeoutSec: number | 'off';
   /**
-   * How long a granted "Stop!" lasts before it lapses: 1–600 seconds or "off" (default 20).
+   * How long a granted "Stop!" lasts before it lapses (D16). Accepts 1–600 seconds or "off"; default 20.
    */
   stopSeconds: number | 'off';
 }

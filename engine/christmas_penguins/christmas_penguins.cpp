@@ -409,8 +409,8 @@ const option_specs& declared_options() {
       // Not in the rulebook (max 6 is fixed there): how many seats the room offers, as in the other games.
       {.key = "maxPlayers", .fallback = 6, .min = 2, .max = 6, .seats = seat::max_players,
        .about = "Seats the room offers, at least minPlayers", .check = min_within_max},
-      {.key = "startPlayer", .type = kind::choice, .fallback = "random", .choices = {"random", "host-picks"},
-       .about = "Who is the first Santa: chosen at random, or by the host (start_game then needs first_seat)"},
+      start_player_option(
+          "Who is the first Santa: chosen at random, or by the host (start_game then needs first_seat)"),
       {.key = "boardRadius", .fallback = "auto", .min = 3, .max = 4, .also = {"auto"},
        .bad_value = "must be \"auto\", 3 or 4",
        .about = "The board's radius: 3 (37 floes) or 4 (61 floes); \"auto\" is 3 for up to 4 players, else 4"},

@@ -261,8 +261,7 @@ const option_specs& declared_options() {
   static const option_specs specs = {
       {.key = "maxPlayers", .fallback = 4, .min = 2, .max = 6, .seats = option_spec::seat_bound::max_players,
        .about = "Seats the room offers; the game needs at least 2 players"},
-      {.key = "startPlayer", .type = kind::choice, .fallback = "random", .choices = {"random", "host-picks"},
-       .about = "Who begins: chosen at random, or by the host (start_game then needs first_seat)"},
+      start_player_option("Who begins: chosen at random, or by the host (start_game then needs first_seat)"),
       {.key = "giftsPerColour", .fallback = 8, .min = 5, .max = 15,
        .about = "Gifts of each colour around the tree at the start"},
       {.key = "reindeerCount", .fallback = "auto", .min = 1, .max = 5, .also = {"auto"},

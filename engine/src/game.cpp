@@ -58,7 +58,8 @@ outcome<json> choice_value(const option_spec& spec, const json& v) {
   for (const auto& c : spec.choices)
     if ((v.is_string() || v.is_number_integer()) && v == c) return c;
   std::string list;
-  for (const auto& c : spec.choices) list += (list.empty() ? "" : ", ") + (c.is_string() ? c.get<std::string>() : c.dump());
+  for (const auto& c : spec.choices)
+    list += (list.empty() ? "" : ", ") + (c.is_string() ? c.get<std::string>() : c.dump());
   return invalid(spec, "must be one of: " + list);
 }
 
@@ -155,6 +156,14 @@ json describe_options(const option_specs& specs) {
 std::optional<int> timer_ms(const json& value) {
   if (!value.is_number_integer() || value.get<int>() <= 0) return std::nullopt;
   return value.get<int>() * 1000;
+}
+
+option_spec start_player_option(std::string about) {
+  return option_spec{.key = "startPlayer",
+                     .type = option_spec::kind::choice,
+                     .fallback = "random",
+                     .choices = {"random", "host-picks"},
+                     .about = std::move(about)};
 }
 
 outcome<int> first_seat(const setup& su, bool host_picks, const std::string& what, dice& d) {

@@ -135,8 +135,7 @@ const option_specs& declared_options() {
       {.key = "maxPlayers", .fallback = detail::max_players, .min = 2, .max = detail::max_players,
        .seats = option_spec::seat_bound::max_players,
        .about = "Seats the room offers; the game needs at least 2 players"},
-      {.key = "startPlayer", .type = kind::choice, .fallback = "random", .choices = {"random", "host-picks"},
-       .about = "Who begins: chosen at random, or by the host (start_game then needs first_seat)"},
+      start_player_option("Who begins: chosen at random, or by the host (start_game then needs first_seat)"),
       // A6: the four agreed levels of R5.
       {.key = "cardsToRemember", .type = kind::choice, .fallback = 8, .choices = {8, 12, 16, 20},
        .bad_value = "must be 8, 12, 16 or 20", .about = "K, the motifs each player wishes"},

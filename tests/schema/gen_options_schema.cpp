@@ -33,7 +33,8 @@ std::string values_text(const option_spec& s) {
   std::vector<std::string> items;
   switch (s.type) {
     case kind::integer: {
-      std::string range = s.min == s.max ? std::to_string(s.min) : std::to_string(s.min) + "–" + std::to_string(s.max);
+      auto range = std::to_string(s.min);
+      if (s.max != s.min) range += "–" + std::to_string(s.max);
       items.push_back(range + (s.unit.empty() ? "" : " " + s.unit));
       for (const auto& a : s.also) items.push_back(nlohmann::json(a).dump());
       break;

@@ -24,7 +24,7 @@ json games_json() {
     const auto defaults = g->normalize_options(json::object());
     const auto range = g->seats(defaults.value());
     games.push_back({{"id", g->id}, {"title", g->title}, {"min_players", range.min}, {"max_players", range.max},
-                     {"default_options", defaults.value()}});
+                     {"default_options", defaults.value()}, {"options", engine::describe_options(g->options)}});
   }
   return games;
 }

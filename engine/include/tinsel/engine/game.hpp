@@ -204,6 +204,10 @@ const registry& builtin_games();
 // A normalized timer option in milliseconds; nullopt for "off" (or 0, which also means off).
 std::optional<int> timer_ms(const json& value);
 
+// startPlayer, the option every game has: "random" (the dice choose the first seat) or
+// "host-picks" (first_seat below). `about` says what the first seat is in that game.
+option_spec start_player_option(std::string about);
+
 // The first seat of a game (setup): the host's pick when `host_picks` (startPlayer=host-picks),
 // which must then be given ("first_seat_required", telling the host to pick the first `what`,
 // e.g. "seat" or "Santa") and name a seated player ("invalid_option"); otherwise one roll of the
