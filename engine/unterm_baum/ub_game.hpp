@@ -128,6 +128,14 @@ class ub_game final : public game {
   void assign(int seat, int family_index, std::vector<int> wish_grid, bool by_default, events& out);
   void start_memorize(events& out);
   void start_play(events& out);
+  // apply's handlers, one per command kind: each checks its command and, if allowed, plays it into
+  // `out`; else it returns why not and changes nothing.
+  std::optional<rule_error> apply_assign(int seat, const json& c, events& out);
+  std::optional<rule_error> apply_reveal(const json& c, events& out);
+  std::optional<rule_error> apply_move(int seat, const json& c, events& out);
+  std::optional<rule_error> apply_rearrange(int seat, const json& c, events& out);
+  // The refusal of an action already used this turn (rulebook: one of each, or any two).
+  rule_error action_used(const char* used_code) const;
   void reveal(const location& at, events& out);
   void move(const location& from, const location& to, events& out);
   void rearrange(const std::vector<std::pair<int, int>>& mapping, events& out);

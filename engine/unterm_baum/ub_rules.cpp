@@ -399,8 +399,7 @@ void ub_game::emit_legal_turn(Sink& s) const {
 
 outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
   if (s_.ph == phase::over) return make_error("game_over", "the game is over");
-  const auto& cfg = s_.cfg;
-  if (seat < 0 || seat >= cfg.players) return make_error("not_your_turn", "not a seat of this game");
+  if (seat < 0 || seat >= s_.cfg.players) return make_error("not_your_turn", "not a seat of this game");
   auto parsed = parse_kind(command_json);
   if (!parsed) return parsed.error();
   const command& cmd = parsed.value();
@@ -414,86 +413,86 @@ outcome<events> ub_game::apply(int seat, const json& command_json, dice&) {
   }
   events out;
   out.reserve(4);
-
-  if (cmd.k == kind::assign) {
-    const auto us = static_cast<std::size_t>(seat);
-    if (s_.assigned[us]) return make_error("already_assigned", "your wish list is already submitted");
-    int fam = first_free_family();
-    if (c.contains("family")) {
-      if (!c["family"].is_string()) return invalid_command("'family' must be a family sheet id");
-      const auto f = family_from_id(c["family"].get<std::string>());
-      if (!f) return make_error("unknown_family", "no family sheet '" + c["family"].get<std::string>() + "'");
-      if (std::find(s_.families.begin(), s_.families.end(), *f) != s_.families.end())
-        return make_error("family_taken", "that family sheet is already taken");
-      fam = *f;
-    }
-    auto grid = check_wishes(seat, member_or_null(c, "wishes"));
-    if (!grid) return grid.error();
-    assign(seat, fam, std::move(grid.value()), false, out);
-    return out;
-  }
-
-  if (seat != s_.active)
+  if (cmd.k != kind::assign && seat != s_.active)
     return make_error("not_your_turn", "it is seat " + std::to_string(s_.active) + "'s turn");
-  const auto limit = [&](const char* used_code) {
-    return cfg.any_two ? make_error("no_actions_left", "you have used both actions of this turn")
-                       : make_error(used_code, "you have already used this action in this turn");
-  };
-
+  std::optional<rule_error> refused;
   switch (cmd.k) {
-    case kind::reveal: {
-      const json* where = fast_json::member(c, "location");
-      if (!where) return invalid_command("reveal needs 'location'");
-      auto at = parse_location(*where, cfg, "location");
-      if (!at) return at.error();
-      if (!reveal_allowed()) return limit("reveal_already_used");
-      if (card_at(at.value()) == empty)
-        return make_error("location_empty", "there is no card at that location");
-      reveal(at.value(), out);
-      break;
-    }
-    case kind::move: {
-      const json *from_json = fast_json::member(c, "from"), *to_json = fast_json::member(c, "to");
-      if (!from_json || !to_json) return invalid_command("move needs 'from' and 'to'");
-      auto from = parse_location(*from_json, cfg, "from");
-      if (!from) return from.error();
-      auto to = parse_location(*to_json, cfg, "to");
-      if (!to) return to.error();
-      if (!move_allowed()) return limit("move_already_used");
-      const location f = from.value(), t = to.value();
-      if (card_at(f) == empty) return make_error("location_empty", "there is no card at 'from'");
-      if (card_at(t) != empty) return make_error("location_occupied", "'to' already holds a card");
-      if (f.on_tree() && t.on_tree())
-        return make_error("move_within_tree", "a move cannot go from tree to tree");
-      if (f.seat == t.seat)
-        return make_error("move_within_field", "moving inside one field is rearranging, not a move");
-      if (!t.on_tree() && !field_open_to(t.seat, seat))
-        return make_error("last_card_prohibited", "you may not place another player's last card");
-      move(f, t, out);
-      break;
-    }
-    case kind::rearrange: {
-      auto mapping = check_mapping(seat, member_or_null(c, "moves"));
-      if (!mapping) return mapping.error();
-      const auto& pairs = mapping.value();
-      if (std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == p.second; }))
-        return make_error("rearrange_changes_nothing", "every card would stay where it is");
-      if (!rearrange_allowed()) {
-        const int n = s_.cfg.rearranges_per_turn;
-        return make_error("no_rearranges_left", "you have used this turn's " +
-                                                    (n == 1 ? std::string("rearrangement") : std::to_string(n) + " rearrangements") +
-                                                    " (rearrangesPerTurn)");
-      }
-      rearrange(pairs, out);
-      break;
-    }
-    case kind::end_turn:
-      end_turn(false, out);
-      break;
-    case kind::assign:
-      break;
+    case kind::assign: refused = apply_assign(seat, c, out); break;
+    case kind::reveal: refused = apply_reveal(c, out); break;
+    case kind::move: refused = apply_move(seat, c, out); break;
+    case kind::rearrange: refused = apply_rearrange(seat, c, out); break;
+    case kind::end_turn: end_turn(false, out); break;
   }
+  if (refused) return *refused;
   return out;
+}
+
+rule_error ub_game::action_used(const char* used_code) const {
+  return s_.cfg.any_two ? make_error("no_actions_left", "you have used both actions of this turn")
+                        : make_error(used_code, "you have already used this action in this turn");
+}
+
+std::optional<rule_error> ub_game::apply_assign(int seat, const json& c, events& out) {
+  if (s_.assigned[static_cast<std::size_t>(seat)]) return make_error("already_assigned", "your wish list is already submitted");
+  int fam = first_free_family();
+  if (c.contains("family")) {
+    if (!c["family"].is_string()) return invalid_command("'family' must be a family sheet id");
+    const auto f = family_from_id(c["family"].get<std::string>());
+    if (!f) return make_error("unknown_family", "no family sheet '" + c["family"].get<std::string>() + "'");
+    if (std::find(s_.families.begin(), s_.families.end(), *f) != s_.families.end())
+      return make_error("family_taken", "that family sheet is already taken");
+    fam = *f;
+  }
+  auto grid = check_wishes(seat, member_or_null(c, "wishes"));
+  if (!grid) return grid.error();
+  assign(seat, fam, std::move(grid.value()), false, out);
+  return std::nullopt;
+}
+
+std::optional<rule_error> ub_game::apply_reveal(const json& c, events& out) {
+  const json* where = fast_json::member(c, "location");
+  if (!where) return invalid_command("reveal needs 'location'");
+  auto at = parse_location(*where, s_.cfg, "location");
+  if (!at) return at.error();
+  if (!reveal_allowed()) return action_used("reveal_already_used");
+  if (card_at(at.value()) == empty) return make_error("location_empty", "there is no card at that location");
+  reveal(at.value(), out);
+  return std::nullopt;
+}
+
+std::optional<rule_error> ub_game::apply_move(int seat, const json& c, events& out) {
+  const json *from_json = fast_json::member(c, "from"), *to_json = fast_json::member(c, "to");
+  if (!from_json || !to_json) return invalid_command("move needs 'from' and 'to'");
+  auto from = parse_location(*from_json, s_.cfg, "from");
+  if (!from) return from.error();
+  auto to = parse_location(*to_json, s_.cfg, "to");
+  if (!to) return to.error();
+  if (!move_allowed()) return action_used("move_already_used");
+  const location f = from.value(), t = to.value();
+  if (card_at(f) == empty) return make_error("location_empty", "there is no card at 'from'");
+  if (card_at(t) != empty) return make_error("location_occupied", "'to' already holds a card");
+  if (f.on_tree() && t.on_tree()) return make_error("move_within_tree", "a move cannot go from tree to tree");
+  if (f.seat == t.seat) return make_error("move_within_field", "moving inside one field is rearranging, not a move");
+  if (!t.on_tree() && !field_open_to(t.seat, seat))
+    return make_error("last_card_prohibited", "you may not place another player's last card");
+  move(f, t, out);
+  return std::nullopt;
+}
+
+std::optional<rule_error> ub_game::apply_rearrange(int seat, const json& c, events& out) {
+  auto mapping = check_mapping(seat, member_or_null(c, "moves"));
+  if (!mapping) return mapping.error();
+  const auto& pairs = mapping.value();
+  if (std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == p.second; }))
+    return make_error("rearrange_changes_nothing", "every card would stay where it is");
+  if (!rearrange_allowed()) {
+    const int n = s_.cfg.rearranges_per_turn;
+    return make_error("no_rearranges_left", "you have used this turn's " +
+                                                (n == 1 ? std::string("rearrangement") : std::to_string(n) + " rearrangements") +
+                                                " (rearrangesPerTurn)");
+  }
+  rearrange(pairs, out);
+  return std::nullopt;
 }
 
 // ---- validation of the compound parameters ----------------------------------------------------

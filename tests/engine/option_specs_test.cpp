@@ -141,7 +141,7 @@ TEST_CASE("options: bad values are told as before the declaration", "[options]")
         "option 'minPlayers' must not exceed 'maxPlayers'");
 }
 
-TEST_CASE("options: host-picks needs a first seat among the seated players; the dice are not rolled before",
+TEST_CASE("options: host-picks needs a first seat among the seated players and the dice are not rolled before",
           "[options]") {
   scripted_dice d;
   for (const auto* g : builtin_games().all()) {
