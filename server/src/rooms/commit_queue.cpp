@@ -24,7 +24,7 @@ void commit_queue::run(const std::shared_ptr<room>& owner, op f, pptr sender, js
 
 void commit_queue::refuse(const pptr& sender, const json& id) {
   metrics().storage_refused();
-  sender->send(std::make_shared<const std::string>(protocol::make_error(
+  sender->send(share_frame(protocol::make_error(
       id, protocol::errc::storage_failed, "the server could not save this; nothing changed, please try again")));
 }
 

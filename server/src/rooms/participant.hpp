@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tinsel/protocol/close_codes.hpp"
@@ -14,6 +15,11 @@ class room;
 
 // The close codes are the protocol's (close_codes.hpp); named here as the sessions always have.
 using protocol::close_code;
+
+// A frame as participants take it: serialized once, shared by every recipient.
+inline std::shared_ptr<const std::string> share_frame(std::string frame) {
+  return std::make_shared<const std::string>(std::move(frame));
+}
 
 class participant {
  public:

@@ -36,7 +36,7 @@ std::string seconds_text(std::chrono::milliseconds ms) {
 }  // namespace
 
 void request_dispatcher::reply(const pptr& self, std::string frame) {
-  self->send(std::make_shared<const std::string>(std::move(frame)));
+  self->send(share_frame(std::move(frame)));
 }
 
 void request_dispatcher::on_binary(std::size_t bytes, const pptr& self) {
@@ -88,7 +88,8 @@ void request_dispatcher::handle(protocol::hello_msg& m, const json& id, const pp
   // A room whose host sent this player away is no longer theirs to go back to (they may still watch it).
   if (last_room && last_room->sent_away(player_id_)) last_room.reset();
   spdlog::debug("hello conn={} player={} resumed={}", self->connection_id(), player_id_, resumed);  // per connection: debug
-  const auto games = games_json();
+  // The games and their option specifications never change while the server runs: built once.
+  static const json games = games_json();
   const auto version = version_string();
   reply(self, protocol::make_welcome({player_id_, name_, token_, resumed,
                                       last_room ? std::optional<std::string_view>(last_room->code()) : std::nullopt,

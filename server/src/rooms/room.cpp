@@ -19,11 +19,6 @@ namespace tinsel::server {
 namespace errc = protocol::errc;
 using clock = std::chrono::steady_clock;
 
-namespace {
-std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
-
-}  // namespace
-
 room::room(boost::asio::any_io_executor ex, std::string code, const engine::game_info& game, json options,
            const config& cfg, on_expired_fn on_expired, storage::journal* journal, bool recovered)
     : strand_(std::move(ex)),
@@ -84,7 +79,7 @@ void room::chat(std::shared_ptr<participant> p, std::string text, json request_i
                                       m->seat < 0 ? std::nullopt : std::optional<int>(m->seat), text);
     r.append_record({{"kind", "chat"}, {"message", msg}});
     r.reply_ok(p, id);
-    r.send_to_all(share(protocol::make_chat(msg)));
+    r.send_to_all(share_frame(protocol::make_chat(msg)));
     r.remember_chat(std::move(msg));
   }, p, request_id);
 }
@@ -136,7 +131,7 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   const auto connection = p->connection_id();
   auto refuse = [&](std::string_view code, std::string_view message) {
     tell_left(p);
-    tell(p, share(protocol::make_error(id, code, message)));
+    tell(p, share_frame(protocol::make_error(id, code, message)));
   };
   if (closed_) return refuse(errc::unknown_room, "there is no room with this code");
   if (members_.count(connection)) return refuse(errc::already_in_room, "you are already in this room");
@@ -176,7 +171,7 @@ void room::send_join(const pptr& p, const identity& who, int seat_index, bool sp
   json ok = {{"room", code_}, {"seat", seat_index < 0 ? json(nullptr) : json(seat_index)}, {"spectator", spectator},
              {"resumed", resumed}};
   std::string ok_frame = id.is_null() ? std::string() : protocol::make_ok(id, ok);
-  const auto room_push = share(room_frame());
+  const auto room_push = share_frame(room_frame());
   std::string chat_frame, log_frame, state;
   if (!chat_.empty()) chat_frame = protocol::make_chat_history(code_, chat_);
   if (table_.has_game()) {
@@ -192,12 +187,12 @@ void room::send_join(const pptr& p, const identity& who, int seat_index, bool sp
     if (!id.is_null()) ok_frame = protocol::make_ok(id, std::move(ok));
     budget.spend(ok_frame.size() + room_push->size() + state.size());
   }
-  if (!ok_frame.empty()) tell(p, share(std::move(ok_frame)));
+  if (!ok_frame.empty()) tell(p, share_frame(std::move(ok_frame)));
   update_empty_timer();
   broadcast_room(room_push);
-  if (!chat_frame.empty()) tell(p, share(std::move(chat_frame)));
-  if (!log_frame.empty()) tell(p, share(std::move(log_frame)));
-  if (!state.empty()) tell(p, share(std::move(state)));
+  if (!chat_frame.empty()) tell(p, share_frame(std::move(chat_frame)));
+  if (!log_frame.empty()) tell(p, share_frame(std::move(log_frame)));
+  if (!state.empty()) tell(p, share_frame(std::move(state)));
 }
 
 void room::do_leave(std::uint64_t connection, const pptr& p, const json& id) {
@@ -340,7 +335,7 @@ long room::spectator_count() const {
 void room::broadcast_room(frame_ptr prepared) {
   journal_lobby_if_changed();
   refresh_public_summary();
-  send_to_all(prepared ? prepared : share(room_frame()));
+  send_to_all(prepared ? prepared : share_frame(room_frame()));
 }
 
 void room::send_to_all(const std::shared_ptr<const std::string>& frame) {
@@ -349,11 +344,11 @@ void room::send_to_all(const std::shared_ptr<const std::string>& frame) {
 }
 
 void room::reply_error(const pptr& p, const json& id, std::string_view code, std::string_view message) {
-  tell(p, share(protocol::make_error(id, code, message)));
+  tell(p, share_frame(protocol::make_error(id, code, message)));
 }
 
 void room::reply_ok(const pptr& p, const json& id, json extra) {
-  if (!id.is_null()) tell(p, share(protocol::make_ok(id, std::move(extra))));
+  if (!id.is_null()) tell(p, share_frame(protocol::make_ok(id, std::move(extra))));
 }
 
 void room::compact_seats(std::size_t count) {

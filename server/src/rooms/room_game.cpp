@@ -17,11 +17,6 @@ namespace tinsel::server {
 namespace errc = protocol::errc;
 using clock = std::chrono::steady_clock;
 
-namespace {
-std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
-
-}  // namespace
-
 void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id) {
   if (!check_host(p, id, "start the game")) return;
   if (status_ == status::playing) return reply_error(p, id, errc::game_in_progress, "a game is already running");
@@ -111,7 +106,7 @@ void room::broadcast_state(const engine::events& evs) {
     const auto index = static_cast<std::size_t>(m.seat);
     if (m.seat >= 0 && index >= seat_frames.size()) seat_frames.resize(index + 1);
     auto& frame = m.seat < 0 ? spectator_frame : seat_frames[index];
-    if (!frame) frame = share(table_.frame(engine::viewer{m.seat}, parts));
+    if (!frame) frame = share_frame(table_.frame(engine::viewer{m.seat}, parts));
     tell(p, frame);
   }
   if (over) {

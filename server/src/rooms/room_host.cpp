@@ -14,10 +14,6 @@ namespace tinsel::server {
 
 namespace errc = protocol::errc;
 
-namespace {
-std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
-}  // namespace
-
 void room::kick(std::shared_ptr<participant> p, std::string player, json request_id) {
   dispatch([p, player = std::move(player), id = request_id](room& r) { r.do_kick(p, player, id); }, p, request_id);
 }
@@ -140,7 +136,7 @@ void room::do_kick(const pptr& p, const std::string& player, const json& id) {
   }
   for (auto c : connections) {
     if (auto target = members_[c].p.lock()) {
-      tell(target, share(protocol::make_kicked(code_)));
+      tell(target, share_frame(protocol::make_kicked(code_)));
       tell_left(target);
     }
     members_.erase(c);
@@ -175,7 +171,7 @@ void room::do_close_room(const pptr& p, const json& id) {
   tell_left(p);
   queue_.tell_expired();
   reply_ok(p, id);
-  send_to_all(share(room_frame("closed")));
+  send_to_all(share_frame(room_frame("closed")));
   for (auto& [c, m] : members_)
     if (auto target = m.p.lock(); target && target != p) tell_left(target);
   members_.clear();

@@ -25,7 +25,6 @@ namespace {
 // Chat lines a joining member receives (chat_history), and the journal keeps.
 constexpr std::size_t chat_history_lines = 100;
 
-std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
 }  // namespace
 
 void room::remember_chat(json msg) {
@@ -243,7 +242,7 @@ void room::set_aside(const std::string& why) {
   table_.cancel_timers();
   seat_timer_.cancel();
   empty_timer_.cancel();
-  auto frame = share(room_frame("closed"));
+  auto frame = share_frame(room_frame("closed"));
   for (auto& [c, m] : members_)
     if (auto p = m.p.lock()) {
       p->send(frame);
@@ -269,11 +268,11 @@ void room::reseat_members_after_reload() {
   for (auto& st : seats_)
     if (st.connection == 0) st.disconnected_at = now;
   table_.restart_prompt_clock();
-  auto room_push = share(room_frame());
+  auto room_push = share_frame(room_frame());
   for (auto& [c, m] : members_)
     if (auto p = m.p.lock()) {
       p->send(room_push);
-      if (table_.has_game()) p->send(share(table_.resync_frame(table_.viewer_of(m.seat, m.who.player_id))));
+      if (table_.has_game()) p->send(share_frame(table_.resync_frame(table_.viewer_of(m.seat, m.who.player_id))));
     }
 }
 
