@@ -58,7 +58,11 @@ export interface StateInfo {
   replayed: boolean;
   /** The server could not replay what was missed: take the view as the new truth. */
   resync: boolean;
-  /** Seq jumped without a replay (a server that breaks the protocol; never expected). */
+  /**
+   * The seq is more than one above the last delivered, although this state answers no join and
+   * is no resync: states were lost (a server that breaks the protocol; never expected). Treat
+   * it like `resync`.
+   */
   gap: boolean;
   /**
    * A `game_log` came just before this state (it answers a join) and already holds its events:
@@ -132,6 +136,11 @@ export declare class TinselClient {
   /** The latest `room` push's room. */
   readonly roomInfo: RoomInfo | null;
   readonly isHost: boolean;
+  /**
+   * After createRoom/joinRoom the ok's `seat` (the lobby seat; null for a spectator); from the
+   * first state on, that state's `seat` (the seat in the game, which may differ: seated players
+   * move to the front when a game starts). Null in no room.
+   */
   readonly seat: number | null;
   /** The latest state delivered, and its seq. */
   readonly state: StateServerToClient | null;
@@ -180,15 +189,26 @@ export declare function isDomain(entry: LegalEntry): boolean;
 export declare function sendable<T extends LegalEntry>(legal: T[] | null | undefined): T[];
 export declare function domainOf(legal: LegalEntry[] | null | undefined, kind: string): any;
 
-/** Unterm Baum: every move of the move domain (from × to in different areas), or the concrete moves. */
+/**
+ * Unterm Baum: every move of the move domain as a sendable command (from × to, the two in
+ * different areas; `from` in domain order, then `to`); without a move domain the concrete `move`
+ * entries of `legal` (so `[]` when no move is left).
+ */
 export declare function moves(legal: LegalEntry[]): { kind: 'move'; from: Location; to: Location }[];
 /** null if the move is allowed by the domain, else the game's error code. */
 export declare function checkMove(domain: MoveDomain, from: Location, to: Location): string | null;
-/** A rearrange bringing `from` to `to`: a swap if `to` holds a card, else a move. Throws with `code`. */
+/**
+ * A sendable rearrange bringing `from` to `to`: one move if `to` is empty, a swap (two moves) if it
+ * holds a card. Throws an Error with `code` location_empty, invalid_location or
+ * rearrange_changes_nothing (from = to).
+ */
 export declare function rearrange(domain: RearrangeDomain, from: Cell, to: Cell): { kind: 'rearrange'; moves: { from: Cell; to: Cell }[] };
 /** null if the mapping is valid for the domain, else the game's error code. */
 export declare function checkRearrange(domain: RearrangeDomain, moves: { from: Cell; to: Cell }[]): string | null;
-/** An assign from a motif → cell mapping. Throws with `code` if it is not valid. */
+/**
+ * A sendable assign from a motif → cell mapping (wishes in the mapping's order; `family` only if
+ * given). Throws an Error with `code` invalid_assignment or unknown_family if it is not valid.
+ */
 export declare function assign(
   domain: AssignDomain,
   mapping: Record<string, Cell> | Map<string, Cell>,
