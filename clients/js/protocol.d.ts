@@ -3566,7 +3566,7 @@ export interface ErrorServerToClient {
    */
   type: 'error';
   /**
-   * The id of the refused request, if it had a readable one.
+   * The id of the refused request, if it carried a valid one: absent for a request without an id, for an invalid id (then code is invalid_field) and for a frame that was not read (frame_too_large, frame_too_deep, bad_json).
    */
   id?: number | string;
   /**
@@ -4156,7 +4156,7 @@ export interface UntermBaumView {
    */
   active: null | number;
   /**
-   * Turns started so far: 0 before PLAY, then from 1.
+   * Turns started so far, from 1; already 1 during ASSIGN and MEMORIZE, before the first turn has started.
    */
   turn: number;
   /**

@@ -239,6 +239,11 @@ TEST_CASE("UB D3 the default wish list: dealt order round-robin over the rows, l
 TEST_CASE("UB A8/D4 MEMORIZE: a timer for everyone, nobody answers, the list is shown only to its owner",
           "[unterm_baum][memorize]") {
   table t(json{{"memorizeSeconds", 5}});
+  // docs/protocol.md, Unterm Baum view: `turn` and `round` are already 1 before PLAY, `active` null.
+  CHECK(t.v()["phase"] == "assign");
+  CHECK(t.v()["turn"] == 1);
+  CHECK(t.v()["round"] == 1);
+  CHECK(t.v()["active"].is_null());
   // During ASSIGN the owner sees his dealt cards, nobody else does.
   CHECK(t.v(viewer::player(A))["wish_list"]["hand"].size() == 8);
   CHECK(t.v(viewer::player(A))["wish_list"]["wishes"].is_null());
@@ -248,6 +253,9 @@ TEST_CASE("UB A8/D4 MEMORIZE: a timer for everyone, nobody answers, the list is 
   t.ok(B, rulebook_assign(B));
   const auto p = t.g->current_prompt();
   CHECK(p->kind == "memorize");
+  CHECK(t.v()["turn"] == 1);
+  CHECK(t.v()["round"] == 1);
+  CHECK(t.v()["active"].is_null());
   CHECK(p->seats.empty());
   CHECK(p->timeout_ms == 5000);
   for (int s : {A, B}) {
