@@ -39,6 +39,11 @@ export function memoryTokenStore(initial = null) {
 
 const defaultBackoff = { baseMs: 500, restartBaseMs: 1000, maxMs: 10000 };
 
+// Runs fn in a task of its own, after every pending promise continuation (microtask).
+const laterTask = typeof globalThis.setImmediate === 'function'
+  ? (fn) => globalThis.setImmediate(fn)
+  : (fn) => setTimeout(fn, 0);
+
 export class TinselClient {
   /**
    * @param {object} opts
@@ -74,6 +79,7 @@ export class TinselClient {
     this.wanted = false; // whether the session should be running
     this.joinAnswered = false; // the next state answers a join: deliver it even with an old seq
     this.ready = null; // {promise, resolve, reject} for connect()
+    this.held = null; // messages that wait until a request's promise has settled (deliver())
   }
 
   // ------------------------------------------------------------------------------------------
@@ -176,7 +182,7 @@ export class TinselClient {
     }
     this.socket = socket;
     socket.onopen = () => this.hello(socket);
-    socket.onmessage = (e) => { if (socket === this.socket) this.receive(e.data); };
+    socket.onmessage = (e) => { if (socket === this.socket) this.deliver(e.data); };
     socket.onerror = () => {}; // a close event follows
     socket.onclose = (e) => this.closed(socket, e.code, e.reason);
   }
@@ -232,12 +238,14 @@ export class TinselClient {
   // Rejects what waits for an answer on this socket and forgets it.
   dropSocket(why) {
     this.socket = null;
+    this.held = null;
     for (const { reject } of this.pending.values()) reject(new TinselError({ code: 'disconnected', message: why }));
     this.pending.clear();
   }
 
   closed(socket, code, reason) {
     if (socket !== this.socket) return;
+    this.flushHeld(); // what arrived before the close is handled before the close
     this.dropSocket('connection lost');
     this.emit('disconnect', { code, reason: reason || closeReasons[code] || '' });
     if (code === 4001) {
@@ -261,6 +269,37 @@ export class TinselClient {
   // ------------------------------------------------------------------------------------------
   // Messages
 
+  // A request's promise settles before anything that follows its answer is handled: after an `ok`
+  // or `error` that answers a request, the messages that arrive next wait for a task of their own,
+  // after the promise's continuations (`await client.action(...)` and the code after it) have run.
+  // Browsers hand each WebSocket message to a task of its own anyway; Node's `ws` hands every
+  // message of one network read over in a row, so without this the `state` an action causes
+  // reached its listeners before the code after the action's `await` ran.
+  deliver(text) {
+    if (this.held) this.held.push(text);
+    else this.receive(text);
+  }
+
+  holdAfterAnswer() {
+    if (this.held) return;
+    this.held = [];
+    const socket = this.socket;
+    laterTask(() => { if (socket === this.socket) this.flushHeld(); });
+  }
+
+  flushHeld() {
+    const held = this.held;
+    this.held = null;
+    if (!held) return;
+    for (let i = 0; i < held.length; i += 1) {
+      this.receive(held[i]);
+      if (this.held) { // another answer: the rest waits for the task after its continuations
+        this.held.unshift(...held.slice(i + 1));
+        return;
+      }
+    }
+  }
+
   receive(text) {
     let msg;
     try {
@@ -282,6 +321,7 @@ export class TinselClient {
           } else {
             waiter.reject(new TinselError(msg));
           }
+          this.holdAfterAnswer();
         } else if (msg.type === 'error') {
           this.emit('error', new TinselError(msg));
         }
