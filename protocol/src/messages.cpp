@@ -209,8 +209,12 @@ or_error<client_message> parse_join_room(json& j, const limits&) {
   auto room = req_string(j, "room");
   if (auto* e = error_in(room)) return *e;
   auto code = normalize_room_code(std::get<std::string>(room));
+  // A string that cannot be a code names no room, as the invite pages and /rooms/ say: the same
+  // `unknown_room` as a well-formed code without a room (a person typed it), without a lookup and
+  // not counted as a miss. A `room` that is not a string stays `invalid_field`.
   if (!code)
-    return field_error("room", "must be a room code of " + std::to_string(room_code_length) + " letters and digits");
+    return err(errc::unknown_room, "there is no room with this code: a code is " + std::to_string(room_code_length) +
+                                        " letters and digits");
   m.room = *code;
   if (const json* as = field(j, "as")) {
     if (*as == "spectator")

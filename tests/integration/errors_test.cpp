@@ -35,6 +35,17 @@ TEST_CASE("envelope errors carry stable codes and echo the request id", "[errors
   CHECK(unknown["code"] == "unknown_type");
   CHECK(unknown["id"] == "x1");
   CHECK(error_for(c, R"({"type":"hello","protocol":1,"id":{"a":1}})")["code"] == "invalid_field");
+  // An id the server cannot accept is not an id (docs/protocol.md, "The envelope"): the error
+  // that refuses the request says so and carries no id, whatever the rest of the request.
+  for (const char* bad : {R"({"type":"hello","protocol":1,"name":"Oma","id":1.5})", R"({"type":"leave_room","id":null})",
+                          R"({"type":"chat","text":"hi","id":[7]})"}) {
+    INFO(bad);
+    const auto e = error_for(c, bad);
+    CHECK(e["code"] == "invalid_field");
+    CHECK_FALSE(e.contains("id"));
+    CHECK(e["message"].get<std::string>().find("'id'") != std::string::npos);
+  }
+  CHECK(say_hello(c, "Oma")["type"] == "welcome");  // nothing was applied: the hello above was refused
   c.send_binary("\x01\x02");
   CHECK(c.expect_type("error")["code"] == "invalid_message");
 }
@@ -93,7 +104,11 @@ TEST_CASE("room errors: unknown game, bad options, unknown room, full room, not 
   CHECK(host.request_unchecked({{"type", "create_room"}, {"game", "happy_holidays"}, {"options", {{"colour", "pink"}}}})["code"] ==
         "invalid_option");
   CHECK(host.request({{"type", "join_room"}, {"room", "ZZZZZZ"}})["code"] == "unknown_room");
-  CHECK(host.request_unchecked({{"type", "join_room"}, {"room", "0000"}})["code"] == "invalid_field");
+  // A string that cannot be a code names no room (docs/protocol.md, "Invite links"): unknown_room
+  // like a code without a room, with the request's id; a `room` that is no string is malformed.
+  CHECK(host.request_unchecked({{"type", "join_room"}, {"room", "0000"}})["code"] == "unknown_room");
+  CHECK(host.request_unchecked({{"type", "join_room"}, {"room", "K7M-2Q"}, {"as", "spectator"}})["code"] == "unknown_room");
+  CHECK(host.request_unchecked({{"type", "join_room"}, {"room", 7}})["code"] == "invalid_field");
   CHECK(host.request_unchecked({{"type", "join_room"}, {"room", "ZZZZZZ"}, {"as", "king"}})["code"] == "invalid_field");
   CHECK(host.request({{"type", "leave_room"}})["code"] == "not_in_room");
   CHECK(host.request({{"type", "chat"}, {"text", "hi"}})["code"] == "not_in_room");

@@ -37,10 +37,38 @@ TEST_CASE("malformed frames get envelope codes", "[protocol]") {
 }
 
 TEST_CASE("the request id is kept even when the message is rejected", "[protocol]") {
-  auto r = parse(R"({"type":"join_room","room":"??","id":42})");
+  auto r = parse(R"({"type":"join_room","room":"ABCDEF","as":"king","id":42})");
   REQUIRE(r.error);
   CHECK(r.error->code == "invalid_field");
   CHECK(r.id == 42);
+}
+
+// docs/protocol.md, "Invite links" and join_room: a string that cannot be a code names no room,
+// like a code without a room (the invite page says `unknown_room` for both); only a `room` that
+// is not a string is a malformed request.
+TEST_CASE("a join_room code that cannot be a code is unknown_room, a room that is no string invalid_field", "[protocol]") {
+  for (const char* room : {"??", "", "0000", "ABCDE", "ABCDEFG", "ABCDE0", "K7M 2Q\u00e9"}) {
+    INFO(room);
+    auto r = parse(std::string(R"({"type":"join_room","room":")") + room + R"(","id":7})");
+    REQUIRE(r.error);
+    CHECK(r.error->code == "unknown_room");
+    CHECK(r.id == 7);
+  }
+  CHECK(code_of(R"({"type":"join_room","room":5})") == "invalid_field");
+  CHECK(code_of(R"({"type":"join_room","room":null})") == "invalid_field");
+}
+
+// The envelope: an `id` the server cannot accept (not an integer, nor a string of at most 64
+// characters) is not echoed; the error that refuses the request has no id.
+TEST_CASE("an invalid request id is refused with invalid_field and not kept", "[protocol]") {
+  const std::string long_id = "\"" + std::string(65, 'i') + "\"";
+  for (const std::string& id : std::vector<std::string>{"1.5", "-0.5", "true", "null", "[1]", "{\"a\":1}", long_id}) {
+    INFO(id);
+    auto r = parse(R"({"type":"leave_room","id":)" + id + "}");
+    REQUIRE(r.error);
+    CHECK(r.error->code == "invalid_field");
+    CHECK(r.id.is_null());
+  }
 }
 
 TEST_CASE("frames over the limit are refused before parsing", "[protocol]") {
