@@ -133,3 +133,60 @@ TEST_CASE("A35/A36 channels: own turn, supply, no double edge, connectivity guar
   t.st().channels_this_turn = 0;
   CHECK(t.fails(B, {{"kind", "place_channel"}, {"a", t.at(3, 0)}, {"b", t.at(2, 1)}}) == "disconnects_board");
 }
+
+// A23.1/A23.2, two claims queued during a sub-prompt: the first is granted at the stable point,
+// the second keeps its place in line through that stop (it was shouted before the game was
+// stopped, so it is not refused) and is granted when play reaches the stable point again, at the
+// end of the first stop, before anything else. A claim that arrives while a stop is held is
+// refused, not queued: also one sent right after the first stop ended, since the queued claim was
+// granted by the very command that ended it. Only when the queue is empty does play go on.
+TEST_CASE("A23.2 a second queued claim is granted when the first stop ends; claims during a stop are refused",
+          "[christmas_penguins][stop]") {
+  table t(json{{"reactionWindowMs", 0}});
+  stop_position(t);
+  t.st().stones[B] = {0, 0, 1};  // the mover holds a green stone too
+  t.put(C, 1, 0);
+  t.roll(B, 1);
+  t.ok(B, t.move(t.at(1, 0)));
+  REQUIRE(t.prompt() == "push_chain");
+  t.ok(D, {{"kind", "stop"}});
+  t.ok(C, {{"kind", "stop"}});
+  CHECK(t.raw().stop_queue == std::deque<int>{D, C});
+  CHECK(t.prompt() == "push_chain");
+
+  auto granted = t.send(B, t.chain({{2, 0}}));
+  REQUIRE(granted.ok());
+  CHECK(has_event(granted.value(), "stop_granted"));
+  CHECK(t.prompt() == "stopped");
+  CHECK(t.raw().claimant == D);
+  CHECK(t.raw().stop_queue == std::deque<int>{C});  // C keeps its place
+  CHECK(t.g->view(viewer::spectator())["stop"]["queue"] == json::array({C}));
+  // B shouts during D's stop: refused, naming D, and not queued.
+  auto during = t.send(B, {{"kind", "stop"}});
+  REQUIRE_FALSE(during.ok());
+  CHECK(during.error().code == "stop_already_claimed");
+  CHECK(during.error().message.find("seat 3") != std::string::npos);
+  CHECK(t.raw().stop_queue == std::deque<int>{C});
+
+  // D's stop ends: C's queued claim is granted in the same command, before play goes on.
+  auto ended = t.send(D, {{"kind", "cancel_stop"}});
+  REQUIRE(ended.ok());
+  std::vector<std::string> kinds;
+  for (const auto& e : ended.value()) kinds.push_back(e.body["kind"]);
+  CHECK(kinds == std::vector<std::string>{"stop_ended", "stop_granted"});
+  CHECK(ended.value()[1].body == json({{"kind", "stop_granted"}, {"seat", C}, {"resumes", "bear_move"}}));
+  CHECK(t.prompt() == "stopped");
+  CHECK(t.g->current_prompt()->seats == std::vector<int>{C});
+  CHECK(t.raw().stop_queue.empty());
+  // B's claim right after D's stop ended is refused: C holds the stop now.
+  auto after = t.send(B, {{"kind", "stop"}});
+  REQUIRE_FALSE(after.ok());
+  CHECK(after.error().code == "stop_already_claimed");
+  CHECK(after.error().message.find("seat 2") != std::string::npos);
+
+  // C's stop ends with the queue empty: play resumes at the bear, and B may claim now.
+  t.ok(C, {{"kind", "cancel_stop"}});
+  CHECK(t.prompt() == "bear_move");
+  t.ok(B, {{"kind", "stop"}});
+  CHECK(t.raw().claimant == B);
+}
