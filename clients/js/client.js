@@ -413,7 +413,7 @@ export class TinselClient {
    * A request refused with `rate_limited` was not executed, so it is sent again after a pause
    * (about 0.1, 0.2, 0.4 … 3.2 s, each a little random so that a burst spreads out, and never
    * shorter than the error's `retry_after_ms`, which a `join_room` refused for the address's
-   * join budget carries; after the sixth refusal the error is passed on): a fast bot stays
+   * join budget carries; it is sent at most six times more, and the seventh refusal is passed on): a fast bot stays
    * within the server's rate limit without counting its own requests.
    */
   async request(msg, onOk) {
