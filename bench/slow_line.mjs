@@ -318,6 +318,7 @@ async function wholeGame(port) {
       try { m = JSON.parse(text); } catch { return; }
       if (m.type !== 'state') return;
       g.states.push({ conn: index, t, size, over: m.over === true, n: g.states.filter((x) => x.conn === index).length + 1 });
+      if (size > (g.largest?.size ?? 0)) g.largest = { size, m };
       if (m.over !== true) return;
       g.over.add(index);
       if (g.over.size < players) return;
@@ -408,6 +409,12 @@ async function main() {
       const largest = Math.max(...sizes);
       const big = g.states.find((x) => x.size === largest);
       const bigWhere = big.over ? 'the last (over)' : big.n === 1 ? 'the first' : `number ${big.n}`;
+      // What the largest state is made of: its biggest members, as JSON text.
+      const parts = (o, prefix = '') => Object.entries(o).flatMap(([k, v]) => {
+        const len = JSON.stringify(v).length;
+        return v && typeof v === 'object' && !Array.isArray(v) && len > 2000 ? parts(v, `${prefix}${k}.`) : [[`${prefix}${k}`, len]];
+      });
+      const bigParts = parts(g.largest.m).sort((a, b) => b[1] - a[1]).slice(0, 4);
       const perClient = r.conns.filter((c) => c.gameBytes).map((c) => c.gameBytes);
       const down = perClient.map((b) => b.down);
       const up = perClient.map((b) => b.up);
@@ -420,6 +427,7 @@ async function main() {
         bytes_up_per_client: Math.round(avg(up)),
         state_bytes_mean: Math.round(avg(sizes)), state_bytes_largest: largest,
         largest_state_ms_on_line: largest / bytesPerMs, largest_state_is: bigWhere,
+        largest_state_parts: Object.fromEntries(bigParts),
         own_state_ms: { p50: q(own, 50), p90: q(own, 90), max: q(own, 100) },
         any_state_ms: { p50: q(all, 50), p90: q(all, 90), max: q(all, 100) },
         loadgen_errors: r.errors.length,
@@ -429,6 +437,7 @@ async function main() {
       console.log(`  ${figures.commands} commands, ${states.toFixed(0)} states per client, ${figures.seconds.toFixed(1)} s from start_game to the last "over"`);
       console.log(`  bytes per client             ${kb(figures.bytes_down_per_client)} down (the most: ${kb(figures.bytes_down_max)}), ${kb(figures.bytes_up_per_client)} up (WebSocket frames, headers included)`);
       console.log(`  state frames                 mean ${figures.state_bytes_mean.toLocaleString('en-US')} B, largest ${largest.toLocaleString('en-US')} B (${bigWhere} of the game's states): ${ms(figures.largest_state_ms_on_line)} on the line at ${kbit} kbit/s`);
+      console.log(`  the largest one's biggest members: ${bigParts.map(([k, n]) => `${k} ${n.toLocaleString('en-US')} B`).join(', ')}`);
       console.log(`  command -> sender's state    p50 ${ms(figures.own_state_ms.p50)}, p90 ${ms(figures.own_state_ms.p90)}, max ${ms(figures.own_state_ms.max)}`);
       console.log(`  command -> every state       p50 ${ms(figures.any_state_ms.p50)}, p90 ${ms(figures.any_state_ms.p90)}, max ${ms(figures.any_state_ms.max)} (each member's copy)`);
       console.log(`  (the floor: one round trip, ${rttMs} ms, plus the command's and the state's time on the line)`);
