@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Tinsel on a slow line (issue 32): the first page in Chromium and a whole Christmas Penguins game,
-// each client behind a simulated 400 kbit/s line with a long round trip. bench/README.md, "Slow line".
+// each client behind a simulated 400 kbit/s line with a long round trip. bench/README.md, "slow_line.mjs".
 //
 //   node bench/slow_line.mjs [--kbit 400] [--rtt 400] [--game christmas_penguins] [--players 4]
 //        [--server build/server/tinsel-server] [--loadgen build/bench/loadgen/tinsel-loadgen]
@@ -45,7 +45,7 @@ function parseArgs(list) {
 }
 const args = parseArgs(process.argv.slice(2));
 if (args.help || args.h) {
-  console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 9).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split("\n").slice(1, 13).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
   process.exit(0);
 }
 const kbit = Number(args.kbit ?? 400);
