@@ -10,8 +10,10 @@
 # --baseline PATH: every Tinsel row also runs against another tinsel-server binary (for example one
 # built from an older commit), interleaved with the current one, and the table shows both.
 #
-# Rows (for --only): echo hh hh-t2 echo-250 hh-250 cp ub journal deflate cp-deflate ub-deflate, and idle idle-game (only with --idle
-# or --only: 10,000 connections by default, which needs `ulimit -n` of about 10,100 in each process).
+# Rows (for --only): echo echo-sized hh hh-t2 echo-250 echo-sized-250 hh-250 cp ub journal deflate cp-deflate ub-deflate,
+# and idle idle-game (only with --idle or --only: 10,000 connections by default, which needs
+# `ulimit -n` of about 10,100 in each process). The echo-sized rows first record the sizes of Happy
+# Holidays' state frames (a short run of their own, tinsel-loadgen --record-sizes).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +30,7 @@ idle=0
 idle_connections=10000
 out=""
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) seconds=3; warmup=1 ;;
@@ -165,10 +167,12 @@ start_echo() {
 # ---- rows ----------------------------------------------------------------------------------------
 # id | label | kind (tinsel, echo, idle) | server flags | loadgen flags
 rows=(
-  "echo|tinsel-echo, 50×4 (the ceiling)|echo|--threads 1|--echo --rooms 50 --players 4"
+  "echo|tinsel-echo, 50×4 (the lean ceiling: action-sized frames)|echo|--threads 1|--echo --rooms 50 --players 4"
+  "echo-sized|tinsel-echo, 50×4, frames the size of Happy Holidays' states|echo|--threads 1|--echo --rooms 50 --players 4 --sizes @SIZES@"
   "hh|happy_holidays 50×4|tinsel|--threads 1 --journal off|--game happy_holidays --rooms 50 --players 4"
   "hh-t2|happy_holidays 50×4, server --threads 2|tinsel|--threads 2 --journal off|--game happy_holidays --rooms 50 --players 4"
-  "echo-250|tinsel-echo, 250×4 (the ceiling for 250 rooms)|echo|--threads 1|--echo --rooms 250 --players 4"
+  "echo-250|tinsel-echo, 250×4 (the lean ceiling for 250 rooms)|echo|--threads 1|--echo --rooms 250 --players 4"
+  "echo-sized-250|tinsel-echo, 250×4, frames the size of Happy Holidays' states|echo|--threads 1|--echo --rooms 250 --players 4 --sizes @SIZES@"
   "hh-250|happy_holidays 250×4|tinsel|--threads 1 --journal off|--game happy_holidays --rooms 250 --players 4"
   "cp|christmas_penguins 50×4|tinsel|--threads 1 --journal off|--game christmas_penguins --rooms 50 --players 4"
   "ub|unterm_baum 50×4|tinsel|--threads 1 --journal off|--game unterm_baum --rooms 50 --players 4"
@@ -218,6 +222,7 @@ run_row() {
     data=$(mktemp -d /tmp/tinsel-bench-journal.XXXXXX)
     sflags=${sflags//@DATA@/$data}
   fi
+  lflags=${lflags//@SIZES@/$sizes_file}
   local slog="$out/$id-$rep.server.log" llog="$out/$id-$rep.loadgen.log"
   # shellcheck disable=SC2086  # the flags are words
   if [ "$kind" = echo ]; then start_echo "$slog" $sflags; else start_tinsel "$bin" "$slog" $sflags; fi
@@ -243,6 +248,28 @@ run_row() {
            console.log(JSON.stringify({id,label,rep:+rep,exit:+status,server_log_lines:+warnings,...JSON.parse(line)}))' \
     "$id" "$label" "$rep" "$status" "$warnings" "$line" >>"$results"
 }
+
+# The same-size echo rows replay the sizes of Tinsel's own state frames, measured now (they change
+# as the state builder does): a short Happy Holidays run of 50 rooms × 4 against a fresh server.
+sizes_file="$out/sizes-happy_holidays.txt"
+record_sizes() {
+  start_tinsel "$server_bin" "$out/sizes.server.log" --threads 1 --journal off
+  echo "== recording the sizes of Happy Holidays' state frames (log $out/sizes.loadgen.log)" >&2
+  set +e
+  "$loadgen" --url "$url" --game happy_holidays --rooms 50 --players 4 --seconds 3 --warmup 1 \
+    --record-sizes "$sizes_file" >"$out/sizes.loadgen.log" 2>&1
+  local status=$?
+  set -e
+  stop_server
+  if [ "$status" != 0 ] || [ ! -s "$sizes_file" ]; then
+    echo "run.sh: recording the state sizes failed; its log:" >&2
+    cat "$out/sizes.loadgen.log" >&2
+    exit 1
+  fi
+}
+for row in ${selected[@]+"${selected[@]}"}; do
+  if [[ $row == *@SIZES@* ]]; then record_sizes; break; fi
+done
 
 started=$(date +%s)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -302,6 +329,27 @@ for (const id of ids.filter((i) => i.startsWith('idle'))) {
   const errors = rs.reduce((n, r) => n + (r.errors ?? 0) + (r.refusals ?? 0), 0);
   console.log(`\n${rs[0].label}: ${fmt(m('connections'))} open, server RSS ${fmt(m('server_rss_kb_before'))} KB → ${fmt(m('server_rss_kb_after'))} KB: ` +
               `**${fmt(m('rss_kb_per_connection'), 2)} KB per connection** (errors ${errors}).`);
+}
+// Tinsel's share of each ceiling: its moves/s over the echo's, and the echo's server CPU per move
+// over Tinsel's (how much of Tinsel's CPU a move the transport alone would need).
+const ceilings = { hh: ['echo', 'echo-sized'], 'hh-250': ['echo-250', 'echo-sized-250'] };
+const shares = [];
+for (const id of loadIds) {
+  const base = id.replace(/@before$/, '');
+  for (const c of ceilings[base] ?? []) {
+    if (!by(c).length) continue;
+    const t = (k) => median(by(id).map((r) => r[k]));
+    const e = (k) => median(by(c).map((r) => r[k]));
+    const pct = (a, b) => (a && b ? `${fmt((a / b) * 100)} %` : '–');
+    shares.push(`| ${by(id)[0].label} | ${by(c)[0].label} | ${pct(t('moves_per_sec'), e('moves_per_sec'))} | ` +
+                `${fmt(t('server_cpu_us_per_move'))} / ${fmt(e('server_cpu_us_per_move'))} µs: ${pct(e('server_cpu_us_per_move'), t('server_cpu_us_per_move'))} |`);
+  }
+}
+if (shares.length) {
+  console.log('\nTinsel against each ceiling (moves/s: Tinsel as a share of the echo; server CPU per move: Tinsel / echo, and the echo\'s as a share of Tinsel\'s):\n');
+  console.log('| Tinsel row | ceiling | moves/s share | server CPU per move |');
+  console.log('|---|---|---:|---:|');
+  for (const line of shares) console.log(line);
 }
 if (notes.length) console.log('\n' + notes.map((n) => `- ${n}`).join('\n'));
 const failed = runs.filter((r) => r.exit !== 0 || r.errors || r.refusals);

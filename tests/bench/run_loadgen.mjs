@@ -4,12 +4,14 @@
 //
 //   node run_loadgen.mjs --server PATH --loadgen PATH --game GAME [--rooms 4] [--players 4]
 //                        [--seconds 3] [--min-games N] [--options JSON]
-//   node run_loadgen.mjs --echo PATH --loadgen PATH [--rooms 4] [--players 4] [--seconds 3]
+//                        [--record-sizes FILE]
+//   node run_loadgen.mjs --echo PATH --loadgen PATH [--rooms 4] [--players 4] [--seconds 3] [--sizes FILE]
 //   node run_loadgen.mjs --server PATH --loadgen PATH --idle N [--players 4]
 //
 // Starts the server (tinsel-server on a free port with the journal off, rate and per-address limits
 // lifted; or tinsel-echo), runs tinsel-loadgen with --json --pid, and checks its exit status and
 // its JSON line. Both processes are killed on the way out, whatever happens.
+import fs from 'node:fs';
 import { parseArgs, start, killAll, within, show } from '../support/processes.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -54,6 +56,11 @@ async function main() {
       else lgArgs.push('--game', args.game);
       if (args['min-games']) lgArgs.push('--min-games', String(args['min-games']));
       if (args.options) lgArgs.push('--options', args.options);
+      if (args['record-sizes']) {
+        fs.rmSync(args['record-sizes'], { force: true });
+        lgArgs.push('--record-sizes', args['record-sizes']);
+      }
+      if (args.sizes) lgArgs.push('--sizes', args.sizes);
     }
     const lg = start('tinsel-loadgen', args.loadgen, lgArgs);
     procs.push(lg);
@@ -77,6 +84,26 @@ async function main() {
       check(r.moves > 0 && r.samples === r.moves, `no moves measured: ${jsonLine}`);
       check(r.frames_per_move >= r.players, `fewer frames per move (${r.frames_per_move}) than players: every member gets every state`);
       if (args['min-games']) check(r.games >= Number(args['min-games']), `${r.games} games finished, expected ${args['min-games']}`);
+    }
+    if (args.echo) {
+      // Tinsel sends P states and the sender's ok per move; the echo the same P + 1 frames.
+      check(Math.abs(r.frames_per_move - (r.players + 1)) < 0.01, `${r.frames_per_move} frames per move, not players + 1 (the ok and P echoes)`);
+    }
+    if (args['record-sizes']) {
+      const sizes = fs.readFileSync(args['record-sizes'], 'utf8').trim().split('\n');
+      check(sizes.length > 0 && sizes.every((l) => /^[1-9][0-9]*$/.test(l)), `--record-sizes wrote no sizes, or not one positive number a line`);
+      // Every state is a JSON object of a few hundred bytes at least; the mean over the file is
+      // about the payload a client receives per move.
+      const mean = sizes.reduce((a, b) => a + Number(b), 0) / sizes.length;
+      check(mean > 100 && mean <= r.payload_bytes_per_move_per_client * 2, `recorded sizes average ${mean} bytes, received ${r.payload_bytes_per_move_per_client} per move and client`);
+    }
+    if (args.sizes) {
+      // Every member receives frames of the recorded sizes: the payload per move and client is at
+      // least the smallest of them (plus the ok's share), at most the largest.
+      const sizes = fs.readFileSync(args.sizes, 'utf8').trim().split('\n').map(Number);
+      const least = Math.min(...sizes), most = Math.max(...sizes);
+      check(r.payload_bytes_per_move_per_client >= least && r.payload_bytes_per_move_per_client <= most + 30,
+            `${r.payload_bytes_per_move_per_client} bytes per move and client, outside the recorded sizes ${least}..${most}`);
     }
     server.child.kill('SIGTERM');
     await within(30000, server.exited, 'the server to stop');

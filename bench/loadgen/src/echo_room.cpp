@@ -1,8 +1,13 @@
 // A room of tinsel-echo (bench/echo) driven in the shape of a Tinsel room: P members, one frame in
 // flight per room. Each member sends {"join":"rN"} and waits for {"joined":…}; then the members
-// take turns (round robin) sending a frame the size of a Tinsel action. The echo server sends it
-// to every member of the room, the sender included; the latency runs from sending to the sender
-// receiving it back, and the next frame goes out once every member has received this one.
+// take turns (round robin) sending a frame the size of a Tinsel action. The echo server answers the
+// sender with an `ok` and sends the frame to every member of the room, the sender included (P + 1
+// frames, as Tinsel's `ok` and P states); the latency runs from sending to the sender receiving it
+// back, and the next frame goes out once every member has received this one.
+//
+// With sizes (--sizes FILE, the sizes of Tinsel's own state frames that --record-sizes wrote), the
+// frame begins with {"size":S and the echo pads what every member receives to S bytes; each room
+// replays the list from its own starting point, in order, round and round.
 #include <algorithm>
 #include <optional>
 #include <sstream>
@@ -16,7 +21,10 @@ namespace {
 class echo_room final : public room, public std::enable_shared_from_this<echo_room> {
  public:
   echo_room(int index, std::shared_ptr<lane> on, const room_settings& settings, run_state& run)
-      : index_(index), lane_(std::move(on)), settings_(settings), run_(run) {}
+      : index_(index), lane_(std::move(on)), settings_(settings), run_(run) {
+    if (settings_.echo_sizes && !settings_.echo_sizes->empty())
+      next_size_ = static_cast<std::size_t>(index) * 7919 % settings_.echo_sizes->size();
+  }
 
   void start(std::function<void()> ready) override {
     ready_ = std::move(ready);
@@ -53,6 +61,7 @@ class echo_room final : public room, public std::enable_shared_from_this<echo_ro
     bool open = false;
     bool joined = false;
     std::uint64_t received = 0;  // echoes received
+    bool ok_due = false;         // the sender: the `ok` comes before the echo
     std::uint64_t wire_seen = 0;
   };
 
@@ -106,8 +115,18 @@ class echo_room final : public room, public std::enable_shared_from_this<echo_ro
       }
       return;
     }
+    if (m.ok_due) {
+      m.ok_due = false;
+      if (!text.starts_with(R"({"type":"ok")")) {
+        run_.error("echo_ok", where(i) + ": expected the ok before the echo, got " + std::string(text.substr(0, 100)));
+        return fail();
+      }
+      return;
+    }
     ++m.received;
-    if (m.received != round_ || text != payload_) {
+    const bool same = size_ == 0 ? text == payload_
+                                 : text.size() == size_ && text.starts_with(std::string_view(payload_).substr(0, payload_.size() - 1));
+    if (m.received != round_ || !same) {
       run_.error("echo_mismatch", where(i) + ": echo " + std::to_string(m.received) + " of round " +
                                       std::to_string(round_) + " is " + std::string(text.substr(0, 100)));
       return fail();
@@ -134,6 +153,13 @@ class echo_room final : public room, public std::enable_shared_from_this<echo_ro
     sender_ = static_cast<std::size_t>(round_ % members_.size());
     // The size of a Tinsel action: {"type":"action","id":…,"action":{"kind":"take_reindeer","from":1}}
     payload_ = R"({"type":"action","id":)" + std::to_string(round_) + R"(,"action":{"kind":"take_reindeer","from":1}})";
+    size_ = 0;
+    if (const auto& sizes = settings_.echo_sizes; sizes && !sizes->empty()) {
+      size_ = std::max((*sizes)[next_size_], payload_.size() + 16);
+      next_size_ = (next_size_ + 1) % sizes->size();
+      payload_ = R"({"size":)" + std::to_string(size_) + "," + payload_.substr(1);
+    }
+    members_[sender_].ok_due = true;
     awaiting_ = true;
     sent_ = clock_type::now();
     members_[sender_].conn->send(payload_);
@@ -174,6 +200,8 @@ class echo_room final : public room, public std::enable_shared_from_this<echo_ro
   std::uint64_t round_ = 0;
   std::size_t sender_ = 0;
   std::string payload_;
+  std::size_t size_ = 0;       // what every member receives, with sizes; 0: the payload itself
+  std::size_t next_size_ = 0;  // where this room is in the list of sizes
   bool awaiting_ = false;
   clock_type::time_point sent_;
   clock_type::time_point joined_since_;

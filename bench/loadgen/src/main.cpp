@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -31,8 +32,8 @@ const char* const usage = R"(tinsel-loadgen: closed-loop load on a Tinsel server
   tinsel-loadgen [--url ws://127.0.0.1:8080/ws | --host H --port P] [--game happy_holidays]
                  [--rooms 50] [--players 4] [--seconds 10] [--warmup 2] [--threads 1]
                  [--pid SERVER_PID] [--deflate] [--json] [--seed 1] [--options JSON]
-                 [--min-games N] [--ramp 50]
-  tinsel-loadgen --echo [same options; --game and --options do not apply]
+                 [--min-games N] [--ramp 50] [--record-sizes FILE]
+  tinsel-loadgen --echo [--sizes FILE] [same options; --game and --options do not apply]
   tinsel-loadgen --idle N --pid SERVER_PID [--players 4] [--idle-start] [--settle 3]
 
 Load: R rooms of P players play closed-loop, one command in flight per room (see bench/README.md).
@@ -57,6 +58,10 @@ server's CPU time per move and its RSS. Exit status 1 if there was any error or 
   --json           also print one JSON line with every figure
   --seed N         seed of the random choices (default 1)
   --echo           drive tinsel-echo (bench/echo) instead: frames of ~70 bytes, round robin
+  --record-sizes F write the size of every state received in the window to F, one line each, in
+                   order (each the mean over the room's members), room after room
+  --sizes F        with --echo: every member receives frames of the sizes in F (written by
+                   --record-sizes), each room replaying them in order from its own starting point
   --idle N         open N connections in rooms of P, wait until all are in, let the server settle,
                    and print the server's RSS growth per connection (needs --pid)
   --idle-start     in idle mode, also start a game in every room (timers off, nobody moves)
@@ -102,6 +107,8 @@ struct options {
   int idle = 0;
   bool idle_start = false;
   double settle = 3;
+  std::string record_sizes;
+  std::string sizes;
 };
 
 [[noreturn]] void bad_usage(const std::string& why) {
@@ -178,6 +185,8 @@ options parse_options(int argc, char** argv) {
     else if (a == "--idle") o.idle = number<int>(a, value());
     else if (a == "--idle-start") o.idle_start = true;
     else if (a == "--settle") o.settle = number<double>(a, value());
+    else if (a == "--record-sizes") o.record_sizes = value();
+    else if (a == "--sizes") o.sizes = value();
     else bad_usage("unknown option " + a);
   }
   if (o.rooms < 1 || o.players < 1 || o.threads < 1 || o.ramp < 1) bad_usage("--rooms, --players, --threads and --ramp must be at least 1");
@@ -187,6 +196,8 @@ options parse_options(int argc, char** argv) {
   if (o.idle > 0 && o.echo) bad_usage("--idle and --echo do not go together");
   if (o.echo && (game_given || o.extra_options)) bad_usage("--game and --options do not apply to --echo");
   if (!o.echo && o.players < 2 && o.idle == 0) bad_usage("a game needs --players 2 or more");
+  if (!o.sizes.empty() && !o.echo) bad_usage("--sizes goes with --echo");
+  if (!o.record_sizes.empty() && (o.echo || o.idle > 0)) bad_usage("--record-sizes goes with a game, not --echo or --idle");
   return o;
 }
 
@@ -491,6 +502,25 @@ int report_idle(const options& o, const run_state& run, const idle_figures& f, i
   return errors + refusals > 0 || !all_open || !per_conn ? 1 : 0;
 }
 
+// One size a line (--record-sizes wrote them); at least one.
+std::vector<std::size_t> read_sizes(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read --sizes " + file);
+  std::vector<std::size_t> sizes;
+  for (std::size_t v; in >> v;) sizes.push_back(v);
+  if (sizes.empty()) throw std::runtime_error("--sizes " + file + " holds no sizes");
+  return sizes;
+}
+
+void write_sizes(const std::string& file, const std::vector<std::shared_ptr<room>>& rooms) {
+  std::ofstream out(file);
+  std::size_t n = 0;
+  for (const auto& r : rooms)
+    for (const auto s : r->state_sizes()) out << s << "\n", ++n;
+  if (!out) throw std::runtime_error("cannot write --record-sizes " + file);
+  std::cerr << "tinsel-loadgen: " << n << " state sizes written to " << file << "\n";
+}
+
 int run(const options& o) {
   const long fds = raise_fd_limit();
   const int connections = o.idle > 0 ? o.idle : o.rooms * o.players;
@@ -507,6 +537,8 @@ int run(const options& o) {
     settings.options = default_options(o.game, o.players);
     if (o.extra_options) settings.options.merge_patch(*o.extra_options);
   }
+  settings.record_sizes = !o.record_sizes.empty();
+  if (!o.sizes.empty()) settings.echo_sizes = std::make_shared<const std::vector<std::size_t>>(read_sizes(o.sizes));
   settings.goal = o.idle == 0 ? room_settings::plan::play
                   : o.idle_start ? room_settings::plan::start
                                  : room_settings::plan::join;
@@ -531,6 +563,7 @@ int run(const options& o) {
   loop.run();
 
   if (o.idle > 0) return report_idle(o, run, ctl->idle, rooms);
+  if (!o.record_sizes.empty()) write_sizes(o.record_sizes, all);
   std::vector<std::uint64_t> samples;
   for (auto& r : all) samples.insert(samples.end(), r->samples().begin(), r->samples().end());
   return report_load(o, run, ctl->window, summarize(samples));

@@ -30,6 +30,10 @@ struct room_settings {
   // then sit still (both for the idle mode); play: play games closed-loop.
   enum class plan { join, start, play };
   plan goal = plan::play;
+  // echo: the sizes of the frames every member receives, in order (--sizes); none: the action's.
+  std::shared_ptr<const std::vector<std::size_t>> echo_sizes;
+  // tinsel: record the size of every state (the mean over the room's members) for --record-sizes.
+  bool record_sizes = false;
 };
 
 class room {
@@ -42,6 +46,11 @@ class room {
   virtual void stop() = 0;
   // The own-move latencies measured in the window. Call only after the event loop has stopped.
   virtual std::vector<std::uint64_t>& samples() = 0;
+  // The sizes recorded in the window (settings.record_sizes). Only after the event loop has stopped.
+  virtual const std::vector<std::size_t>& state_sizes() const { return no_sizes_; }
+
+ private:
+  std::vector<std::size_t> no_sizes_;
 };
 
 std::shared_ptr<room> make_tinsel_room(int index, std::shared_ptr<lane> on, const room_settings& settings,

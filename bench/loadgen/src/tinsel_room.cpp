@@ -162,7 +162,7 @@ class tinsel_room final : public room, public std::enable_shared_from_this<tinse
       run_.error("bad_frame", where(i) + ": not a JSON object: " + std::string(text.substr(0, 200)));
       return;
     }
-    if (type == R"("state")") return on_state(i, seq, seat, over, prompt, legal);
+    if (type == R"("state")") return on_state(i, seq, seat, over, prompt, legal, text.size());
     if (type != R"("ok")" && type != R"("error")" && type != R"("kicked")") return;
     // welcome, room, chat, chat_history and whatever a later release adds are not needed here.
     const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -250,7 +250,7 @@ class tinsel_room final : public room, public std::enable_shared_from_this<tinse
   }
 
   void on_state(std::size_t i, std::string_view seq_text, std::string_view seat, std::string_view over,
-                std::string_view prompt, std::string_view legal) {
+                std::string_view prompt, std::string_view legal, std::size_t bytes) {
     auto& m = members_[i];
     std::int64_t seq = 0;
     const auto [end, ec] = std::from_chars(seq_text.data(), seq_text.data() + seq_text.size(), seq);
@@ -262,6 +262,7 @@ class tinsel_room final : public room, public std::enable_shared_from_this<tinse
       run_.error("seq_gap", where(i) + ": state seq " + std::to_string(seq) + " after " + std::to_string(m.last_seq));
     m.last_seq = seq;
     newest_seq_ = std::max(newest_seq_, seq);
+    if (settings_.record_sizes) record_size(seq, bytes);
     last_progress_ = clock_type::now();
     if (timer_wait_since_) {
       if (run_.measuring.load(std::memory_order_relaxed))
@@ -286,6 +287,21 @@ class tinsel_room final : public room, public std::enable_shared_from_this<tinse
     if (flight_ && flight_->sender == i && seq > flight_->seq_at_send) finish_flight();
     next();
   }
+
+  // --record-sizes: the mean size of the states of one seq over the room's members (each gets its
+  // own view), once every member has received its one, in the window only.
+  void record_size(std::int64_t seq, std::size_t bytes) {
+    if (seq != size_seq_) {
+      size_seq_ = seq;
+      size_sum_ = 0;
+      size_count_ = 0;
+    }
+    size_sum_ += bytes;
+    if (++size_count_ == members_.size() && run_.measuring.load(std::memory_order_relaxed))
+      sizes_.push_back((size_sum_ + size_count_ / 2) / size_count_);
+  }
+
+  const std::vector<std::size_t>& state_sizes() const override { return sizes_; }
 
   // ---- setup ------------------------------------------------------------------------------------
 
@@ -438,6 +454,10 @@ class tinsel_room final : public room, public std::enable_shared_from_this<tinse
   std::optional<clock_type::time_point> timer_wait_since_;
   clock_type::time_point last_progress_;
   std::vector<std::uint64_t> samples_;
+  std::vector<std::size_t> sizes_;
+  std::int64_t size_seq_ = 0;
+  std::size_t size_sum_ = 0;
+  std::size_t size_count_ = 0;
   bool all_in_ = false;
   bool retry_pending_ = false;
   bool stopped_ = false;
