@@ -136,18 +136,24 @@ TEST_CASE("table: a view patch turns each viewer's previous view into its view n
     int patched = 0;
     for (int step = 0; step < 60 && !t.game().is_over(); ++step) {
       const auto pr = t.game().current_prompt();
-      if (!pr || pr->seats.empty()) break;  // a timer's prompt (Unterm Baum's MEMORIZE): enough
-      json cmd;
-      for (const auto& c : t.game().legal(pr->seats.at(0)))
-        if (c.is_object() && !c.contains("domain")) {
-          cmd = c;
-          break;
-        }
-      if (cmd.is_null()) break;
-      auto evs = t.apply(pr->seats.at(0), cmd);
-      REQUIRE(evs.ok());
-      t.next_seq();
-      parts = t.publish(evs.value());
+      if (!pr) break;
+      if (pr->seats.empty()) {  // a prompt only its timer ends (Unterm Baum's MEMORIZE)
+        const auto evs = t.on_timeout(pr->serial);
+        t.next_seq();
+        parts = t.publish(evs);
+      } else {
+        json cmd;
+        for (const auto& c : t.game().legal(pr->seats.at(0)))
+          if (c.is_object() && !c.contains("domain")) {
+            cmd = c;
+            break;
+          }
+        if (cmd.is_null()) break;
+        auto evs = t.apply(pr->seats.at(0), cmd);
+        REQUIRE(evs.ok());
+        t.next_seq();
+        parts = t.publish(evs.value());
+      }
       for (std::size_t i = 0; i < viewers.size(); ++i) {
         const auto* patch = t.view_patch(viewers[i]);
         REQUIRE(patch != nullptr);
