@@ -2562,9 +2562,9 @@ export interface HelloClientToServer {
    */
   token?: string | null;
   /**
-   * How states carry the view: "full" (the default) a whole `view` in every state; "changes" a whole `view` in the first state after a join, a resume, a new game or a full_view request and otherwise `view_patch`, the change since the state before (docs/protocol.md, The state push). Another value is invalid_field.
+   * How states carry the view: "full" (the default, also null or absent) a whole `view` in every state; "changes" a whole `view` in the first state after a join, a resume, a new game or a full_view request and otherwise `view_patch`, the change since the state before (docs/protocol.md, The state push). Another value is invalid_field.
    */
-  views?: 'full' | 'changes';
+  views?: 'full' | 'changes' | null;
   /**
    * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
