@@ -10,10 +10,11 @@
 # --baseline PATH: every Tinsel row also runs against another tinsel-server binary (for example one
 # built from an older commit), interleaved with the current one, and the table shows both.
 #
-# Rows (for --only): echo echo-sized hh hh-t2 echo-250 echo-sized-250 hh-250 cp ub journal deflate cp-deflate ub-deflate,
-# and idle idle-game (only with --idle or --only: 10,000 connections by default, which needs
-# `ulimit -n` of about 10,100 in each process). The echo-sized rows first record the sizes of Happy
-# Holidays' state frames (a short run of their own, tinsel-loadgen --record-sizes).
+# Rows (for --only): echo echo-sized hh hh-t2 echo-250 echo-sized-250 hh-250 cp ub journal deflate cp-deflate ub-deflate
+# hh-changes cp-changes ub-changes hh-both cp-both ub-both, and idle idle-game idle-changes idle-deflate idle-both
+# (only with --idle or --only: 10,000 connections by default, which needs `ulimit -n` of about 10,100
+# in each process). The echo-sized rows first record the sizes of Happy Holidays' state frames (a
+# short run of their own, tinsel-loadgen --record-sizes).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -180,10 +181,19 @@ rows=(
   "deflate|happy_holidays 50×4, permessage-deflate|tinsel|--threads 1 --journal off --deflate on|--game happy_holidays --rooms 50 --players 4 --deflate"
   "cp-deflate|christmas_penguins 50×4, permessage-deflate|tinsel|--threads 1 --journal off --deflate on|--game christmas_penguins --rooms 50 --players 4 --deflate"
   "ub-deflate|unterm_baum 50×4, permessage-deflate|tinsel|--threads 1 --journal off --deflate on|--game unterm_baum --rooms 50 --players 4 --deflate"
+  "hh-changes|happy_holidays 50×4, views as changes|tinsel|--threads 1 --journal off|--game happy_holidays --rooms 50 --players 4 --changes"
+  "cp-changes|christmas_penguins 50×4, views as changes|tinsel|--threads 1 --journal off|--game christmas_penguins --rooms 50 --players 4 --changes"
+  "ub-changes|unterm_baum 50×4, views as changes|tinsel|--threads 1 --journal off|--game unterm_baum --rooms 50 --players 4 --changes"
+  "hh-both|happy_holidays 50×4, changes and permessage-deflate|tinsel|--threads 1 --journal off --deflate on|--game happy_holidays --rooms 50 --players 4 --changes --deflate"
+  "cp-both|christmas_penguins 50×4, changes and permessage-deflate|tinsel|--threads 1 --journal off --deflate on|--game christmas_penguins --rooms 50 --players 4 --changes --deflate"
+  "ub-both|unterm_baum 50×4, changes and permessage-deflate|tinsel|--threads 1 --journal off --deflate on|--game unterm_baum --rooms 50 --players 4 --changes --deflate"
 )
 idle_rows=(
   "idle|$idle_connections idle connections in rooms of 4, in the lobby|idle|--threads 1 --journal off|--idle $idle_connections --players 4"
   "idle-game|$idle_connections idle connections in rooms of 4, a game started in each|idle|--threads 1 --journal off|--idle $idle_connections --players 4 --idle-start"
+  "idle-changes|$idle_connections idle connections in rooms of 4, a game started in each, views as changes|idle|--threads 1 --journal off|--idle $idle_connections --players 4 --idle-start --changes"
+  "idle-deflate|$idle_connections idle connections in rooms of 4, a game started in each, permessage-deflate|idle|--threads 1 --journal off --deflate on|--idle $idle_connections --players 4 --idle-start --deflate"
+  "idle-both|$idle_connections idle connections in rooms of 4, a game started in each, changes and permessage-deflate|idle|--threads 1 --journal off --deflate on|--idle $idle_connections --players 4 --idle-start --changes --deflate"
 )
 
 # The engines' micro-benchmark (row "engine"): its own table, printed after the load table.

@@ -7,6 +7,8 @@
 // No dependencies and no build step: an ES module for browsers and Node.js (pass a WebSocket
 // implementation such as the `ws` package's in Node before version 22).
 
+import { applyPatch } from './json_patch.js';
+
 export const protocolVersion = 1;
 
 /** A refused request: the server's `error` (or `disconnected` when the connection was lost). */
@@ -52,14 +54,18 @@ export class TinselClient {
    * @param {typeof WebSocket} [opts.WebSocket]  a WebSocket class; default globalThis.WebSocket
    * @param {{get(): (string|null), set(token: string|null): void}} [opts.tokenStore]
    * @param {{baseMs?: number, restartBaseMs?: number, maxMs?: number}} [opts.backoff]
+   * @param {boolean} [opts.viewChanges]  ask for views as changes (hello `views: "changes"`; the
+   *   library applies them and delivers whole views); default true, false for whole views on the wire
    */
-  constructor({ url, name = null, WebSocket: ws = globalThis.WebSocket, tokenStore = memoryTokenStore(), backoff = {} }) {
+  constructor({ url, name = null, WebSocket: ws = globalThis.WebSocket, tokenStore = memoryTokenStore(), backoff = {},
+                viewChanges = true }) {
     if (!ws) throw new Error('no WebSocket implementation: pass one, e.g. from the ws package');
     this.url = url;
     this.name = name;
     this.WebSocket = ws;
     this.tokenStore = tokenStore;
     this.backoff = { ...defaultBackoff, ...backoff };
+    this.viewChanges = viewChanges;
     /** idle, connecting, online, reconnecting, restarting, replaced, failed or closed */
     this.status = 'idle';
     this.welcome = null; // the latest `welcome`
@@ -79,6 +85,7 @@ export class TinselClient {
     this.wanted = false; // whether the session should be running
     this.joinAnswered = false; // the next state answers a join: deliver it even with an old seq
     this.ready = null; // {promise, resolve, reject} for connect()
+    this.patchHeld = null; // states whose view_patch did not apply, waiting for a whole view (full_view)
     this.held = null; // messages that wait until a request's promise has settled (deliver())
   }
 
@@ -189,6 +196,7 @@ export class TinselClient {
 
   async hello(socket) {
     const msg = { type: 'hello', protocol: protocolVersion, name: this.name };
+    if (this.viewChanges) msg.views = 'changes';
     const token = this.tokenStore.get();
     if (token) msg.token = token;
     let welcome;
@@ -371,13 +379,55 @@ export class TinselClient {
   // state that answers a join_room with last_seq carries the missed events (each with its `seq`)
   // or `resync: true`, and may repeat the last seq when nothing was missed.
   onState(msg) {
+    msg = this.wholeView(msg);
+    if (!msg) return;
+    this.deliverState(msg);
+  }
+
+  // Views as changes: a state with `view_patch` gets the view it makes of the view of the state
+  // before it (seq one lower), so listeners see whole views as ever. A patch that does not apply
+  // (no view of seq - 1 here, or a path that is not there) holds this state and asks for the whole
+  // view (full_view); the states held until a whole view comes are delivered as one state, with
+  // that view and all their events in order. Returns the state to deliver, or null while held.
+  wholeView(msg) {
+    if (msg.view_patch !== undefined) {
+      const { view_patch: patch, ...rest } = msg;
+      const base = !this.patchHeld && this.state && this.lastSeq === msg.seq - 1 ? this.state.view : undefined;
+      if (base !== undefined) {
+        try {
+          return { ...rest, view: applyPatch(base, patch) };
+        } catch { /* ask for the whole view below */ }
+      }
+      if (!this.patchHeld) {
+        this.patchHeld = [];
+        this.request({ type: 'full_view' }).catch(() => {}); // after a drop, the rejoin brings the view
+      }
+      this.patchHeld.push(rest);
+      return null;
+    }
+    if (!this.patchHeld) return msg;
+    // The answer to a join (a rejoin after a drop) catches up from the last state delivered.
+    if (this.joinAnswered) {
+      this.patchHeld = null;
+      return msg;
+    }
+    // A whole view (the answer to full_view, or any state with `view`): it ends the hold.
+    const held = this.patchHeld;
+    this.patchHeld = null;
+    const events = [...held.flatMap((h) => h.events ?? []), ...(msg.seq > held[held.length - 1].seq ? msg.events ?? [] : [])];
+    return { ...msg, seq: Math.max(msg.seq, held[held.length - 1].seq), events, recovered: true };
+  }
+
+  deliverState(msg) {
     const answer = this.joinAnswered;
     this.joinAnswered = false;
     const logged = this.loggedSeq !== null && msg.seq <= this.loggedSeq;
     this.loggedSeq = null;
     const last = this.lastSeq;
     const info = { join: answer, replayed: msg.replayed_from !== undefined, resync: Boolean(msg.resync), gap: false, logged };
-    if (last !== null && !answer && !info.resync && msg.seq <= last) {
+    const recovered = msg.recovered === true;
+    if (recovered) delete msg.recovered;
+    if (last !== null && !answer && !info.resync && !recovered && msg.seq <= last) {
       // Already delivered (cannot happen with a conforming server; a guard, not a feature).
       this.emit('duplicate', msg);
       return;
@@ -386,7 +436,7 @@ export class TinselClient {
       // Events this client has already delivered are not delivered again.
       msg = { ...msg, events: msg.events.filter((e) => e.seq === undefined || e.seq > last) };
     }
-    if (last !== null && !answer && !info.resync && msg.seq > last + 1) info.gap = true;
+    if (last !== null && !answer && !info.resync && !recovered && msg.seq > last + 1) info.gap = true;
     this.lastSeq = msg.seq;
     this.state = msg;
     this.seat = msg.seat;
@@ -401,6 +451,7 @@ export class TinselClient {
     this.lastSeq = null;
     this.joinAnswered = false;
     this.loggedSeq = null;
+    this.patchHeld = null;
   }
 
   // ------------------------------------------------------------------------------------------

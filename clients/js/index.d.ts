@@ -121,6 +121,8 @@ export interface ClientOptions {
   tokenStore?: TokenStore;
   /** Reconnect pauses: base (500), base after close code 1012 (1000), maximum (10000) ms. */
   backoff?: { baseMs?: number; restartBaseMs?: number; maxMs?: number };
+  /** Ask for views as changes (hello `views: "changes"`); states are still delivered with whole views. Default true. */
+  viewChanges?: boolean;
 }
 
 export declare class TinselClient {

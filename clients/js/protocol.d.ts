@@ -19,7 +19,8 @@ export type ClientMessage =
   | RemoveBotClientToServer
   | CloseRoomClientToServer
   | SkipClientToServer
-  | ReadmitClientToServer;
+  | ReadmitClientToServer
+  | FullViewClientToServer;
 /**
  * Creates a room for a game; options left out take their defaults. A game id this server does not host is answered with unknown_game.
  */
@@ -494,9 +495,34 @@ export type StateServerToClient = {
    */
   seat: null | number;
   /**
-   * What this viewer may see of the game; its `game` field says which game.
+   * What this viewer may see of the game; its `game` field says which game. Absent when the state carries view_patch instead.
    */
-  view: HappyHolidaysView | UntermBaumView | ChristmasPenguinsView;
+  view?: HappyHolidaysView | UntermBaumView | ChristmasPenguinsView;
+  /**
+   * Only for a connection whose hello asked for views "changes": a JSON Patch (RFC 6902) that turns the view of the state before (seq one lower, which this member received) into this state's view; sent instead of view.
+   *
+   * Items: One operation (RFC 6902): the server sends add, remove and replace.
+   */
+  view_patch?: {
+    /**
+     * The operation.
+     */
+    op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+    /**
+     * A JSON Pointer (RFC 6901) into the view.
+     */
+    path: string;
+    /**
+     * move and copy: where the value comes from (a JSON Pointer).
+     */
+    from?: string;
+    /**
+     * add, replace and test: the value (any JSON, null included).
+     */
+    value?: {
+      [k: string]: unknown;
+    };
+  }[];
   /**
    * Every command you may send now, each ready to send as action (domain entries excepted); empty when you have nothing to do, always empty for spectators.
    */
@@ -525,7 +551,24 @@ export type StateServerToClient = {
    * Only when the missed states are no longer in the history (in the state answering join_room with last_seq, or after storage_failed): no events; take the view as the new truth.
    */
   resync?: true;
-};
+} & (
+  | {
+      /**
+       * The view, as above.
+       */
+      view: {
+        [k: string]: unknown;
+      };
+    }
+  | {
+      /**
+       * The patch, as above.
+       */
+      view_patch: {
+        [k: string]: unknown;
+      };
+    }
+);
 /**
  * A cell [q, r] in axial hex coordinates.
  *
@@ -2519,6 +2562,10 @@ export interface HelloClientToServer {
    */
   token?: string | null;
   /**
+   * How states carry the view: "full" (the default, also null or absent) a whole `view` in every state; "changes" a whole `view` in the first state after a join, a resume, a new game or a full_view request and otherwise `view_patch`, the change since the state before (docs/protocol.md, The state push). Another value is invalid_field.
+   */
+  views?: 'full' | 'changes' | null;
+  /**
    * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
   id?: number | string;
@@ -3170,6 +3217,19 @@ export interface ReadmitClientToServer {
    * The player id of someone the host sent away (listed in room.kicked); they may sit in this room again.
    */
   player: string;
+  /**
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
+   */
+  id?: number | string;
+}
+/**
+ * Asks for the whole view again (a client that takes views as changes and whose copy went wrong): answered by ok and one state with the current seq, no events and the whole view; not_in_room outside a room, game_not_started before its first game.
+ */
+export interface FullViewClientToServer {
+  /**
+   * The message type, "full_view".
+   */
+  type: 'full_view';
   /**
    * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */

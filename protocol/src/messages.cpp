@@ -190,6 +190,11 @@ or_error<client_message> parse_hello(json& j, const limits& lim) {
     if (!hex32) return field_error("token", "must be the 32-digit token from an earlier welcome");
     m.token = tok->get<std::string>();
   }
+  if (const json* views = field(j, "views"); views && !views->is_null()) {
+    if (!views->is_string() || (*views != "full" && *views != "changes"))
+      return field_error("views", "must be \"full\" (the default) or \"changes\"");
+    m.view_changes = *views == "changes";
+  }
   return m;
 }
 
@@ -299,6 +304,7 @@ constexpr message_type message_types[] = {
     {"remove_bot", parse_about_seat<remove_bot_msg>},
     {"skip", parse_about_seat<skip_msg>},
     {"close_room", parse_bare<close_room_msg>},
+    {"full_view", parse_bare<full_view_msg>},
 };
 
 // The frame as a JSON document: within the frame limit, without a byte order mark, within the

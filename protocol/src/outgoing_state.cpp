@@ -68,14 +68,14 @@ void complete_state_parts(state_parts& s, const engine::game& g, const state_con
   s.middle += ",\"seat\":";
   s.tail = ",\"seq\":";
   text::integer(s.tail, c.seq);
-  s.tail += ",\"type\":\"state\",\"view\":";
+  s.tail += ",\"type\":\"state\"";
   // The game's own text where it writes one (game::write_shared_view), else its json serialized.
   if (!game_text || !g.write_shared_view(s.shared_view))
     if (const auto shared = g.shared_view()) dump_to(s.shared_view, *shared);
 }
 
 std::string make_state(const engine::game& g, engine::viewer v, const state_parts& s, std::size_t& size_hint,
-                       catch_up more, bool game_text) {
+                       catch_up more, bool game_text, const std::string* view_patch) {
   // One buffer, sized like the last frame, and every part appended in place.
   std::string f;
   f.reserve(size_hint + 256);
@@ -100,8 +100,14 @@ std::string make_state(const engine::game& g, engine::viewer v, const state_part
   if (v.is_spectator()) f += "null";
   else f += std::to_string(v.seat);
   f += s.tail;
-  if (s.shared_view.empty()) dump_to(f, g.view(v));
-  else f += s.shared_view;
+  if (view_patch) {
+    f += ",\"view_patch\":";
+    f += *view_patch;
+  } else {
+    f += ",\"view\":";
+    if (s.shared_view.empty()) dump_to(f, g.view(v));
+    else f += s.shared_view;
+  }
   // Catch-up members follow at the end, after the alphabetical ones.
   if (more.what == catch_up::kind::replayed_from) f += ",\"replayed_from\":" + std::to_string(more.from);
   else if (more.what == catch_up::kind::resync) f += ",\"resync\":true";

@@ -197,6 +197,33 @@ TEST_CASE("a token is exactly 32 lower-case hex digits", "[protocol][limits]") {
   CHECK(parse(R"({"type":"hello","protocol":1,"name":"x","token":null})").ok);
 }
 
+TEST_CASE("hello's views is \"full\" (the default) or \"changes\", anything else invalid_field", "[protocol]") {
+  auto views = [](const std::string& v) { return R"({"type":"hello","protocol":1,"name":"x","views":)" + v + "}"; };
+  auto changes = [&](const std::string& s) {
+    auto r = parse(s);
+    REQUIRE(r.ok);
+    return std::get<hello_msg>(r.ok->message).view_changes;
+  };
+  CHECK_FALSE(changes(R"({"type":"hello","protocol":1,"name":"x"})"));
+  CHECK_FALSE(changes(views("null")));
+  CHECK_FALSE(changes(views(R"("full")")));
+  CHECK(changes(views(R"("changes")")));
+  for (const auto* bad : {R"("Changes")", R"("diff")", R"("")", "true", "1", "[]", R"({"views":"changes"})"}) {
+    INFO(bad);
+    const auto r = parse(views(bad));
+    REQUIRE(r.error);
+    CHECK(r.error->code == "invalid_field");
+    CHECK(r.error->message.find("views") != std::string::npos);
+  }
+}
+
+TEST_CASE("full_view is a bare request", "[protocol]") {
+  auto r = parse(R"({"type":"full_view","id":4})");
+  REQUIRE(r.ok);
+  CHECK(r.ok->id == 4);
+  CHECK(std::holds_alternative<full_view_msg>(r.ok->message));
+}
+
 TEST_CASE("a name needs a visible character, bidirectional controls are removed from names and chat", "[protocol][limits]") {
   auto name_of = [](const std::string& name) { return R"({"type":"hello","protocol":1,"name":")" + name + "\"}"; };
   for (const char* invisible : {R"(\u200b)", R"(\u200b\u200c\u200d\u200e\u200f)", R"(\u2060\u2061\u2062\u2063\u2064)",

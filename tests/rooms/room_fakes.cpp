@@ -83,7 +83,7 @@ bool room_fixture::run_until(const std::function<bool()>& pred) {
 std::shared_ptr<fake_participant> room_fixture::connect() { return std::make_shared<fake_participant>(next_connection++); }
 
 server::identity room_fixture::who(int n) {
-  return {"p" + std::to_string(n), "Player " + std::to_string(n), "hash" + std::to_string(n)};
+  return {"p" + std::to_string(n), "Player " + std::to_string(n), "hash" + std::to_string(n), false};
 }
 
 std::shared_ptr<fake_participant> room_fixture::join(int n, bool spectator, std::optional<std::uint64_t> last_seq) {

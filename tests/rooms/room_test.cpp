@@ -211,3 +211,46 @@ TEST_CASE("room: a durable room journals its creation, the lobby, the start and 
   CHECK(std::find(kinds.begin(), kinds.end(), "started") != kinds.end());
   CHECK(kinds.back() == "command");
 }
+
+// Views as changes (hello views "changes"): whole views where a member needs one, patches between.
+TEST_CASE("room: a member taking changes gets a whole view on joining, then patches, and a whole view on asking", "[room][views]") {
+  started_game g;
+  auto sam = g.connect();
+  auto who = room_fixture::who(5);
+  who.view_changes = true;
+  g.room->join(sam, who, true, std::nullopt, 40);
+  g.settle();
+  REQUIRE(sam->last("state").contains("view"));  // the state that answers the join is whole
+  json view = sam->last("state").at("view");
+  for (int i = 0; i < 4; ++i) {
+    g.play_one();
+    const auto s = sam->last("state");
+    REQUIRE(s.contains("view_patch"));
+    CHECK_FALSE(s.contains("view"));
+    view = view.patch(s.at("view_patch"));
+    // Happy Holidays hides nothing: the patched view is the view the host (full views) got.
+    CHECK(view == g.host->last("state").at("view"));
+    CHECK(g.host->last("state").contains("view"));
+    CHECK_FALSE(g.host->last("state").contains("view_patch"));
+  }
+  const auto seq = sam->last("state").at("seq");
+  const auto states = sam->of_type("state").size();
+  g.room->full_view(sam, 41);
+  g.settle();
+  CHECK(sam->answer(41).at("type") == "ok");
+  REQUIRE(sam->of_type("state").size() == states + 1);
+  const auto whole = sam->last("state");
+  CHECK(whole.at("seq") == seq);  // the seq it has: nothing is told twice
+  CHECK(whole.at("events") == json::array());
+  CHECK(whole.at("view") == view);
+  g.play_one();
+  CHECK(view.patch(sam->last("state").at("view_patch")) == g.host->last("state").at("view"));
+}
+
+TEST_CASE("room: full_view outside a game is refused with game_not_started", "[room][views]") {
+  room_fixture f("happy_holidays");
+  auto p = f.join(1);
+  f.room->full_view(p, 42);
+  f.settle();
+  CHECK(p->answer(42).at("code") == "game_not_started");
+}

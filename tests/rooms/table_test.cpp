@@ -110,3 +110,69 @@ TEST_CASE("table: after the game, a player sees it with the seat they had in it"
   CHECK(f.t.viewer_of(1, "p2").seat == 1);  // running: the member's own seat
   CHECK(f.t.viewer_of(-1, "p2").is_spectator());
 }
+
+// Views as changes (hello views "changes"): for every game, through many states of a game played
+// from `legal` (the first concrete entry of the first seat prompted, timers off), each viewer's
+// patch applied to its previous view is its view now, and a new game has no patch.
+TEST_CASE("table: a view patch turns each viewer's previous view into its view now, in every game", "[table]") {
+  for (const char* id : {"happy_holidays", "christmas_penguins", "unterm_baum"}) {
+    INFO(id);
+    boost::asio::io_context io;
+    tinsel::server::config cfg;
+    const std::string code = "TESTRM";
+    const auto& game = *tinsel::engine::builtin_games().find(id);
+    table t(io.get_executor(), game, cfg, code);
+    t.set_seeds([] { return 7; });
+    const auto options = game.normalize_options({{"maxPlayers", 3}}).value();
+    REQUIRE(t.start(options, 3, 0, json::array({"A", "B", "C"}), {"a", "b", "c"}).ok());
+    t.next_seq();
+    auto parts = t.publish({t.started_event()});
+    const std::vector<viewer> viewers{viewer::player(0), viewer::player(1), viewer::player(2), viewer::spectator()};
+    std::vector<json> before;
+    for (const auto& v : viewers) {
+      CHECK(t.view_patch(v) == nullptr);  // the first state of a game: nothing to patch
+      before.push_back(t.game().view(v));
+    }
+    int patched = 0;
+    for (int step = 0; step < 60 && !t.game().is_over(); ++step) {
+      const auto pr = t.game().current_prompt();
+      if (!pr) break;
+      if (pr->seats.empty()) {  // a prompt only its timer ends (Unterm Baum's MEMORIZE)
+        const auto evs = t.on_timeout(pr->serial);
+        t.next_seq();
+        parts = t.publish(evs);
+      } else {
+        json cmd;
+        for (const auto& c : t.game().legal(pr->seats.at(0)))
+          if (c.is_object() && !c.contains("domain")) {
+            cmd = c;
+            break;
+          }
+        if (cmd.is_null()) break;
+        auto evs = t.apply(pr->seats.at(0), cmd);
+        REQUIRE(evs.ok());
+        t.next_seq();
+        parts = t.publish(evs.value());
+      }
+      for (std::size_t i = 0; i < viewers.size(); ++i) {
+        const auto* patch = t.view_patch(viewers[i]);
+        REQUIRE(patch != nullptr);
+        const auto now = t.game().view(viewers[i]);
+        CHECK(before[i].patch(json::parse(*patch)) == now);
+        // The frame carries the patch instead of the view.
+        const auto frame = json::parse(t.frame(viewers[i], parts, patch));
+        CHECK_FALSE(frame.contains("view"));
+        CHECK(frame.at("view_patch") == json::parse(*patch));
+        CHECK(t.view_patch(viewers[i]) == patch);  // worked out once per state and viewer
+        before[i] = now;
+        ++patched;
+      }
+    }
+    CHECK(patched > 20);
+    // A new game in the same room: its first state has no patch for anyone.
+    REQUIRE(t.start(options, 3, 0, json::array({"A", "B", "C"}), {"a", "b", "c"}).ok());
+    t.next_seq();
+    t.publish({t.started_event()});
+    for (const auto& v : viewers) CHECK(t.view_patch(v) == nullptr);
+  }
+}

@@ -31,7 +31,7 @@ const char* const usage = R"(tinsel-loadgen: closed-loop load on a Tinsel server
 
   tinsel-loadgen [--url ws://127.0.0.1:8080/ws | --host H --port P] [--game happy_holidays]
                  [--rooms 50] [--players 4] [--seconds 10] [--warmup 2] [--threads 1]
-                 [--pid SERVER_PID] [--deflate] [--json] [--seed 1] [--options JSON]
+                 [--pid SERVER_PID] [--deflate] [--changes] [--json] [--seed 1] [--options JSON]
                  [--min-games N] [--ramp 50] [--record-sizes FILE]
   tinsel-loadgen --echo [--sizes FILE] [same options; --game and --options do not apply]
   tinsel-loadgen --idle N --pid SERVER_PID [--players 4] [--idle-start] [--settle 3]
@@ -55,6 +55,8 @@ server's CPU time per move and its RSS. Exit status 1 if there was any error or 
   --ramp N         rooms being set up at the same time (default 50)
   --pid PID        the server's process: CPU and RSS from /proc at both ends of the window
   --deflate        offer permessage-deflate (the report says whether the server took it)
+  --changes        say hello with views "changes": states carry view_patch after the first (the
+                   loop reads only legal, prompt, seat and over, so it plays the same)
   --json           also print one JSON line with every figure
   --seed N         seed of the random choices (default 1)
   --echo           drive tinsel-echo (bench/echo) instead: frames of ~70 bytes, round robin
@@ -101,6 +103,7 @@ struct options {
   int ramp = 50;
   int pid = 0;
   bool deflate = false;
+  bool changes = false;
   bool json_line = false;
   std::uint64_t seed = 1;
   bool echo = false;
@@ -179,6 +182,7 @@ options parse_options(int argc, char** argv) {
     else if (a == "--ramp") o.ramp = number<int>(a, value());
     else if (a == "--pid") o.pid = number<int>(a, value());
     else if (a == "--deflate") o.deflate = true;
+    else if (a == "--changes") o.changes = true;
     else if (a == "--json") o.json_line = true;
     else if (a == "--seed") o.seed = number<std::uint64_t>(a, value());
     else if (a == "--echo") o.echo = true;
@@ -414,6 +418,7 @@ int report_load(const options& o, const run_state& run, const window_figures& w,
   out << "  permessage-deflate  " << deflate;
   if (o.deflate) out << " (" << deflated << " of " << connections << " connections)";
   out << "\n";
+  out << "  views               " << (o.changes ? "changes (view_patch)" : "full") << "\n";
   if (o.pid > 0) {
     out << "  server pid " << o.pid << "     ";
     if (server_cpu_pct) {
@@ -450,6 +455,7 @@ int report_load(const options& o, const run_state& run, const window_figures& w,
            {"payload_bytes_per_move_per_client", rounded(payload_per, 1)},
            {"wire_bytes_per_move_per_client", rounded(wire_per, 1)},
            {"deflate", deflate},
+           {"views", o.changes ? "changes" : "full"},
            {"server_cpu_us_per_move", server_cpu_us ? json(rounded(*server_cpu_us, 1)) : json(nullptr)},
            {"server_cpu_percent", server_cpu_pct ? json(rounded(*server_cpu_pct, 1)) : json(nullptr)},
            {"server_rss_kb_start", w.server_start ? json(w.server_start->rss_kb) : json(nullptr)},
@@ -531,6 +537,7 @@ int run(const options& o) {
   room_settings settings;
   settings.target = resolve_target(o.host, o.port, o.path);
   settings.conn.offer_deflate = o.deflate;
+  settings.view_changes = o.changes;
   settings.players = o.players;
   settings.game = o.game;
   if (!o.echo) {

@@ -26,6 +26,7 @@ struct room_settings {
   int players = 4;
   std::string game;         // tinsel: the game id
   nlohmann::json options;   // tinsel: create_room.options
+  bool view_changes = false;  // tinsel: hello asks for views as changes (views: "changes")
   // tinsel: how far a room goes. join: hello, create and join only; start: also start a game and
   // then sit still (both for the idle mode); play: play games closed-loop.
   enum class plan { join, start, play };

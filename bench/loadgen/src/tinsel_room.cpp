@@ -121,8 +121,9 @@ class tinsel_room final : public room, public std::enable_shared_from_this<tinse
     ++run_.connections_open;
     if (m.conn->deflate_negotiated()) ++run_.deflate_connections;
     if (stopped_) return;
-    send(i, request::hello,
-         json{{"type", "hello"}, {"protocol", 1}, {"name", "lg" + std::to_string(index_) + "-" + std::to_string(i)}});
+    json hello{{"type", "hello"}, {"protocol", 1}, {"name", "lg" + std::to_string(index_) + "-" + std::to_string(i)}};
+    if (settings_.view_changes) hello["views"] = "changes";
+    send(i, request::hello, std::move(hello));
   }
 
   void on_closed(std::size_t i, const close_info& info) {

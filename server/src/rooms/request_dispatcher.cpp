@@ -84,6 +84,7 @@ void request_dispatcher::handle(protocol::hello_msg& m, const json& id, const pp
   name_ = who->name;
   token_ = who->token;
   token_hash_ = who->token_hash;
+  view_changes_ = m.view_changes;
   std::shared_ptr<room> last_room = who->room.empty() ? nullptr : lobby_.find(who->room);
   // A room whose host sent this player away is no longer theirs to go back to (they may still watch it).
   if (last_room && last_room->sent_away(player_id_)) last_room.reset();
@@ -126,7 +127,7 @@ void request_dispatcher::handle(protocol::join_room_msg& m, const json& id, cons
   }
   room_ = r;
   ids_.set_room(token_, room_->code());
-  room_->join(self, identity{player_id_, name_, token_hash_}, m.spectator, m.last_seq, id, join_budget{&limits_, address_});
+  room_->join(self, identity{player_id_, name_, token_hash_, view_changes_}, m.spectator, m.last_seq, id, join_budget{&limits_, address_});
 }
 
 void request_dispatcher::on_text(std::string_view frame, const pptr& self) {
@@ -158,7 +159,7 @@ void request_dispatcher::handle(protocol::create_room_msg& m, const json& id, co
   if (!made.r) return reply(self, make_error(id, errc::too_many_rooms, made.refused->message, made.refused->retry_after));
   room_ = std::move(made.r);
   ids_.set_room(token_, room_->code());
-  room_->join(self, identity{player_id_, name_, token_hash_}, false, std::nullopt, id);
+  room_->join(self, identity{player_id_, name_, token_hash_, view_changes_}, false, std::nullopt, id);
 }
 
 room* request_dispatcher::room_or_refuse(const json& id, const pptr& self) {
@@ -203,6 +204,9 @@ void to_room(room& r, protocol::close_room_msg&, const json& id, const std::shar
 }
 void to_room(room& r, protocol::skip_msg& m, const json& id, const std::shared_ptr<participant>& self) {
   r.skip(self, m.seat, id);
+}
+void to_room(room& r, protocol::full_view_msg&, const json& id, const std::shared_ptr<participant>& self) {
+  r.full_view(self, id);
 }
 void to_room(room& r, protocol::readmit_msg& m, const json& id, const std::shared_ptr<participant>& self) {
   r.readmit(self, std::move(m.player), id);

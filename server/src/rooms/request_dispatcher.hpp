@@ -55,6 +55,7 @@ class request_dispatcher {
   std::string name_;
   std::string token_;
   std::string token_hash_;
+  bool view_changes_ = false;  // hello asked for views as changes
   // The room this client has asked to be in; the room itself is the authority on membership and
   // tells us (on_left_room) when a join was refused.
   std::shared_ptr<room> room_;

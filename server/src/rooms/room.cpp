@@ -148,7 +148,7 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   if (seat_index < 0 && spectator_count() >= cfg_.max_spectators_per_room)
     return refuse(errc::too_many_spectators, "this room has as many spectators as it allows (" +
                                                  std::to_string(cfg_.max_spectators_per_room) + ")");
-  members_.emplace(connection, member{p, who, seat_index});
+  members_.emplace(connection, member{p, who, seat_index, std::nullopt, -1});
   if (spectator) watchers_.insert(who.player_id);
   if (host_.empty() && !spectator) host_ = who.player_id;
   pass_host_if_needed();
@@ -192,7 +192,10 @@ void room::send_join(const pptr& p, const identity& who, int seat_index, bool sp
   broadcast_room(room_push);
   if (!chat_frame.empty()) tell(p, share_frame(std::move(chat_frame)));
   if (!log_frame.empty()) tell(p, share_frame(std::move(log_frame)));
-  if (!state.empty()) tell(p, share_frame(std::move(state)));
+  if (!state.empty()) {
+    tell(p, share_frame(std::move(state)));
+    if (auto* m = find_member(p->connection_id())) sent_whole_view(*m, v);
+  }
 }
 
 void room::do_leave(std::uint64_t connection, const pptr& p, const json& id) {

@@ -41,6 +41,7 @@ struct identity {
   std::string player_id;  // public, stable for the connection's lifetime
   std::string name;
   std::string token_hash;  // SHA-256 of the secret token (hex): what the journal keeps
+  bool view_changes = false;  // this connection's hello asked for views as changes (`views`)
 };
 
 class room : public std::enable_shared_from_this<room> {
@@ -95,6 +96,9 @@ class room : public std::enable_shared_from_this<room> {
   void add_bot(std::shared_ptr<participant> p, json request_id);
   void remove_bot(std::shared_ptr<participant> p, int seat, json request_id);
   void close_room(std::shared_ptr<participant> p, json request_id);
+  // A member taking views as changes asks for its whole view again: one state with the current
+  // seq, no events and the full view (docs/protocol.md, full_view).
+  void full_view(std::shared_ptr<participant> p, json request_id);
   // The host resolves a seat's part of the open prompt with its rulebook default, exactly as the
   // seat's timer would (also with timers off).
   void skip(std::shared_ptr<participant> p, int seat, json request_id);
@@ -128,6 +132,11 @@ class room : public std::enable_shared_from_this<room> {
     std::weak_ptr<participant> p;
     identity who;
     int seat = -1;  // -1: spectator
+    // Taking views as changes: the seq of the last state it was sent and whose eyes that view had
+    // (a seat, -1 a spectator's). A patch goes only to a member whose last state is seq-1 with the
+    // same eyes; anyone else gets the whole view.
+    std::optional<std::uint64_t> view_seq;
+    int view_seat = -1;
   };
 
   using pptr = std::shared_ptr<participant>;
@@ -204,6 +213,8 @@ class room : public std::enable_shared_from_this<room> {
   std::optional<std::chrono::steady_clock::time_point> seat_due(const seat& st, const engine::prompt& pr) const;
   void on_prompt_timer(std::uint64_t serial);
   void do_skip(const pptr& p, int seat_index, const json& id);
+  // A member taking changes was sent `v`'s whole current view: the base of its next patch.
+  void sent_whole_view(member& m, engine::viewer v);
   // The rulebook default for `due`, seats of the open prompt `pr`: the whole prompt's default when
   // it is `whole` or they are all its seats, else the one seat's default entry. `by_host`: a skip.
   void apply_default(const engine::prompt& pr, const std::vector<int>& due, bool whole, bool by_host);

@@ -97,16 +97,34 @@ void room::broadcast_state(const engine::events& evs) {
     arm_prompt_timer();
   }
   // One frame per distinct view: all spectators share one, and so do seats whose frames match.
+  // Members taking views as changes share one patched frame per distinct view the same way.
   const auto parts = table_.publish(evs);
-  frame_ptr spectator_frame;
-  std::vector<frame_ptr> seat_frames(seats_.size());  // by seat
+  const auto seq = table_.seq();
+  frame_ptr spectator_frame, spectator_patched;
+  std::vector<frame_ptr> seat_frames(seats_.size()), seat_patched(seats_.size());  // by seat
   for (auto& [c, m] : members_) {
     auto p = m.p.lock();
     if (!p) continue;
     const auto index = static_cast<std::size_t>(m.seat);
-    if (m.seat >= 0 && index >= seat_frames.size()) seat_frames.resize(index + 1);
+    if (m.seat >= 0 && index >= seat_frames.size()) {
+      seat_frames.resize(index + 1);
+      seat_patched.resize(index + 1);
+    }
+    const engine::viewer v{m.seat};
+    if (m.who.view_changes) {
+      const bool follows = m.view_seq && *m.view_seq + 1 == seq && m.view_seat == v.seat;
+      const std::string* patch = table_.view_patch(v);  // keeps this view as the next base, too
+      m.view_seq = seq;
+      m.view_seat = v.seat;
+      if (follows && patch) {
+        auto& frame = m.seat < 0 ? spectator_patched : seat_patched[index];
+        if (!frame) frame = share_frame(table_.frame(v, parts, patch));
+        tell(p, frame);
+        continue;
+      }
+    }
     auto& frame = m.seat < 0 ? spectator_frame : seat_frames[index];
-    if (!frame) frame = share_frame(table_.frame(engine::viewer{m.seat}, parts));
+    if (!frame) frame = share_frame(table_.frame(v, parts));
     tell(p, frame);
   }
   if (over) {
@@ -114,6 +132,26 @@ void room::broadcast_state(const engine::events& evs) {
   } else {
     arm_bot_timer();
   }
+}
+
+void room::sent_whole_view(member& m, engine::viewer v) {
+  if (!m.who.view_changes) return;
+  table_.keep_view(v);
+  m.view_seq = table_.seq();
+  m.view_seat = v.seat;
+}
+
+void room::full_view(std::shared_ptr<participant> p, json request_id) {
+  dispatch([p, id = request_id](room& r) {
+    member* m = r.find_member(p->connection_id());
+    if (!m) return r.reply_error(p, id, errc::not_in_room, "you are not in this room");
+    if (!r.table_.has_game()) return r.reply_error(p, id, errc::game_not_started, "there is no game in this room yet");
+    r.reply_ok(p, id);
+    // The current seq again (the member has seen it), without events: nothing is told twice.
+    const auto v = r.table_.viewer_of(m->seat, m->who.player_id);
+    r.tell(p, share_frame(r.table_.catch_up_frame(v, std::nullopt)));
+    r.sent_whole_view(*m, v);
+  }, p, request_id);
 }
 
 engine::outcome<engine::events> room::play(int seat_index, const json& command) {

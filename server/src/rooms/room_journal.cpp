@@ -272,7 +272,10 @@ void room::reseat_members_after_reload() {
   for (auto& [c, m] : members_)
     if (auto p = m.p.lock()) {
       p->send(room_push);
-      if (table_.has_game()) p->send(share_frame(table_.resync_frame(table_.viewer_of(m.seat, m.who.player_id))));
+      if (!table_.has_game()) continue;
+      const auto v = table_.viewer_of(m.seat, m.who.player_id);
+      p->send(share_frame(table_.resync_frame(v)));
+      sent_whole_view(m, v);
     }
 }
 

@@ -36,6 +36,7 @@ engine::outcome<table::json> table::start(const json& options, int players, std:
   begin_memory(ids, names);
   records_ = json::array();
   commands_since_hash_ = 0;
+  forget_views();  // a new game's first state carries the whole view
   return json{{"kind", "started"},
               {"seq", seq_ + 1},
               {"seed", std::to_string(seed_)},
@@ -108,8 +109,30 @@ protocol::state_parts table::publish(const engine::events& evs) {
   return parts;
 }
 
-std::string table::frame(engine::viewer v, const protocol::state_parts& parts) const {
-  return protocol::make_state(*state_, v, parts, frame_size_hint_);
+std::string table::frame(engine::viewer v, const protocol::state_parts& parts, const std::string* view_patch) const {
+  return protocol::make_state(*state_, v, parts, frame_size_hint_, {}, true, view_patch);
+}
+
+const std::string* table::view_patch(engine::viewer v) {
+  auto& kept = views_[v.is_spectator() ? -1 : v.seat];
+  if (kept.view && kept.seq == seq_) return kept.patch.get();
+  if (shared_seq_ != seq_) {  // once per state
+    shared_seq_ = seq_;
+    shared_now_ = state_->shared_view();
+    shared_patch_.reset();
+  }
+  auto now = shared_now_ ? shared_now_ : std::make_shared<const json>(state_->view(v));
+  std::shared_ptr<const std::string> patch;
+  if (kept.view && kept.seq + 1 == seq_) {
+    if (shared_now_ && kept.shared) {  // the same base and the same view for everyone
+      if (!shared_patch_) shared_patch_ = std::make_shared<const std::string>(protocol::dump(json::diff(*kept.view, *now)));
+      patch = shared_patch_;
+    } else {
+      patch = std::make_shared<const std::string>(protocol::dump(json::diff(*kept.view, *now)));
+    }
+  }
+  kept = {seq_, std::move(now), std::move(patch), shared_now_ != nullptr};
+  return kept.patch.get();
 }
 
 // A (re)joining member gets one state with the current view. With `last_seq` from the history it
@@ -229,6 +252,7 @@ void table::reset() {
   records_ = json::array();
   first_seat_.reset();
   commands_since_hash_ = 0;
+  forget_views();
 }
 
 bool table::restore_started(const json& r, const json& options, std::vector<std::string> ids, std::string& why) {
@@ -246,6 +270,7 @@ bool table::restore_started(const json& r, const json& options, std::vector<std:
   begin_memory(std::move(ids), names);
   records_ = json::array();
   commands_since_hash_ = 0;
+  forget_views();
   seq_ = r.at("seq").get<std::uint64_t>();
   keep_events(seq_, protocol::serialize_events({started_event()}));
   return true;

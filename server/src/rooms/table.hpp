@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,7 +65,16 @@ class table {
   std::uint64_t next_seq() { return ++seq_; }
   // The next state's frames' shared parts, from its events; kept for catch-ups and the log.
   protocol::state_parts publish(const engine::events& evs);
-  std::string frame(engine::viewer v, const protocol::state_parts& parts) const;
+  // `view_patch`: the frame carries it (view_patch()) instead of the view.
+  std::string frame(engine::viewer v, const protocol::state_parts& parts, const std::string* view_patch = nullptr) const;
+  // Views as changes (docs/protocol.md, hello `views`): the JSON Patch (RFC 6902) that turns `v`'s
+  // view of state seq-1 into its view of the current state, worked out once per state and viewer
+  // class (a seat, or every spectator) from the two views `v` may see, so it holds nothing the
+  // full view would not. Null when the table kept no view of seq-1 for `v` (nobody with those eyes
+  // took changes then, or a new game began). Either way `v`'s current view is kept as the next base.
+  const std::string* view_patch(engine::viewer v);
+  // A member who takes changes got `v`'s current view whole: keep it as the base of the next patch.
+  void keep_view(engine::viewer v) { view_patch(v); }
   // The state that answers a join: with `last_seq`, the missed events if `replay` and the history
   // still holds them, else resync.
   std::string catch_up_frame(engine::viewer v, std::optional<std::uint64_t> last_seq, bool replay = true) const;
@@ -109,6 +119,27 @@ class table {
   // Keeps the events of state `seq` for resuming clients (history_) and for the game log.
   void keep_events(std::uint64_t seq, const protocol::state_parts& parts);
   protocol::state_context context() const;
+  void forget_views() {
+    views_.clear();
+    shared_seq_ = 0;
+    shared_now_.reset();
+    shared_patch_.reset();
+  }
+
+  // The last view kept per viewer class (seat; -1: spectators), for view_patch(): what the
+  // members taking changes with those eyes hold now. At most players + 1 per room.
+  // Where the game shows everyone the same view (game::shared_view), every class holds the same
+  // document and, when the state before was shared too, the same patch: worked out once.
+  struct kept_view {
+    std::uint64_t seq = 0;
+    std::shared_ptr<const json> view;
+    std::shared_ptr<const std::string> patch;  // from the view of seq-1, when one was kept
+    bool shared = false;                       // `view` is the shared view of `seq`
+  };
+  std::map<int, kept_view> views_;
+  std::uint64_t shared_seq_ = 0;  // the state shared_now_ and shared_patch_ belong to
+  std::shared_ptr<const json> shared_now_;
+  std::shared_ptr<const std::string> shared_patch_;
 
   struct history_entry {
     std::uint64_t seq;

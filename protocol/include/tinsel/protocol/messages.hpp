@@ -23,6 +23,7 @@ struct hello_msg {
   int protocol = 0;
   std::string name;
   std::optional<std::string> token;  // resume the player this secret was issued to
+  bool view_changes = false;         // views: "changes": states carry view_patch after the first
 };
 struct create_room_msg {
   std::string game;
@@ -66,11 +67,13 @@ struct start_game_msg {
 struct action_msg {
   json action;  // an object with a string "kind"; the engine validates the rest
 };
+// A client that takes views as changes asks for the whole view again (its copy went wrong).
+struct full_view_msg {};
 
 using client_message =
     std::variant<hello_msg, create_room_msg, join_room_msg, leave_room_msg, chat_msg, set_options_msg, start_game_msg,
                  action_msg, kick_msg, transfer_host_msg, add_bot_msg, remove_bot_msg, close_room_msg, skip_msg,
-                 readmit_msg>;
+                 readmit_msg, full_view_msg>;
 
 struct protocol_error {
   std::string code;

@@ -87,7 +87,7 @@ struct state_parts {
   std::string public_events;  // the events array, when every event is public
   bool all_public = true;
   std::string middle;       // from "over" to "seat": the same for every viewer
-  std::string tail;         // from "seq" to "view"
+  std::string tail;         // from "seq" to "type"
   std::string shared_view;  // the view, when the game shows everyone the same
 };
 // What the state says besides the game: its room, seq, the prompt's deadline and the result.
@@ -108,8 +108,10 @@ state_parts serialize_events(const engine::events& evs);
 // game's own text for the shared view where it writes one (false: always its json).
 void complete_state_parts(state_parts& s, const engine::game& g, const state_context& c, bool game_text = true);
 // One viewer's frame. `size_hint`: the last frame's size, the next one's buffer (updated).
+// `view_patch`: for a member who asked for changes (hello `views`), the JSON Patch (RFC 6902)
+// from the view of its previous state to this one, sent as `view_patch` instead of `view`.
 std::string make_state(const engine::game& g, engine::viewer v, const state_parts& s, std::size_t& size_hint,
-                       catch_up more = {}, bool game_text = true);
+                       catch_up more = {}, bool game_text = true, const std::string* view_patch = nullptr);
 
 // One event of a game as the log and a catch-up tell it again: who may see it, and its body
 // serialized once with the `seq` of its state.
