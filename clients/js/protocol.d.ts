@@ -558,6 +558,9 @@ export type ChristmasPenguinsLegalEntries =
        * "use_stone" with stone "green": the domain of every green-stone move (not sendable).
        */
       kind: 'use_stone';
+      /**
+       * "green": the green stone.
+       */
       stone: 'green';
       /**
        * {"kind":"use_stone","stone":"green","floe":F,"to":[q,r]} is legal exactly when F is in floes and [q,r] is a cell of cells whose third number (if any) is not F, or when [F,q,r] is in pairs.

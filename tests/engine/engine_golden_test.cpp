@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "legal_domains.hpp"
 #include "tinsel/engine/bot.hpp"
 #include "tinsel/engine/game.hpp"
 
@@ -128,9 +129,9 @@ std::vector<variant> variants() {
 // became complete (no domain entries), its view.prompt a string and its timeouts one timed_out
 // event, and the bot's look-ahead (used by the harness) began sampling wide follow-up lists; its
 // "defaults" row once more when the default maxRounds became 20. Christmas Penguins' and Unterm
-// Baum's legal digests again for issue 32 (compact domains in legal); Unterm Baum's probe digests
-// too (probes come from commands(), which has no domain entries). Commands are picked from
-// commands(), the lists legal held before, so every other digest stayed the same.
+// Baum's legal digests again for issue 32 (compact domains in legal). Commands are picked from
+// commands() and probes from probe_list(), the lists legal held before, so every other digest
+// stayed the same.
 // clang-format off
 const std::vector<digests> expected = {
     // happy_holidays: defaults, 4 players (3731 steps)
@@ -259,6 +260,21 @@ class golden_game {
     add(c_misc, misc.str());
   }
 
+  // What the probes pick from: commands(seat), with the domain entries of legal(seat) that it does
+  // not write out (Unterm Baum's assign, move, rearrange) after the last command of their kind: the
+  // list legal(seat) was before issue 32, in length and order, so the probes draw as they did then.
+  json probe_list(int seat) const {
+    json out = game_->commands(seat);
+    for (const auto& e : game_->legal(seat)) {
+      if (!e.contains("domain") || !legal_domains::expand_domain(e).empty()) continue;
+      auto at = out.end();
+      for (auto it = out.begin(); it != out.end(); ++it)
+        if ((*it)["kind"] == e["kind"]) at = it + 1;
+      out.insert(at, e);
+    }
+    return out;
+  }
+
   // One command that may or may not be legal, tried on a clone: a legal entry of a random seat
   // (sent by that seat or by another one, or with one field broken), or garbage.
   void probe() {
@@ -266,7 +282,7 @@ class golden_game {
                                               json::array(), {{"kind", 7}}, "roll", {{"kind", "roll"}, {"x", 1}}};
     const int n = v_.players;
     const int owner = static_cast<int>(pick_.roll(static_cast<std::uint32_t>(n)));
-    const json legal = game_->commands(owner);
+    const json legal = probe_list(owner);
     json cmd;
     int seat = owner;
     const auto how = pick_.roll(4);
