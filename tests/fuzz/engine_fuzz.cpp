@@ -180,12 +180,14 @@ json fill_domain(input& in, const json& entry) {
     const int rows = d.value("rows", 1), slots = d.value("slots", 1);
     json moves = json::array();
     const auto n = 1 + in.pick(3);
-    for (std::uint32_t i = 0; i < n; ++i)
+    for (std::uint32_t i = 0; i < n; ++i) {
       const json& rs = pick_from(in, d["occupied"]);  // [row, slot]
-      moves.push_back({{"from", rs.is_array() && rs.size() == 2 ? json{{"row", rs[0]}, {"slot", rs[1]}} : rs},
+      const json from = rs.is_array() && rs.size() == 2 ? json{{"row", rs[0]}, {"slot", rs[1]}} : rs;
+      moves.push_back({{"from", from},
                        {"to",
                         {{"row", static_cast<int>(in.pick(static_cast<std::size_t>(std::max(rows, 1))))},
                          {"slot", static_cast<int>(in.pick(static_cast<std::size_t>(std::max(slots, 1))))}}}});
+    }
     cmd["moves"] = moves;
     return cmd;
   }
