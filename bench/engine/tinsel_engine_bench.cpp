@@ -3,8 +3,8 @@
 //
 // Rates are per second of this thread's CPU time (one core), so a busy machine changes them little.
 // Per game, 4 players, default options with every timer that can be switched off switched off:
-//   (a) random play: a seat of prompt.seats, a random concrete entry of legal(seat) (never one with
-//       a `domain`), apply; a prompt that awaits nobody (Unterm Baum's memorising) times out; a new
+//   (a) random play: a seat of prompt.seats, a random entry of commands(seat) (legal(seat) with the
+//       domains a game lists one by one written out, never a `domain` entry), apply; a prompt that awaits nobody (Unterm Baum's memorising) times out; a new
 //       game when one is over. Counts applied commands.
 //   (b) (a) plus legal(seat) and view(seat) for every seat and view(spectator) after each command.
 //   (c) (a) plus, after each command, the state frame of every seat and the spectator built as the
@@ -22,10 +22,11 @@
 //       round. --json-frames dumps the json documents instead, as in (c).
 //
 //
-// --frame-sizes instead plays each game with default options for every player count it allows, for
-// S seconds each, builds every seat's and the spectator's state frame after each command as in
-// (c), and prints the largest frame, which seat it went to and what its legal list held, and the
-// average: the figures docs/protocol.md quotes under Limits.
+// --frame-sizes instead plays each game with default options (plus --options) for every player
+// count it allows, for S seconds or N games (--games) each, builds every seat's and the spectator's
+// state frame after each command as in (c), and prints the average, the 99th percentile and the
+// largest frame, which seat it went to and what its legal list held: the figures docs/protocol.md
+// quotes under Limits.
 //
 //   tinsel-engine-bench [--seconds S] [--repeat N] [--game ID] [--json] [--seed N] [--only a|b|c|d|d-text]
 //                       [--json-frames]
@@ -35,7 +36,7 @@
 // the median rounds and commands and how many games reached the round cap: the figures the rules
 // pages quote for "an evening's game" and the picker's estimates.
 //
-//   tinsel-engine-bench --frame-sizes [--seconds S] [--game ID] [--seed N]
+//   tinsel-engine-bench --frame-sizes [--seconds S | --games N] [--game ID] [--options JSON] [--seed N]
 //   tinsel-engine-bench --bot-games N [--game ID] [--options JSON] [--seed N]
 #include <algorithm>
 #include <map>
@@ -110,7 +111,9 @@ class player {
       return false;
     }
     const int seat = pr->seats[pick_.roll(static_cast<std::uint32_t>(pr->seats.size()))];
-    const json legal = game_->legal(seat);
+    // commands(): the concrete entries with the domains written out where a game lists them (the
+    // lists legal held before issue 32), so that a seed plays the same games before and after.
+    const json legal = game_->commands(seat);
     concrete_.clear();
     for (const auto& e : legal)
       if (!e.contains("domain")) concrete_.push_back(&e);
@@ -282,20 +285,27 @@ double fixed_position(const game_info& info, double seconds, std::uint64_t seed,
 
 std::string grouped(double v);
 
-// The largest state frame of a game for every player count it allows (--frame-sizes).
-int frame_sizes(const std::vector<const game_info*>& games, double seconds, std::uint64_t seed) {
-  std::printf("%-20s %7s %12s %12s %7s  %s\n", "game", "players", "largest", "average", "legal", "largest legal list");
+// The state frames of a game for every player count it allows (--frame-sizes): the average, the
+// 99th percentile and the largest, which seat it went to and what its legal list held. S seconds
+// per row, or N whole games per row with --games N (the same games before and after a change).
+int frame_sizes(const std::vector<const game_info*>& games, double seconds, int game_count, const json& extra,
+                std::uint64_t seed) {
+  std::printf("%-20s %7s %6s %9s %9s %9s %9s %6s  %s\n", "game", "players", "games", "frames", "average", "p99",
+              "largest", "legal", "largest legal list");
   for (const auto* info : games) {
     for (int n = 2; n <= 6; ++n) {
-      const json options = {{"maxPlayers", n}};
+      json options = extra;
+      options["maxPlayers"] = n;
       if (!info->normalize_options(options).ok()) continue;  // more players than the game seats
       player p(*info, seed + static_cast<std::uint64_t>(n), n, options);
-      std::size_t largest = 0, largest_legal = 0, frames = 0;
+      std::size_t largest = 0, largest_legal = 0;
       std::uint64_t bytes = 0, seq = 0;
+      std::vector<std::uint32_t> all;
       std::string what;
       events evs;
       const auto until = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
-      while (clock_type::now() < until) {
+      while (game_count > 0 ? p.games() <= game_count : clock_type::now() < until) {
+        if (game_count > 0 && p.games() == game_count && p.current().is_over()) break;
         evs.clear();
         p.step(evs);
         const game& g = p.current();
@@ -303,7 +313,7 @@ int frame_sizes(const std::vector<const game_info*>& games, double seconds, std:
         for (int s = -1; s < n; ++s) {
           const auto f = state_frame(g, s < 0 ? viewer::spectator() : viewer::player(s), parts);
           bytes += f.size();
-          ++frames;
+          all.push_back(static_cast<std::uint32_t>(f.size()));
           if (f.size() <= largest) continue;
           largest = f.size();
           const json legal = s < 0 ? json::array() : g.legal(s);
@@ -312,14 +322,23 @@ int frame_sizes(const std::vector<const game_info*>& games, double seconds, std:
           for (const auto& e : legal) ++kinds[e.value("kind", "?") + (e.contains("domain") ? " (domain)" : "")];
           what.clear();
           for (const auto& [k, c] : kinds) what += (what.empty() ? "" : ", ") + std::to_string(c) + " " + k;
+          if (g.is_over()) what += (what.empty() ? "" : ", ") + std::string("the last state");
         }
       }
-      std::printf("%-20s %7d %12s %12s %7zu  %s\n", info->id.c_str(), n, grouped(static_cast<double>(largest)).c_str(),
-                  grouped(frames ? static_cast<double>(bytes) / static_cast<double>(frames) : 0).c_str(), largest_legal,
-                  what.c_str());
+      std::uint32_t p99 = 0;
+      if (!all.empty()) {
+        const auto k = all.begin() + static_cast<std::ptrdiff_t>((all.size() - 1) * 99 / 100);
+        std::nth_element(all.begin(), k, all.end());
+        p99 = *k;
+      }
+      std::printf("%-20s %7d %6ld %9zu %9s %9s %9s %6zu  %s\n", info->id.c_str(), n, p.games(), all.size(),
+                  grouped(all.empty() ? 0 : static_cast<double>(bytes) / static_cast<double>(all.size())).c_str(),
+                  grouped(p99).c_str(), grouped(static_cast<double>(largest)).c_str(), largest_legal, what.c_str());
     }
   }
-  std::printf("bytes of one state frame (JSON text), default options but maxPlayers, random play, %g s per row\n", seconds);
+  std::printf("bytes of one state frame (JSON text) per viewer (every seat and a spectator) after each command, random play, "
+              "options %s but maxPlayers, %s per row\n",
+              extra.dump().c_str(), game_count > 0 ? (std::to_string(game_count) + " games").c_str() : (std::to_string(seconds) + " s").c_str());
   return 0;
 }
 
@@ -378,9 +397,10 @@ void usage() {
       "  --only X     run only measurement a, b, c, d or d-text (for a profiler); the others print 0\n"
       "  --json-frames  (c) and (d-text) serialize legal and the shared view from json even where the game\n"
       "               writes them as text itself (game::write_legal, write_shared_view)\n"
-      "  --frame-sizes  instead: the largest state frame per game and player count (S seconds each)\n"
+      "  --frame-sizes  instead: average, p99 and largest state frame per game and player count (S seconds each)\n"
+      "  --games N      with --frame-sizes: N whole games per row instead of S seconds\n"
       "  --bot-games N  instead: N bot games per game and player count: median rounds and commands\n"
-      "  --options JSON with --bot-games: options on top of the defaults, e.g. '{\"maxRounds\":500}'");
+      "  --options JSON with --bot-games or --frame-sizes: options on top of the defaults, e.g. '{\"maxRounds\":500}'");
 }
 
 std::string grouped(double v) {
@@ -404,6 +424,7 @@ int main(int argc, char** argv) {
   int repeat = 1;
   bool sizes = false;
   int bots = 0;
+  int frame_games = 0;
   json extra = json::object();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -430,6 +451,8 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--frame-sizes") {
       sizes = true;
+    } else if (a == "--games") {
+      frame_games = std::max(1, std::atoi(value()));
     } else if (a == "--json-frames") {
       json_frames = true;
     } else if (a == "--json") {
@@ -462,7 +485,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  if (sizes) return frame_sizes(games, seconds, seed);
+  if (sizes) return frame_sizes(games, seconds, frame_games, extra, seed);
   if (bots) return bot_games(games, bots, extra, seed);
 
   std::vector<result_row> rows;

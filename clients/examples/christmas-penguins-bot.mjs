@@ -9,7 +9,7 @@
 // game when a second player has sat down (e.g. tinsel-bot --join CODE). It prints one line per
 // "Stop!" and per stone it uses, the final scores and a `result {json}` line.
 import WebSocket from 'ws';
-import { TinselClient, sendable } from '../js/index.js';
+import { TinselClient, sendable, expand } from '../js/index.js';
 
 const argv = process.argv.slice(2);
 const joinAt = argv.indexOf('--join');
@@ -109,7 +109,8 @@ function score(view, me, e) {
 
 function choose(state) {
   const { view, seat: me } = state;
-  const legal = sendable(state.legal);
+  // expand: the green moves, channels and flights that legal gives as domains, written out.
+  const legal = sendable(expand(state.legal));
   if (state.prompt.kind === 'stopped') {
     // Our "Stop!" was granted: the best red/blue swap that legal offers, else give up the stop.
     const uses = legal.filter((e) => e.kind === 'use_stone' && (e.stone === 'red' || e.stone === 'blue'));

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // An Unterm Baum client on the client library (clients/js), and an example of the one thing this
 // game adds to `legal`: **domain entries**, which describe commands with too many variants to list.
-// The library's helpers expand them: `assign` (a wish list), `moves` (every move), `rearrange`.
+// The library's helpers expand them: `assign` (a wish list), `moves` (every move), `reveals`
+// (every reveal), `rearrange`.
 //
 //   node clients/examples/unterm-baum.mjs [ws://127.0.0.1:8080/ws] [name]
 //
@@ -9,7 +10,7 @@
 // writes its own wish list, memorises it, and plays: grab a present blind into a wished cell of
 // its field, look at it (reveal), and rearrange it into its wished cell, or aside.
 import WebSocket from 'ws';
-import { TinselClient, sendable, domainOf, moves, rearrange, assign } from '../js/index.js';
+import { TinselClient, domainOf, moves, rearrange, assign, reveals as revealsOf } from '../js/index.js';
 
 const url = process.argv[2] ?? 'ws://127.0.0.1:8080/ws';
 const OPTIONS = { maxPlayers: 2, startPlayer: 'host-picks', assignSeconds: 60, memorizeSeconds: 2, revealSeconds: 1,
@@ -87,7 +88,8 @@ function turn(state) {
   //    wished cell (the helper swaps when that cell holds a card), or move a seen card that is not
   //    a wish off a wished cell to an empty unwished one.
   const field = domainOf(state.legal, 'rearrange');
-  for (const c of field?.occupied ?? []) {
+  for (const [row, slot] of field?.occupied ?? []) { // [row, slot] pairs
+    const c = { row, slot };
     const motif = known.get(key({ seat: me, ...c }));
     if (!motif) continue;
     const target = wishes.get(motif);
@@ -97,7 +99,7 @@ function turn(state) {
     }
     if (!target && wishAt(c)) {
       const cells = Array.from({ length: field.rows * field.slots }, (_, i) => ({ row: Math.floor(i / field.slots), slot: i % field.slots }));
-      const aside = cells.find((f) => !wishAt(f) && !field.occupied.some((o) => same(o, f)));
+      const aside = cells.find((f) => !wishAt(f) && !field.occupied.some(([row, slot]) => same({ row, slot }, f)));
       if (aside) {
         console.log(`> rearrange (domain): ${motif} is no wish; ${cell(c)} -> ${cell(aside)}, freeing a wished cell`);
         return rearrange(field, c, aside);
@@ -122,8 +124,9 @@ function turn(state) {
     }
   }
 
-  // 3. Reveals are listed one by one: look at an unseen card of my own field first, else the tree.
-  const reveals = sendable(state.legal).filter((e) => e.kind === 'reveal' && !known.has(key(e.location)));
+  // 3. The reveal domain {locations}: reveals(legal) lists a reveal for every card. Look at an
+  //    unseen card of my own field first, else the tree.
+  const reveals = revealsOf(state.legal).filter((e) => !known.has(key(e.location)));
   const look = reveals.find((e) => mine(e.location)) ?? reveals.find((e) => 'tree' in e.location);
   return look ?? state.legal[0]; // legal[0] of a turn is always end_turn (the default)
 }

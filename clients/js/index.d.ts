@@ -182,14 +182,54 @@ export declare class TinselClient {
 export type LegalEntry = { kind: string; domain?: unknown; [key: string]: unknown };
 export type Location = { tree: number } | { seat: number; row: number; slot: number };
 export type Cell = { row: number; slot: number };
-export interface MoveDomain { from: Location[]; to: Location[]; rule: 'different_areas' }
-export interface RearrangeDomain { occupied: Cell[]; rows: number; slots: number }
+/** Slot indices in ascending order, a run of three or more as [first, last]. */
+export type Slots = (number | [number, number])[];
+/** Unterm Baum: a set of locations: tree slots, and [seat, slots] per field (index = row × slots + slot). */
+export interface LocationSet { tree: Slots; fields: [number, Slots][]; slots: number }
+export interface MoveDomain { from: LocationSet; to: LocationSet; rule: 'different_areas' }
+export interface RevealDomain { locations: LocationSet }
+/** `occupied`: the cells of the own field holding a card, as [row, slot]. */
+export interface RearrangeDomain { occupied: [number, number][]; rows: number; slots: number }
 export interface AssignDomain { motifs: string[]; rows: number; slots: number; families: string[] }
 
 export declare function isDomain(entry: LegalEntry): boolean;
 /** The entries that can be sent as they are (no domain entries). */
 export declare function sendable<T extends LegalEntry>(legal: T[] | null | undefined): T[];
 export declare function domainOf(legal: LegalEntry[] | null | undefined, kind: string): any;
+/**
+ * `legal` with the domains that stand for single commands written out in the server's order (Christmas
+ * Penguins: green moves, channels, flights; Unterm Baum: reveals), the example before each not
+ * repeated. Other domains stay as they are.
+ */
+export declare function expand(legal: LegalEntry[] | null | undefined): LegalEntry[];
+
+/** Christmas Penguins: the green-stone domain. */
+export interface GreenDomain { floes: number[]; cells: ([number, number] | [number, number, number])[]; pairs: [number, number, number][]; rule: 'floes_x_cells' }
+export interface ChannelDomain { edges: [number, number][] }
+export interface FleeDomain { to: number[]; colours: string[]; rule: 'to_x_colours' }
+export type GreenMove = { kind: 'use_stone'; stone: 'green'; floe: number; to: [number, number] };
+/** Every green-stone move of the domain (pass `legal` or the domain), in order of floe, then cell. */
+export declare function greenMoves(legalOrDomain: LegalEntry[] | GreenDomain): GreenMove[];
+export declare function greenDomain(legal: LegalEntry[] | null | undefined): GreenDomain | null;
+/** Whether the green domain allows moving `floe` to the cell [q, r]. */
+export declare function checkGreen(domain: GreenDomain, floe: number, to: [number, number]): boolean;
+/** Every channel of the channel domain, or the concrete channels. */
+export declare function channels(legal: LegalEntry[]): { kind: 'place_channel'; a: number; b: number }[];
+/** Every flight of the flee domain (each floe with each colour), or the concrete flights. */
+export declare function flights(legal: LegalEntry[]): { kind: 'flee'; to: number; colour?: string }[];
+export declare const christmasPenguins: {
+  greenMoves: typeof greenMoves;
+  greenDomain: typeof greenDomain;
+  checkGreen: typeof checkGreen;
+  channels: typeof channels;
+  flights: typeof flights;
+};
+
+/** Unterm Baum: the locations of a location set as objects, in board order. */
+export declare function locations(set: LocationSet | Location[]): Location[];
+export declare function hasLocation(set: LocationSet | Location[], location: Location): boolean;
+/** Unterm Baum: every reveal of the reveal domain, or the concrete reveals. */
+export declare function reveals(legal: LegalEntry[]): { kind: 'reveal'; location: Location }[];
 
 /**
  * Unterm Baum: every move of the move domain as a sendable command (from × to, the two in
@@ -222,6 +262,9 @@ export declare function checkAssign(domain: AssignDomain, wishes: { motif: strin
 export declare const untermBaum: {
   moves: typeof moves;
   checkMove: typeof checkMove;
+  reveals: typeof reveals;
+  locations: typeof locations;
+  hasLocation: typeof hasLocation;
   rearrange: typeof rearrange;
   checkRearrange: typeof checkRearrange;
   assign: typeof assign;

@@ -1,8 +1,9 @@
 // Helpers for `state.legal` (docs/protocol.md, "Legal entries"). Every entry without a `domain` is
 // a command ready to send as it is. A `domain` entry describes a parameter with too many values to
-// list; for Unterm Baum the domains are exact, so these helpers turn them into commands:
-// every `move`, a valid `rearrange`, an `assign` from a motif → cell mapping. Christmas Penguins'
-// domain entries are descriptions for people only; its concrete entries pass through sendable().
+// list; the domains are exact, so these helpers turn them into commands. Christmas Penguins: every
+// green-stone move, channel and flight (greenMoves, channels, flights, or all at once with expand);
+// Unterm Baum: every reveal and move (locations, reveals, moves; expand lists the reveals), a valid
+// `rearrange`, an `assign` from a motif → cell mapping.
 
 /** Whether a legal entry describes a domain (not sendable) rather than a command. */
 export function isDomain(entry) {
@@ -20,7 +21,138 @@ export function domainOf(legal, kind) {
 }
 
 const key = (value) => JSON.stringify(value, Object.keys(value).sort());
-const cellKey = (cell) => `${cell.row},${cell.slot}`;
+// A cell of the own field: {row, slot} or, in the rearrange domain's `occupied`, [row, slot].
+const cellKey = (cell) => (Array.isArray(cell) ? `${cell[0]},${cell[1]}` : `${cell.row},${cell.slot}`);
+// A command's identity: its members in sorted order, arrays kept in order.
+const commandKey = (value) => JSON.stringify(value, (k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((x) => [x, v[x]])) : v));
+
+// Christmas Penguins ------------------------------------------------------------------------
+
+/**
+ * Every green-stone move of the green domain
+ * `{"floes":[F…],"cells":[[q,r] or [q,r,F]…],"pairs":[[F,q,r]…],"rule":"floes_x_cells"}`:
+ * each floe of `floes` to each cell of `cells` except a cell whose third number is that floe (the
+ * only floe it touches), and every pair of `pairs`; in order of floe, then of the cell (by r, then q).
+ * Pass `legal` (or the domain itself). Without a domain: the concrete green moves of `legal`.
+ */
+export function greenMoves(legalOrDomain) {
+  const domain = Array.isArray(legalOrDomain) ? greenDomain(legalOrDomain) : legalOrDomain;
+  if (!domain) return sendable(legalOrDomain).filter((e) => e.kind === 'use_stone' && e.stone === 'green');
+  const byFloe = new Map();
+  const add = (floe, q, r) => {
+    if (!byFloe.has(floe)) byFloe.set(floe, []);
+    byFloe.get(floe).push({ kind: 'use_stone', stone: 'green', floe, to: [q, r] });
+  };
+  for (const floe of domain.floes) for (const [q, r, only] of domain.cells) if (only !== floe) add(floe, q, r);
+  for (const [floe, q, r] of domain.pairs) add(floe, q, r);
+  return [...byFloe.keys()].sort((a, b) => a - b).flatMap((f) => byFloe.get(f));
+}
+
+/** The green domain of `legal` (the `use_stone` entry with stone "green" and a domain), or null. */
+export function greenDomain(legal) {
+  return (legal ?? []).find((e) => e.kind === 'use_stone' && e.stone === 'green' && isDomain(e))?.domain ?? null;
+}
+
+/** Whether the green domain allows moving `floe` to the cell [q, r]. */
+export function checkGreen(domain, floe, to) {
+  const [q, r] = to;
+  if (domain.pairs.some(([f, pq, pr]) => f === floe && pq === q && pr === r)) return true;
+  if (!domain.floes.includes(floe)) return false;
+  return domain.cells.some(([cq, cr, only]) => cq === q && cr === r && only !== floe);
+}
+
+/** Every channel of the channel domain `{"edges":[[a,b]…]}` (or the concrete channels of `legal`). */
+export function channels(legal) {
+  const domain = domainOf(legal, 'place_channel');
+  if (!domain) return sendable(legal).filter((e) => e.kind === 'place_channel');
+  return domain.edges.map(([a, b]) => ({ kind: 'place_channel', a, b }));
+}
+
+/**
+ * Every flight of the flee domain `{"to":[F…],"colours":[C…],"rule":"to_x_colours"}`: each floe
+ * with each colour, floe by floe (or the concrete flights of `legal`).
+ */
+export function flights(legal) {
+  const domain = domainOf(legal, 'flee');
+  if (!domain) return sendable(legal).filter((e) => e.kind === 'flee');
+  return domain.to.flatMap((to) => domain.colours.map((colour) => ({ kind: 'flee', colour, to })));
+}
+
+// Unterm Baum: a set of locations {"tree":SLOTS,"fields":[[seat,SLOTS]…],"slots":C} ----------
+
+// The slot indices of SLOTS: numbers, and runs [first, last] of three or more.
+function indices(slots) {
+  const out = [];
+  for (const x of slots ?? []) {
+    if (Array.isArray(x)) for (let i = x[0]; i <= x[1]; i++) out.push(i);
+    else out.push(x);
+  }
+  return out;
+}
+
+/**
+ * The locations of a location set as objects, {tree: i} and {seat, row, slot}, in board order
+ * (the tree, then field by field, row by row). A field slot's index is row × `slots` + slot.
+ */
+export function locations(set) {
+  if (Array.isArray(set)) return set; // already a list of locations
+  const tree = indices(set.tree).map((i) => ({ tree: i }));
+  const fields = (set.fields ?? []).flatMap(([seat, slots]) =>
+    indices(slots).map((i) => ({ seat, row: Math.floor(i / set.slots), slot: i % set.slots })));
+  return [...tree, ...fields];
+}
+
+const inSlots = (slots, i) => (slots ?? []).some((x) => (Array.isArray(x) ? i >= x[0] && i <= x[1] : x === i));
+
+/** Whether a location set holds the location (an object {tree} or {seat, row, slot}). */
+export function hasLocation(set, l) {
+  if (Array.isArray(set)) return set.some((x) => key(x) === key(l));
+  if ('tree' in l) return inSlots(set.tree, l.tree);
+  if (!(l.slot >= 0 && l.slot < set.slots)) return false;
+  return (set.fields ?? []).some(([seat, slots]) => seat === l.seat && inSlots(slots, l.row * set.slots + l.slot));
+}
+
+/** Every reveal of the reveal domain `{"locations": set}` (or the concrete reveals of `legal`). */
+export function reveals(legal) {
+  const domain = domainOf(legal, 'reveal');
+  if (!domain) return sendable(legal).filter((e) => e.kind === 'reveal');
+  return locations(domain.locations).map((location) => ({ kind: 'reveal', location }));
+}
+
+// Both games ---------------------------------------------------------------------------------
+
+const expanders = {
+  place_channel: channels,
+  flee: flights,
+  reveal: reveals,
+};
+
+/**
+ * `legal` with each domain that stands for a list of single commands written out, in the server's
+ * order: Christmas Penguins' green moves, channels and flights, Unterm Baum's reveals. The example
+ * entry the server puts before each such domain is not repeated. Other domains (Unterm Baum's
+ * assign, move, rearrange) stay as they are: expand their commands with assign(), moves(),
+ * rearrange(). Every entry of the result without `domain` is sendable.
+ */
+export function expand(legal) {
+  const list = legal ?? [];
+  const lists = new Map(); // an expandable domain entry -> its commands
+  const covered = new Set();
+  for (const e of list) {
+    if (!isDomain(e)) continue;
+    const commands = e.kind === 'use_stone' && e.stone === 'green' ? greenMoves(e.domain) : expanders[e.kind]?.([e]);
+    if (!commands) continue;
+    lists.set(e, commands);
+    for (const c of commands) covered.add(commandKey(c));
+  }
+  const out = [];
+  for (const e of list) {
+    if (lists.has(e)) out.push(...lists.get(e));
+    else if (isDomain(e) || !covered.has(commandKey(e))) out.push(e);
+  }
+  return out;
+}
+
 
 // Unterm Baum --------------------------------------------------------------------------------
 
@@ -31,8 +163,8 @@ function area(location) {
 
 /** Whether a `move` from → to is allowed by the move domain: both listed, different areas. */
 export function checkMove(domain, from, to) {
-  if (!domain.from.some((l) => key(l) === key(from))) return 'location_empty';
-  if (!domain.to.some((l) => key(l) === key(to))) return 'location_occupied';
+  if (!hasLocation(domain.from, from)) return 'location_empty';
+  if (!hasLocation(domain.to, to)) return 'location_occupied';
   if (area(from) === area(to)) return 'tree' in from ? 'move_within_tree' : 'move_within_field';
   return null;
 }
@@ -45,8 +177,9 @@ export function moves(legal) {
   const domain = domainOf(legal, 'move');
   if (!domain) return sendable(legal).filter((entry) => entry.kind === 'move');
   const out = [];
-  for (const from of domain.from) {
-    for (const to of domain.to) if (area(from) !== area(to)) out.push({ kind: 'move', from, to });
+  const targets = locations(domain.to);
+  for (const from of locations(domain.from)) {
+    for (const to of targets) if (area(from) !== area(to)) out.push({ kind: 'move', from, to });
   }
   return out;
 }
@@ -126,4 +259,7 @@ export function assign(domain, mapping, family) {
 }
 
 /** The Unterm Baum helpers under one name. */
-export const untermBaum = { moves, checkMove, rearrange, checkRearrange, assign, checkAssign };
+export const untermBaum = { moves, checkMove, reveals, locations, hasLocation, rearrange, checkRearrange, assign, checkAssign };
+
+/** The Christmas Penguins helpers under one name. */
+export const christmasPenguins = { greenMoves, greenDomain, checkGreen, channels, flights };

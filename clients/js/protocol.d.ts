@@ -592,213 +592,84 @@ export type Seats = number[];
  */
 export type Seats1 = number[];
 /**
- * An entry of state.legal: a concrete command, sendable as it is. This game lists every allowed command (no domain entries): channels, green-stone moves and flights included.
+ * An entry of state.legal: a concrete command, sendable as it is, or a domain entry (not sendable) that stands for many commands: every green-stone move, every channel, every flight with a colour. Each domain follows a concrete example of its kind; see docs/protocol.md, Christmas Penguins, Legal entries.
  */
 export type ChristmasPenguinsLegalEntries =
+  | ChristmasPenguinsCommands
   | {
       /**
-       * "place_penguin": put your penguin on a REFUGE floe during setup.
-       */
-      kind: 'place_penguin';
-      /**
-       * The floe id.
-       */
-      floe: number;
-    }
-  | {
-      /**
-       * "place_tree": Santa's player puts the tree on a floe during setup.
-       */
-      kind: 'place_tree';
-      /**
-       * The floe id (EMPTY, at hexDist ≥ treeMinDistance from Santa, or a fallback).
-       */
-      floe: number;
-    }
-  | {
-      /**
-       * "place_bear": Santa's player puts the polar bear on a FREE non-tree floe during setup.
-       */
-      kind: 'place_bear';
-      /**
-       * The floe id.
-       */
-      floe: number;
-    }
-  | {
-      /**
-       * "place_stone": Santa places a handed-in stone (oldest first) on a FREE floe that is not the tree or hut floe and has no stone.
-       */
-      kind: 'place_stone';
-      /**
-       * The floe id.
-       */
-      floe: number;
-    }
-  | {
-      /**
-       * "relocate_tree": after a steal, Santa's player moves the tree to a new floe.
-       */
-      kind: 'relocate_tree';
-      /**
-       * The floe id of the tree's new place.
-       */
-      floe: number;
-    }
-  | {
-      /**
-       * "roll": roll the die (roll prompt, the active player).
-       */
-      kind: 'roll';
-    }
-  | {
-      /**
-       * "pass": decline the reaction window (an eligible seat).
-       */
-      kind: 'pass';
-    }
-  | {
-      /**
-       * "end_turn": end your turn after the move (post_move).
-       */
-      kind: 'end_turn';
-    }
-  | {
-      /**
-       * "stop": claim "Stop!" (any seat whose legal lists it, in turn or out of turn); granted at a stable point, queued during setup or a sub-prompt.
-       */
-      kind: 'stop';
-    }
-  | {
-      /**
-       * "withdraw_stop": leave the queue of "Stop!" claims.
-       */
-      kind: 'withdraw_stop';
-    }
-  | {
-      /**
-       * "cancel_stop": the claimant ends the stop without using a stone.
-       */
-      kind: 'cancel_stop';
-    }
-  | {
-      /**
-       * "move": move your figure (penguin or Santa) to a destination exactly the rolled number of steps away.
-       */
-      kind: 'move';
-      /**
-       * The destination floe id (only the destination is sent; the path does not matter).
-       */
-      to: number;
-    }
-  | {
-      /**
-       * "bear_move": move the polar bear one step (after rolling a 1).
-       */
-      kind: 'bear_move';
-      /**
-       * A connected neighbouring floe that is neither the tree floe nor Santa's.
-       */
-      to: number;
-    }
-  | {
-      /**
-       * "push": the mover chooses the chain along which the penguins on the destination are pushed.
-       */
-      kind: 'push';
-      /**
-       * The floes [Y1, …, Yk]: the penguin on the destination goes to Y1, the one on Y1 to Y2, and so on; Yk holds no penguin.
-       *
-       * @minItems 1
-       */
-      chain: number[];
-    }
-  | {
-      /**
-       * "confiscate": Santa's player takes one present from the caught penguin's player.
-       */
-      kind: 'confiscate';
-      /**
-       * A colour the caught player holds. A present colour: red, blue, green, yellow, purple or orange.
-       */
-      colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
-    }
-  | {
-      /**
-       * "steal": on the tree floe, take one present from the pool.
-       */
-      kind: 'steal';
-      /**
-       * A colour the pool holds. A present colour: red, blue, green, yellow, purple or orange.
-       */
-      colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
-    }
-  | {
-      /**
-       * "pickup_stone": take or leave the stone on the floe you arrived on.
-       */
-      kind: 'pickup_stone';
-      /**
-       * True to take the stone, false to leave it lying.
-       */
-      take: boolean;
-    }
-  | {
-      /**
-       * "flee": the bear's victim drops a present and flees.
-       */
-      kind: 'flee';
-      /**
-       * The REFUGE floe to flee to.
-       */
-      to: number;
-      /**
-       * The present left behind; only when the victim holds presents. A present colour: red, blue, green, yellow, purple or orange.
-       */
-      colour?: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
-    }
-  | {
-      /**
-       * "place_channel": cut a water channel between two neighbouring floes (own turn, at the roll, move and post_move prompts).
-       */
-      kind: 'place_channel';
-      /**
-       * One floe of the edge.
-       */
-      a: number;
-      /**
-       * The other floe: lattice-adjacent to a, no channel on the edge yet.
-       */
-      b: number;
-    }
-  | {
-      /**
-       * "use_stone": the claimant of a stop uses a red or blue stone to swap his penguin with another figure.
+       * "use_stone" with stone "green": the domain of every green-stone move (not sendable).
        */
       kind: 'use_stone';
       /**
-       * red (swap with another penguin) or blue (swap with any figure: penguin, Santa or bear).
-       */
-      stone: 'red' | 'blue';
-      /**
-       * The floe of the figure to swap places with.
-       */
-      target: number;
-    }
-  | {
-      /**
-       * "use_stone": the claimant of a stop uses a green stone to move a floe.
-       */
-      kind: 'use_stone';
-      /**
-       * "green": move any floe with everything on it.
+       * "green": the green stone.
        */
       stone: 'green';
       /**
-       * The id of the floe to move.
+       * {"kind":"use_stone","stone":"green","floe":F,"to":[q,r]} is legal exactly when F is in floes and [q,r] is a cell of cells whose third number (if any) is not F, or when [F,q,r] is in pairs.
        */
-      floe: number;
-      to: Axial;
+      domain: {
+        /**
+         * The floes that may go to every cell of cells, except a cell that touches only them.
+         */
+        floes: number[];
+        /**
+         * Every vacant cell within radius + 1 that touches a floe, in order of r, then q: [q, r], or [q, r, F] when it touches only floe F (which may not go there).
+         */
+        cells: number[][];
+        /**
+         * The moves of the other floes (those whose leaving would split the board, under connectivityGuard), one by one: [F, q, r], in order of F, then r, then q.
+         */
+        pairs: number[][];
+        /**
+         * "floes_x_cells": the rule above.
+         */
+        rule: 'floes_x_cells';
+      };
+    }
+  | {
+      /**
+       * "place_channel": the domain of every channel you may place now (not sendable).
+       */
+      kind: 'place_channel';
+      /**
+       * {"kind":"place_channel","a":A,"b":B} is legal exactly when [A,B] is in edges.
+       */
+      domain: {
+        /**
+         * Every edge that may take a channel, [a, b] with a < b, in order of a, then b.
+         *
+         * @minItems 1
+         */
+        edges: number[][];
+      };
+    }
+  | {
+      /**
+       * "flee": the domain of every flight of a victim holding presents (not sendable).
+       */
+      kind: 'flee';
+      /**
+       * {"kind":"flee","to":F,"colour":C} is legal exactly when F is in to and C in colours.
+       */
+      domain: {
+        /**
+         * Every colour the victim holds presents of.
+         *
+         * @minItems 1
+         */
+        colours: ('red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange')[];
+        /**
+         * "to_x_colours": any floe of to with any colour of colours.
+         */
+        rule: 'to_x_colours';
+        /**
+         * Every floe the victim may flee to.
+         *
+         * @minItems 1
+         */
+        to: number[];
+      };
     };
 /**
  * One event of Christmas Penguins in state.events.
@@ -1902,7 +1773,7 @@ export type Seats5 = number[];
  */
 export type Seats6 = number[];
 /**
- * An entry of state.legal: a concrete command, or a domain entry describing a parameter with too many values to list.
+ * An entry of state.legal: a concrete command, or a domain entry describing a parameter with too many values to list (assign, reveal, move, rearrange; see docs/protocol.md, Unterm Baum, Legal entries).
  */
 export type UntermBaumLegalEntries =
   | UntermBaumCommands
@@ -2105,6 +1976,18 @@ export type UntermBaumLegalEntries =
     }
   | {
       /**
+       * "reveal": the domain of every legal reveal (not sendable).
+       */
+      kind: 'reveal';
+      /**
+       * {"kind":"reveal","location":L} is legal exactly when L is in domain.locations.
+       */
+      domain: {
+        locations: LocationSet;
+      };
+    }
+  | {
+      /**
        * "move": the domain of every legal move (not sendable).
        */
       kind: 'move';
@@ -2112,18 +1995,8 @@ export type UntermBaumLegalEntries =
        * A move is legal exactly when from is in domain.from, to is in domain.to, and they are in different areas.
        */
       domain: {
-        /**
-         * Every location holding a card.
-         *
-         * @minItems 1
-         */
-        from: (TreeLocation | FieldLocation)[];
-        /**
-         * Every empty location you may move into (fields closed to you are left out).
-         *
-         * @minItems 1
-         */
-        to: (TreeLocation | FieldLocation)[];
+        from: LocationSet1;
+        to: LocationSet2;
         /**
          * "different_areas": from and to are not both on the tree and not both in the same seat's field.
          */
@@ -2140,11 +2013,11 @@ export type UntermBaumLegalEntries =
        */
       domain: {
         /**
-         * The cells of your field holding a card.
+         * The cells of your field holding a card, as [row, slot].
          *
          * @minItems 1
          */
-        occupied: Cell2[];
+        occupied: number[][];
         /**
          * M: the rows of your field.
          */
@@ -2155,6 +2028,14 @@ export type UntermBaumLegalEntries =
         slots: number;
       };
     };
+/**
+ * Tree slots i: the locations {"tree": i}.
+ */
+export type Slots = (number | number[])[];
+/**
+ * Slot indices in ascending order, a run of three or more as [first, last].
+ */
+export type Slots1 = (number | number[])[];
 /**
  * One event of Unterm Baum in state.events.
  */
@@ -6126,15 +6007,47 @@ export interface HappyHolidaysPrompt {
    */
   deadline: null | number;
 }
-export interface Cell2 {
+/**
+ * Every location holding a card.
+ */
+export interface LocationSet {
+  tree: Slots;
   /**
-   * The row (family member), 0..M−1.
+   * [seat, slot indices] per seat with a location in the set, in seat order: the locations {"seat", "row": index ÷ slots, "slot": index mod slots}.
    */
-  row: number;
+  fields: [number, Slots1][];
   /**
-   * The slot within the row, 0..C−1.
+   * C: the slots per row of a field.
    */
-  slot: number;
+  slots: number;
+}
+/**
+ * Every location holding a card.
+ */
+export interface LocationSet1 {
+  tree: Slots;
+  /**
+   * [seat, slot indices] per seat with a location in the set, in seat order: the locations {"seat", "row": index ÷ slots, "slot": index mod slots}.
+   */
+  fields: [number, Slots1][];
+  /**
+   * C: the slots per row of a field.
+   */
+  slots: number;
+}
+/**
+ * Every empty location you may move into (fields closed to you are left out).
+ */
+export interface LocationSet2 {
+  tree: Slots;
+  /**
+   * [seat, slot indices] per seat with a location in the set, in seat order: the locations {"seat", "row": index ÷ slots, "slot": index mod slots}.
+   */
+  fields: [number, Slots1][];
+  /**
+   * C: the slots per row of a field.
+   */
+  slots: number;
 }
 /**
  * The game's result, without seed (state.result carries it with seed).

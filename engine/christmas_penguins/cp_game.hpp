@@ -182,6 +182,22 @@ class legal_writer {
   virtual void swap_stone(int stone, int target) = 0;  // {"kind":"use_stone","stone":S,"target":F}
   virtual void green_stone(int f, int q, int r) = 0;   // {"floe":F,"kind":"use_stone","stone":"green","to":[Q,R]}
   virtual void channel(int a, int b) = 0;               // {"a":A,"b":B,"kind":"place_channel"}
+  // The long lists as domains (docs/protocol.md, Christmas Penguins, "Legal entries"):
+  // {"domain":{"colours":[C...],"rule":"to_x_colours","to":[F...]},"kind":"flee"}
+  virtual void flee_domain(const std::vector<int>& to, const std::vector<int>& colours) = 0;
+  // {"domain":{"edges":[[A,B]...]},"kind":"place_channel"}
+  virtual void channel_domain(const std::vector<std::pair<int, int>>& edges) = 0;
+  // {"domain":{"cells":[[Q,R] or [Q,R,F]...],"floes":[F...],"pairs":[[F,Q,R]...],"rule":"floes_x_cells"},
+  //  "kind":"use_stone","stone":"green"}
+  struct green_moves {
+    std::vector<int> floes;                  // floes that may go to every cell of `cells` but one they alone touch
+    std::vector<std::array<int, 3>> cells;   // q, r, the one floe the cell touches or -1
+    std::vector<std::array<int, 3>> pairs;   // the other floes' moves: floe, q, r
+  };
+  virtual void green_domain(const green_moves& g) = 0;
+  // True: every command concretely, one by one (game::commands, the bots); false: the long lists
+  // (green moves, channels, flights with presents) as one example and a domain (game::legal).
+  bool expand = false;
 };
 
 // ---- board (cp_board.cpp) ------------------------------------------------------------------
@@ -226,6 +242,7 @@ class cp_game final : public game {
   std::unique_ptr<game> clone() const override { return std::make_unique<cp_game>(*this); }
   int players() const override { return s_.cfg->players; }
   json legal(int seat) const override;
+  json commands(int seat) const override;
   bool write_legal(int seat, std::string& out) const override;
   outcome<events> apply(int seat, const json& command, dice& d) override;
   json view(viewer v) const override;
@@ -320,7 +337,7 @@ class cp_game final : public game {
   void end_stop(const char* why, events& out);
   void list_legal(int seat, legal_writer& out) const;  // cp_prompts.cpp
   template <class Sink>
-  void emit_legal(Sink& s, int seat) const;  // the list as an array, for legal() and write_legal()
+  void emit_legal(Sink& s, int seat, bool expand = false) const;  // the list as an array, for legal() and write_legal()
   void legal_stones(int seat, legal_writer& out) const;
   void legal_channels(int seat, legal_writer& out) const;
   bool channel_phase() const;

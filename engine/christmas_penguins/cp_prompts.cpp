@@ -152,15 +152,24 @@ void cp_game::list_legal(int seat, legal_writer& out) const {
       break;
     case phase::flee: {
       const auto& held = s_.presents[static_cast<std::size_t>(s_.pending_seat)];
-      // Every floe with every colour held: at most 6 x floes entries (fleeRange=anyRefuge).
-      for (int f : flee_targets(s_, s_.pending_seat)) {
-        if (total(held) == 0) {
-          out.floe("flee", "to", f);
-          continue;
-        }
-        for (int c = 0; c < colour_count; ++c)
-          if (held[static_cast<std::size_t>(c)] > 0) out.flee(c, f);
+      const auto targets = flee_targets(s_, s_.pending_seat);
+      if (total(held) == 0) {
+        for (int f : targets) out.floe("flee", "to", f);
+        break;
       }
+      // Every floe with every colour held: at most 6 x floes commands (fleeRange=anyRefuge), on
+      // the wire the first of them and the domain floes x colours.
+      std::vector<int> colours;
+      for (int c = 0; c < colour_count; ++c)
+        if (held[static_cast<std::size_t>(c)] > 0) colours.push_back(c);
+      if (targets.empty()) break;
+      if (!out.expand) {
+        out.flee(colours.front(), targets.front());
+        out.flee_domain(targets, colours);
+        break;
+      }
+      for (int f : targets)
+        for (int c : colours) out.flee(c, f);
       break;
     }
     case phase::await_post: out.kind("end_turn"); break;
@@ -243,6 +252,72 @@ class sink_legal final : public legal_writer {
     s_.member("kind", "place_channel");
     s_.end_object();
   }
+  void flee_domain(const std::vector<int>& to, const std::vector<int>& colours) override {
+    s_.begin_object();
+    s_.key("domain");
+    s_.begin_object();
+    s_.key("colours");
+    s_.begin_array(colours.size());
+    for (int c : colours) s_.value(colour_name(c));
+    s_.end_array();
+    s_.member("rule", "to_x_colours");
+    s_.key("to");
+    s_.begin_array(to.size());
+    for (int f : to) s_.value(f);
+    s_.end_array();
+    s_.end_object();
+    s_.member("kind", "flee");
+    s_.end_object();
+  }
+  void channel_domain(const std::vector<std::pair<int, int>>& edges) override {
+    s_.begin_object();
+    s_.key("domain");
+    s_.begin_object();
+    s_.key("edges");
+    s_.begin_array(edges.size());
+    for (const auto& [a, b] : edges) {
+      s_.begin_array(2);
+      s_.value(a);
+      s_.value(b);
+      s_.end_array();
+    }
+    s_.end_array();
+    s_.end_object();
+    s_.member("kind", "place_channel");
+    s_.end_object();
+  }
+  void green_domain(const green_moves& g) override {
+    s_.begin_object();
+    s_.key("domain");
+    s_.begin_object();
+    s_.key("cells");
+    s_.begin_array(g.cells.size());
+    for (const auto& c : g.cells) {
+      s_.begin_array(c[2] < 0 ? 2 : 3);
+      s_.value(c[0]);
+      s_.value(c[1]);
+      if (c[2] >= 0) s_.value(c[2]);
+      s_.end_array();
+    }
+    s_.end_array();
+    s_.key("floes");
+    s_.begin_array(g.floes.size());
+    for (int f : g.floes) s_.value(f);
+    s_.end_array();
+    s_.key("pairs");
+    s_.begin_array(g.pairs.size());
+    for (const auto& p : g.pairs) {
+      s_.begin_array(3);
+      for (int x : p) s_.value(x);
+      s_.end_array();
+    }
+    s_.end_array();
+    s_.member("rule", "floes_x_cells");
+    s_.end_object();
+    s_.member("kind", "use_stone");
+    s_.member("stone", "green");
+    s_.end_object();
+  }
 
  private:
   Sink& s_;
@@ -251,15 +326,20 @@ class sink_legal final : public legal_writer {
 }  // namespace
 
 template <class Sink>
-void cp_game::emit_legal(Sink& s, int seat) const {
+void cp_game::emit_legal(Sink& s, int seat, bool expand) const {
   s.begin_array();
   sink_legal<Sink> writer(s);
+  writer.expand = expand;
   list_legal(seat, writer);
   s.end_array();
 }
 
 json cp_game::legal(int seat) const {
   return json_text::as_json([&](auto& sink) { emit_legal(sink, seat); });
+}
+
+json cp_game::commands(int seat) const {
+  return json_text::as_json([&](auto& sink) { emit_legal(sink, seat, true); });
 }
 
 bool cp_game::write_legal(int seat, std::string& out) const {

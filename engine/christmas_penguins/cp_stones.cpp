@@ -199,6 +199,7 @@ void cp_game::legal_stones(int seat, legal_writer& out) const {
   // the largest share of a Christmas Penguins server's own work (bench/README.md).
   const int n = static_cast<int>(s_.floes.size());
   const std::uint64_t board = (std::uint64_t{1} << n) - 1;  // fewer than 64 floes
+  legal_writer::green_moves green;
   std::array<std::uint64_t, max_floes> pieces{};
   for (int f = 0; f < n; ++f) {
     int count = 0;
@@ -220,12 +221,33 @@ void cp_game::legal_stones(int seat, legal_writer& out) const {
         if (!(around & pieces[static_cast<std::size_t>(k)])) return false;
       return true;
     };
+    // On the wire a floe whose leaving keeps the rest together (or any floe without the guard) may
+    // go to every listed cell that touches another floe: it is named once in `floes`. Only the
+    // moves of the other floes are listed as pairs.
+    const bool whole = !s_.cfg->connectivity_guard || count <= 1;
+    bool named = false;
     for (const auto& c : vacant) {
       const std::uint64_t around = c.floes & ~bit(f);
       if (around == 0 || (s_.cfg->connectivity_guard && !touches_every_piece(around))) continue;
-      out.green_stone(f, c.q, c.r);
+      if (out.expand) {
+        out.green_stone(f, c.q, c.r);
+        continue;
+      }
+      if (green.floes.empty() && green.pairs.empty()) out.green_stone(f, c.q, c.r);  // the example
+      if (!whole) {
+        green.pairs.push_back({f, c.q, c.r});
+      } else if (!named) {
+        green.floes.push_back(f);
+        named = true;
+      }
     }
   }
+  if (out.expand || (green.floes.empty() && green.pairs.empty())) return;
+  // The cells: every vacant one that touches a floe, with the floe when it touches only one (that
+  // floe may not go there: the cell must touch another floe).
+  for (const auto& c : vacant)
+    if (c.floes) green.cells.push_back({c.q, c.r, std::popcount(c.floes) == 1 ? std::countr_zero(c.floes) : -1});
+  out.green_domain(green);
 }
 
 // ---- water channels (A35, A36) ------------------------------------------------------------
@@ -276,6 +298,7 @@ void cp_game::legal_channels(int seat, legal_writer& out) const {
   if (guard && !board_connected(s_)) return;
   const auto cut = guard ? bridges(s_) : std::array<std::uint64_t, max_floes>{};
   const int n = static_cast<int>(s_.floes.size());
+  std::vector<std::pair<int, int>> edges;
   for (int a = 0; a < n; ++a) {
     // The partners b > a, as bits, read out in ascending order: the adjacent floes without a
     // channel between are exactly a's connected neighbours.
@@ -283,9 +306,16 @@ void cp_game::legal_channels(int seat, legal_writer& out) const {
     for (around &= ~cut[static_cast<std::size_t>(a)]; around; around &= around - 1) {
       const int b = std::countr_zero(around);
       assert(!channel_error(seat, a, b));
-      out.channel(a, b);
+      if (out.expand)
+        out.channel(a, b);
+      else
+        edges.emplace_back(a, b);
     }
   }
+  // On the wire: the first edge as an example, then every edge (up to 156 on radius 4) as pairs.
+  if (edges.empty()) return;
+  out.channel(edges.front().first, edges.front().second);
+  out.channel_domain(edges);
 }
 
 }  // namespace tinsel::engine::christmas_penguins::detail

@@ -41,8 +41,7 @@ double value_of(const game& g, int seat, const json& cmd, std::uint64_t seed, bo
   if (!look_ahead || trial->is_over() || std::abs(value - before) > epsilon || !prompts(*trial, seat))
     return value;
   std::vector<json> follow_ups;
-  for (const auto& next : trial->legal(seat))
-    if (next.is_object() && !next.contains("domain")) follow_ups.push_back(next);
+  for (const auto& next : trial->commands(seat)) follow_ups.push_back(next);
   if (follow_ups.empty()) return value;
   const auto here = g.current_prompt();
   const std::size_t stride = (follow_ups.size() + max_follow_ups - 1) / max_follow_ups;
@@ -64,7 +63,7 @@ double value_of(const game& g, int seat, const json& cmd, std::uint64_t seed, bo
 }  // namespace
 
 json choose_bot_command(const game& g, int seat, std::uint64_t seed) {
-  const json legal = g.legal(seat);
+  const json legal = g.commands(seat);  // legal(seat) with the domains a bot can choose from expanded
   seeded_dice tie_break(seed);
   json best = nullptr;
   double best_value = no_value;
@@ -72,7 +71,7 @@ json choose_bot_command(const game& g, int seat, std::uint64_t seed) {
   std::uint64_t i = 0;
   for (const auto& cmd : legal) {
     ++i;
-    if (!cmd.is_object() || cmd.contains("domain")) continue;  // only concrete commands are sent
+    if (!cmd.is_object() || cmd.contains("domain")) continue;  // commands() holds concrete ones only
     const double value = value_of(g, seat, cmd, seed ^ (i * 0x9e3779b97f4a7c15ULL), true);
     if (value == no_value) continue;
     if (value > best_value + epsilon) {

@@ -109,6 +109,7 @@ class ub_game final : public game {
   std::unique_ptr<game> clone() const override { return std::make_unique<ub_game>(*this); }
   int players() const override { return s_.cfg.players; }
   json legal(int seat) const override;
+  json commands(int seat) const override;
   bool write_legal(int seat, std::string& out) const override;
   outcome<events> apply(int seat, const json& command, dice& d) override;
   json view(viewer v) const override;
@@ -177,11 +178,13 @@ class ub_game final : public game {
   // tinsel/json_text/sinks.hpp: as json (legal, view, result, the locations in events) and as text
   // (write_legal, write_shared_view). Every object's keys in ascending order.
   template <class Sink>
-  void emit_legal(Sink& s, int seat) const;  // ub_rules.cpp, as the three below
+  void emit_legal(Sink& s, int seat, bool expand = false) const;  // ub_rules.cpp, as the three below
   template <class Sink>
   void emit_legal_assign(Sink& s, int seat) const;  // sent to this seat only: its own motifs (A8)
   template <class Sink>
-  void emit_legal_turn(Sink& s) const;
+  void emit_legal_turn(Sink& s, bool expand) const;
+  template <class Sink>
+  void emit_location_set(Sink& s, const std::vector<location>& ls) const;
   template <class Sink>
   void emit_location(Sink& s, const location& l) const;
   json location_json(const location& l) const;

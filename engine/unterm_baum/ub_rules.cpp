@@ -177,16 +177,23 @@ json ub_game::legal(int seat) const {
   return json_text::as_json([&](auto& sink) { emit_legal(sink, seat); });
 }
 
+json ub_game::commands(int seat) const {
+  json out = json::array();
+  for (auto& e : json_text::as_json([&](auto& sink) { emit_legal(sink, seat, true); }))
+    if (!e.contains("domain")) out.push_back(std::move(e));
+  return out;
+}
+
 bool ub_game::write_legal(int seat, std::string& out) const {
   json_text::as_text(out, [&](auto& sink) { emit_legal(sink, seat); });
   return true;
 }
 
 template <class Sink>
-void ub_game::emit_legal(Sink& s, int seat) const {
+void ub_game::emit_legal(Sink& s, int seat, bool expand) const {
   if (seat >= 0 && seat < s_.cfg.players) {
     if (s_.ph == phase::assign && !s_.assigned[static_cast<std::size_t>(seat)]) return emit_legal_assign(s, seat);
-    if (s_.ph == phase::play && seat == s_.active) return emit_legal_turn(s);
+    if (s_.ph == phase::play && seat == s_.active) return emit_legal_turn(s, expand);
   }
   s.begin_array();
   s.end_array();
@@ -331,8 +338,56 @@ json ub_game::location_json(const location& l) const {
   return json_text::as_json([&](auto& sink) { emit_location(sink, l); });
 }
 
+// A set of locations, compactly (docs/protocol.md, Unterm Baum, "Location sets"):
+// {"fields":[[seat,SLOTS]...],"slots":C,"tree":SLOTS}. SLOTS lists slot indices in ascending order,
+// a run of three or more as [first,last]; a field slot's index is row * C + slot. Seats without a
+// location are left out of "fields". `ls` is in board order (the tree, then field by field).
 template <class Sink>
-void ub_game::emit_legal_turn(Sink& s) const {
+void ub_game::emit_location_set(Sink& s, const std::vector<location>& ls) const {
+  // Writes the indices of ls[b, e) (one area, ascending) as numbers and runs.
+  const auto indices = [&](std::size_t b, std::size_t e) {
+    s.begin_array();
+    for (std::size_t i = b; i < e;) {
+      std::size_t j = i;
+      while (j + 1 < e && ls[j + 1].index == ls[j].index + 1) ++j;
+      if (j - i >= 2) {
+        s.begin_array(2);
+        s.value(ls[i].index);
+        s.value(ls[j].index);
+        s.end_array();
+      } else {
+        for (std::size_t k = i; k <= j; ++k) s.value(ls[k].index);
+      }
+      i = j + 1;
+    }
+    s.end_array();
+  };
+  std::size_t tree_end = 0;
+  while (tree_end < ls.size() && ls[tree_end].on_tree()) ++tree_end;
+  s.begin_object();
+  s.key("fields");
+  s.begin_array();
+  for (std::size_t i = tree_end; i < ls.size();) {
+    std::size_t j = i;
+    while (j < ls.size() && ls[j].seat == ls[i].seat) ++j;
+    s.begin_array(2);
+    s.value(ls[i].seat);
+    indices(i, j);
+    s.end_array();
+    i = j;
+  }
+  s.end_array();
+  s.member("slots", s_.cfg.c);
+  s.key("tree");
+  indices(0, tree_end);
+  s.end_object();
+}
+
+// On the wire (expand false): end_turn; a reveal example and the reveal domain; a move example and
+// the move domain; a rearrange example and its domain. For the bots (expand true): end_turn, every
+// reveal, one example move per pair of areas, the rearrange example.
+template <class Sink>
+void ub_game::emit_legal_turn(Sink& s, bool expand) const {
   const auto& cfg = s_.cfg;
   const turn_list t = turn_entries();
   s.begin_array(1 + (t.reveal ? t.cards.size() : 0) + t.moves.size() + 3);
@@ -346,7 +401,18 @@ void ub_game::emit_legal_turn(Sink& s) const {
       s.key("location");
       emit_location(s, l);
       s.end_object();
+      if (!expand) break;  // the example: the first card
     }
+  if (t.reveal && !expand && !t.cards.empty()) {
+    s.begin_object();
+    s.key("domain");
+    s.begin_object();
+    s.key("locations");
+    emit_location_set(s, t.cards);
+    s.end_object();
+    s.member("kind", "reveal");
+    s.end_object();
+  }
   for (const auto& [from, to] : t.moves) {
     s.begin_object();
     s.key("from");
@@ -355,16 +421,17 @@ void ub_game::emit_legal_turn(Sink& s) const {
     s.key("to");
     emit_location(s, to);
     s.end_object();
+    if (!expand) break;  // the example: the first card of the first area to the first hole of the next
   }
   if (!t.moves.empty()) {
     s.begin_object();
     s.key("domain");
     s.begin_object();
     s.key("from");
-    emit_list(s, t.cards.size(), [&](std::size_t i) { emit_location(s, t.cards[i]); });
+    emit_location_set(s, t.cards);
     s.member("rule", "different_areas");
     s.key("to");
-    emit_list(s, t.open_holes.size(), [&](std::size_t i) { emit_location(s, t.open_holes[i]); });
+    emit_location_set(s, t.open_holes);
     s.end_object();
     s.member("kind", "move");
     s.end_object();
@@ -384,8 +451,13 @@ void ub_game::emit_legal_turn(Sink& s) const {
     s.begin_object();
     s.key("domain");
     s.begin_object();
-    s.key("occupied");
-    emit_list(s, t.mine.size(), [&](std::size_t i) { emit_cell(s, t.mine[i], cfg); });
+    s.key("occupied");  // [[row,slot]...]
+    emit_list(s, t.mine.size(), [&](std::size_t i) {
+      s.begin_array(2);
+      s.value(t.mine[i] / cfg.c);
+      s.value(t.mine[i] % cfg.c);
+      s.end_array();
+    });
     s.member("rows", cfg.m);
     s.member("slots", cfg.c);
     s.end_object();

@@ -34,7 +34,7 @@ json play(const game_info& info, const json& options, int players, std::uint64_t
       if (on_bot) on_bot(g, seat, cmd);
     } else {
       json concrete = json::array();
-      for (const auto& e : g.legal(seat))
+      for (const auto& e : g.commands(seat))
         if (!e.contains("domain")) concrete.push_back(e);
       REQUIRE_FALSE(concrete.empty());
       cmd = concrete[chooser.roll(static_cast<std::uint32_t>(concrete.size()))];

@@ -30,7 +30,7 @@ struct candidate {
 std::vector<candidate> concrete_entries(const game& g) {
   std::vector<candidate> out;
   for (int s = 0; s < g.players(); ++s)
-    for (const auto& e : g.legal(s))
+    for (const auto& e : g.commands(s))
       if (e.is_object() && !e.contains("domain")) out.push_back({s, e});
   return out;
 }

@@ -4,13 +4,14 @@
 //
 // For each game and a few option sets / player counts, K seeded random games are played: the game's
 // dice are engine::seeded_dice, the commands are picked by a second seeded generator among the
-// concrete legal entries of every seat (never a `domain` entry), with on_timeout now and then (and
+// commands() of every seat (legal with the domains a game lists one by one written out; never a
+// `domain` entry), with on_timeout now and then (and
 // whenever the prompt awaits nobody), and a bot move (choose_bot_command) now and then. After every
 // step the test hashes (64-bit FNV-1a over json::dump()):
 //   legal(seat) for every seat and the spectator, view(viewer) for every seat and the spectator,
 //   every event body with its audience, current_prompt(), full_state(), result(), is_over(),
 //   heuristic(seat), the dice draw count, and the outcome (events, or the error code and message)
-//   of one probe command (a legal entry of some seat, possibly mutated or sent by another seat)
+//   of one probe command (an entry of some seat's commands(), possibly mutated or sent by another seat)
 //   applied to a clone.
 // Each category has its own digest per variant, so a failure says what changed.
 //
@@ -32,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "legal_domains.hpp"
 #include "tinsel/engine/bot.hpp"
 #include "tinsel/engine/game.hpp"
 
@@ -126,7 +128,10 @@ std::vector<variant> variants() {
 // Christmas Penguins and Unterm Baum again in December 2026, when Christmas Penguins' legal lists
 // became complete (no domain entries), its view.prompt a string and its timeouts one timed_out
 // event, and the bot's look-ahead (used by the harness) began sampling wide follow-up lists; its
-// "defaults" row once more when the default maxRounds became 20.
+// "defaults" row once more when the default maxRounds became 20. Christmas Penguins' and Unterm
+// Baum's legal digests again for issue 32 (compact domains in legal), and Unterm Baum's probe
+// digests (a probe may be a domain entry, hashed as it is sent). Commands are picked from commands()
+// and probes from probe_list(), the lists legal held before, so every other digest stayed the same.
 // clang-format off
 const std::vector<digests> expected = {
     // happy_holidays: defaults, 4 players (3731 steps)
@@ -138,19 +143,19 @@ const std::vector<digests> expected = {
     // happy_holidays: 6 players, 1 reindeer, rerollEmptyReward, timers off (1789 steps)
     {0x6e372a0b166dd1c5ULL, 0x917d8bd9e1bb12dcULL, 0xdaad1e5f27d0e847ULL, 0x016a7b5e9176f398ULL, 0x09d4f9815139fdf2ULL, 0xef77859cbd1a8b62ULL, 0xeaf7657f4fe6ebcfULL, 0x9cb8190c582834e8ULL},
     // christmas_penguins: 4 players, maxRounds 4, extra stones (814 steps)
-    {0xe1b0f05485085ab5ULL, 0xffd623be4fe49849ULL, 0x10c4bb989055c6e8ULL, 0x28103860c4e60286ULL, 0x96a8b1b82fb00af9ULL, 0xc75a9d1c724fa3b8ULL, 0x2ad95edf0536c92eULL, 0x77671c340b8c6aa6ULL},
+    {0x9125a1620bff1ff6ULL, 0xffd623be4fe49849ULL, 0x10c4bb989055c6e8ULL, 0x28103860c4e60286ULL, 0x96a8b1b82fb00af9ULL, 0xc75a9d1c724fa3b8ULL, 0x2ad95edf0536c92eULL, 0x77671c340b8c6aa6ULL},
     // christmas_penguins: 3 players, maxRounds 6, timers off (319 steps)
-    {0x70187392f59d2a3fULL, 0x2aa5f6393c95470cULL, 0xb24b2e427a3d017eULL, 0x6995b0b8390e209bULL, 0x68f98813e8d95194ULL, 0xf7dd8d0d19073989ULL, 0x3f70df6b4e48c54eULL, 0xc47d8eca55d3516fULL},
+    {0x87a63b8095251034ULL, 0x2aa5f6393c95470cULL, 0xb24b2e427a3d017eULL, 0x6995b0b8390e209bULL, 0x68f98813e8d95194ULL, 0xf7dd8d0d19073989ULL, 0x3f70df6b4e48c54eULL, 0xc47d8eca55d3516fULL},
     // christmas_penguins: 6 players, radius 4, variant rules (251 steps)
-    {0x0f728f40540f1c73ULL, 0x6dd22928779cb0a2ULL, 0x1edac8f4a0ebd248ULL, 0x3686d99cc75a978fULL, 0x2198a7ae73935479ULL, 0x562bbb76b8f010f1ULL, 0x375c7d5d366ac443ULL, 0xda9b96887be7361eULL},
+    {0x49d57f3e0b417b0cULL, 0x6dd22928779cb0a2ULL, 0x1edac8f4a0ebd248ULL, 0x3686d99cc75a978fULL, 0x2198a7ae73935479ULL, 0x562bbb76b8f010f1ULL, 0x375c7d5d366ac443ULL, 0xda9b96887be7361eULL},
     // christmas_penguins: 2 players, defaults (155 steps)
-    {0x754f5ee1773ce934ULL, 0xf457977569b89443ULL, 0x8f4288674d9faba7ULL, 0x49fb5485487e4e35ULL, 0x37e4051cf90d9e16ULL, 0xcdf3489e6b658f47ULL, 0xd1551d274d9d2c89ULL, 0xa4124d8324a3e454ULL},
+    {0x6202de9db0dc5ef8ULL, 0xf457977569b89443ULL, 0x8f4288674d9faba7ULL, 0x49fb5485487e4e35ULL, 0x37e4051cf90d9e16ULL, 0xcdf3489e6b658f47ULL, 0xd1551d274d9d2c89ULL, 0xa4124d8324a3e454ULL},
     // unterm_baum: defaults, 4 players (2132 steps)
-    {0x86a51e66cf55d198ULL, 0xc93fb9f4905fd394ULL, 0x1a6874d76346d3eaULL, 0x98114371b6391bf4ULL, 0x61bfa12e357c1074ULL, 0x5a65612d8f78fe54ULL, 0x9360eff989cb1524ULL, 0x10bf044739b6dbd9ULL},
+    {0x94c432fd8c0c97feULL, 0xc93fb9f4905fd394ULL, 0x1a6874d76346d3eaULL, 0x98114371b6391bf4ULL, 0x61bfa12e357c1074ULL, 0x5a65612d8f78fe54ULL, 0x9360eff989cb1524ULL, 0x26118596b872fd78ULL},
     // unterm_baum: 2 players, 12 cards, anyTwo, ordinal, exactThenRow (773 steps)
-    {0xfa3de9e745df4057ULL, 0x7a31d97f3ca997f5ULL, 0x31963d47721db0f8ULL, 0x3f85f4e6b97ed20aULL, 0xa2fc9d34074562ecULL, 0x5bde8d22051a4263ULL, 0xa014a41712ea9493ULL, 0xc6edbdd8681f8719ULL},
+    {0xb74569ad837a2f04ULL, 0x7a31d97f3ca997f5ULL, 0x31963d47721db0f8ULL, 0x3f85f4e6b97ed20aULL, 0xa2fc9d34074562ecULL, 0x5bde8d22051a4263ULL, 0xa014a41712ea9493ULL, 0xbf9fad19f608529aULL},
     // unterm_baum: 3 players, family 3, no decoys, timers off (888 steps)
-    {0xeaee98cf56019552ULL, 0x8cd488bc1263219aULL, 0x611005512bc5a2fdULL, 0xb880f7f5b921b60eULL, 0x4204c468f6fa45feULL, 0x45af8881b3f4d5c8ULL, 0xd8d242ced235096fULL, 0x1fd14a024437e002ULL},
+    {0x6b1d907e3f67bb39ULL, 0x8cd488bc1263219aULL, 0x611005512bc5a2fdULL, 0xb880f7f5b921b60eULL, 0x4204c468f6fa45feULL, 0x45af8881b3f4d5c8ULL, 0xd8d242ced235096fULL, 0xfc2c43f873db8372ULL},
 };
 // clang-format on
 
@@ -189,7 +194,7 @@ class golden_game {
         } else {
           std::vector<std::pair<int, json>> options;
           for (int s = 0; s < v_.players; ++s)
-            for (const auto& e : game_->legal(s))
+            for (const auto& e : game_->commands(s))  // legal with the domains written out (issue 32)
               if (!e.contains("domain")) options.emplace_back(s, e);
           REQUIRE_FALSE(options.empty());
           auto& o = options[pick_.roll(static_cast<std::uint32_t>(options.size()))];
@@ -255,6 +260,21 @@ class golden_game {
     add(c_misc, misc.str());
   }
 
+  // What the probes pick from: commands(seat), with the domain entries of legal(seat) that it does
+  // not write out (Unterm Baum's assign, move, rearrange) after the last command of their kind: the
+  // list legal(seat) was before issue 32, in length and order, so the probes draw as they did then.
+  json probe_list(int seat) const {
+    json out = game_->commands(seat);
+    for (const auto& e : game_->legal(seat)) {
+      if (!e.contains("domain") || !legal_domains::expand_domain(e).empty()) continue;
+      auto at = out.end();
+      for (auto it = out.begin(); it != out.end(); ++it)
+        if ((*it)["kind"] == e["kind"]) at = it + 1;
+      out.insert(at, e);
+    }
+    return out;
+  }
+
   // One command that may or may not be legal, tried on a clone: a legal entry of a random seat
   // (sent by that seat or by another one, or with one field broken), or garbage.
   void probe() {
@@ -262,7 +282,7 @@ class golden_game {
                                               json::array(), {{"kind", 7}}, "roll", {{"kind", "roll"}, {"x", 1}}};
     const int n = v_.players;
     const int owner = static_cast<int>(pick_.roll(static_cast<std::uint32_t>(n)));
-    const json legal = game_->legal(owner);
+    const json legal = probe_list(owner);
     json cmd;
     int seat = owner;
     const auto how = pick_.roll(4);

@@ -16,8 +16,9 @@
 //   TINSEL_RANDOM_PLAY_SEED=<seed> engine_tests "random play*" -c <game id>
 //
 // A new game is picked up automatically with default options; add its interesting option variants
-// to option_variants(). Legal entries that carry a "domain" (too many values to list) are neither
-// picked nor used to judge a command illegal; such a game should extend play_command here.
+// to option_variants(). Commands are picked from game::commands() (legal with the domains a game
+// lists one by one written out), which must equal legal's domains written out (legal_domains.hpp);
+// domain entries are neither picked nor used to judge a command illegal.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cctype>
@@ -26,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "legal_domains.hpp"
 #include "tinsel/engine/game.hpp"
 
 namespace {
@@ -141,9 +143,13 @@ bool contains(const json& list, const json& cmd) {
   return std::any_of(list.begin(), list.end(), [&](const json& e) { return e == cmd; });
 }
 
-bool has_domain(const json& list) {
-  return std::any_of(list.begin(), list.end(),
-                     [](const json& e) { return e.is_object() && e.contains("domain"); });
+// Whether `wire` (a legal list) has a domain of cmd's kind that commands() does not write out
+// (Unterm Baum's assign, move, rearrange): a command of that kind may be legal without being listed.
+bool open_domain(const json& wire, const json& cmd) {
+  return cmd.is_object() && std::any_of(wire.begin(), wire.end(), [&](const json& e) {
+           return e.is_object() && e.contains("domain") && e["kind"] == cmd.value("kind", json()) &&
+                  legal_domains::expand_domain(e).empty();
+         });
 }
 
 json bodies(const events& evs) {
@@ -214,14 +220,38 @@ class random_game {
     HARNESS_CHECK(game_->result().is_null() != over, "result must be null exactly until the end");
     HARNESS_CHECK(game_->legal(-1).empty(), "a spectator has legal commands");
     legal_.clear();
+    wire_.clear();
     for (int s = 0; s < setup_.players; ++s) {
-      legal_.push_back(game_->legal(s));
-      const json& l = legal_.back();
-      HARNESS_CHECK(l.is_array(), "legal is not an array");
-      HARNESS_CHECK(!over || l.empty(), "seat " << s << " has legal commands after the end");
-      for (const auto& e : l)
+      wire_.push_back(game_->legal(s));
+      const json& wire = wire_.back();
+      HARNESS_CHECK(wire.is_array(), "legal is not an array");
+      HARNESS_CHECK(!over || wire.empty(), "seat " << s << " has legal commands after the end");
+      for (const auto& e : wire)
         HARNESS_CHECK(e.is_object() && e.contains("kind") && e["kind"].is_string(),
                       "legal entry without kind: " << e.dump());
+      // The harness picks from commands(): the domains a game lists one by one written out. They
+      // must be exactly what legal's domains stand for, written out as docs/protocol.md says, in
+      // order (Unterm Baum's commands() keeps example moves instead of its move domain).
+      legal_.push_back(game_->commands(s));
+      const json& l = legal_.back();
+      HARNESS_CHECK(std::none_of(l.begin(), l.end(), [](const json& e) { return e.contains("domain"); }),
+                    "commands() holds a domain entry");
+      const json expanded = legal_domains::expand(wire);
+      if (info_.id == "unterm_baum") {
+        const auto reveals = [](const json& list) {
+          json out = json::array();
+          for (const auto& e : list)
+            if (e["kind"] == "reveal") out.push_back(e);
+          return out;
+        };
+        HARNESS_CHECK(reveals(expanded) == reveals(l), "the reveal domain of seat " << s << " is not commands()' reveals");
+      } else {
+        HARNESS_CHECK(expanded == l, "legal of seat " << s << " written out differs from commands(): " << wire.dump());
+      }
+      // Every concrete entry of legal (the examples) is one of commands().
+      for (const auto& e : wire)
+        HARNESS_CHECK(e.contains("domain") || std::find(l.begin(), l.end(), e) != l.end(),
+                      "legal entry " << e.dump() << " is not one of commands()");
     }
     if (p) {
       HARNESS_CHECK(!p->seats.empty() || p->timeout_ms,
@@ -232,6 +262,9 @@ class random_game {
         HARNESS_CHECK(s >= 0 && s < setup_.players, "prompt seat " << s << " out of range");
         const json& l = legal_[static_cast<std::size_t>(s)];
         HARNESS_CHECK(!l.empty(), "prompted seat " << s << " has no legal command");
+        const json wire = game_->legal(s);
+        HARNESS_CHECK(std::any_of(wire.begin(), wire.end(), [](const json& e) { return !e.contains("domain"); }),
+                      "prompted seat " << s << " has no concrete entry in legal");
         check_all_apply(s, l);
       }
     }
@@ -325,7 +358,9 @@ class random_game {
         return true;
     }
     const json& l = legal_for(seat);
-    return !has_domain(l) && !contains(l, cmd);
+    static const json none = json::array();
+    const json& wire = seat >= 0 && seat < setup_.players ? wire_[static_cast<std::size_t>(seat)] : none;
+    return !open_domain(wire, cmd) && !contains(l, cmd);
   }
 
   // This step's legal list of a seat (cached by check_invariants; the state does not change until
@@ -453,7 +488,8 @@ class random_game {
   std::unique_ptr<game> game_;
   std::vector<step_record> log_;
   std::vector<json> history_;
-  std::vector<json> legal_;  // per seat, for the current step
+  std::vector<json> legal_;  // per seat, for the current step: commands()
+  std::vector<json> wire_;   // per seat, for the current step: legal()
   json state_;               // full_state() at the start of the current step
   std::uint64_t last_serial_ = 0;
   int step_ = 0;

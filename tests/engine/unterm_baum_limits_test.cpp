@@ -41,7 +41,7 @@ std::vector<std::string> play(game& g, std::uint64_t seed, int steps) {
     bool played = false;
     for (int seat : prompt->seats) {
       std::vector<json> concrete;
-      for (const auto& e : g.legal(seat))
+      for (const auto& e : g.commands(seat))  // legal with the reveals written out
         if (!e.contains("domain")) concrete.push_back(e);
       if (concrete.empty()) continue;
       const auto r = g.apply(seat, concrete[std::uniform_int_distribution<std::size_t>(0, concrete.size() - 1)(rng)], d);

@@ -2,6 +2,7 @@
 // may not know. Two checks over many seeded games: a search for motif names, and a "twin" game with
 // shuffled motifs that must look identical to every viewer. A deliberately leaky game shows that
 // both checks catch leaks.
+#include "legal_domains.hpp"
 #include "unterm_baum_common.hpp"
 
 using namespace ub_test;
@@ -107,24 +108,31 @@ json random_command(const json& legal, int seat, seeded_dice& rng) {
         cmd["family"] = dom["families"][rng.roll(static_cast<std::uint32_t>(dom["families"].size()))];
       return cmd;
     }
-    if (e["kind"] == "move")
-      return move(dom["from"][rng.roll(static_cast<std::uint32_t>(dom["from"].size()))],
-                  dom["to"][rng.roll(static_cast<std::uint32_t>(dom["to"].size()))]);
+    if (e["kind"] == "move") {
+      const auto from = legal_domains::locations(dom["from"]), to = legal_domains::locations(dom["to"]);
+      return move(from[rng.roll(static_cast<std::uint32_t>(from.size()))], to[rng.roll(static_cast<std::uint32_t>(to.size()))]);
+    }
+    if (e["kind"] == "reveal") {
+      const auto at = legal_domains::locations(dom["locations"]);
+      return reveal(at[rng.roll(static_cast<std::uint32_t>(at.size()))]);
+    }
     if (e["kind"] == "rearrange") {  // a random permutation of the own cards onto random cells
+      json occupied_cells = json::array();  // the domain's [row, slot] pairs as cells
+      for (const auto& rs : dom["occupied"]) occupied_cells.push_back(cell(rs[0].get<int>(), rs[1].get<int>()));
       std::vector<json> cells;
       for (int r = 0; r < dom["rows"].get<int>(); ++r)
         for (int s = 0; s < dom["slots"].get<int>(); ++s) cells.push_back(cell(r, s));
       std::vector<std::pair<json, json>> moves;
-      for (const auto& from : dom["occupied"]) {
+      for (const auto& from : occupied_cells) {
         if (rng.roll(2)) continue;
         moves.emplace_back(from, nullptr);
       }
-      if (moves.empty()) moves.emplace_back(dom["occupied"][0], nullptr);
+      if (moves.empty()) moves.emplace_back(occupied_cells[0], nullptr);
       // Targets: empty cells or cells vacated by this mapping.
       std::vector<json> targets;
       for (const auto& c : cells) {
         const bool occupied =
-            std::find(dom["occupied"].begin(), dom["occupied"].end(), c) != dom["occupied"].end();
+            std::find(occupied_cells.begin(), occupied_cells.end(), c) != occupied_cells.end();
         const bool vacated =
             std::any_of(moves.begin(), moves.end(), [&](const auto& mv) { return mv.first == c; });
         if (!occupied || vacated) targets.push_back(c);

@@ -2,6 +2,7 @@
 // timeout default (D#), and the other resolutions (A#). Each test is named after the rule it checks.
 // The secrecy property is tested in unterm_baum_secrecy_test.cpp; the setup is in
 // unterm_baum_common.hpp.
+#include "legal_domains.hpp"
 #include "unterm_baum_common.hpp"
 
 using namespace ub_test;
@@ -588,7 +589,7 @@ TEST_CASE(
 
 // ---- legal and domains --------------------------------------------------------------------------
 
-TEST_CASE("UB legal on a turn: end_turn, every reveal, move examples per area pair, exact domains",
+TEST_CASE("UB legal on a turn: end_turn, a reveal and a move example, exact compact domains",
           "[unterm_baum][legal]") {
   table t(json::object(), 3);
   t.to_play();
@@ -601,36 +602,57 @@ TEST_CASE("UB legal on a turn: end_turn, every reveal, move examples per area pa
   const json l = t.g->legal(A);
   CHECK(l[0] == end_turn());
   int reveals = 0, moves = 0, rearranges = 0;
-  json move_domain, rearrange_domain;
+  json reveal_domain, move_domain, rearrange_domain;
   for (const auto& e : l) {
-    if (e["kind"] == "reveal") ++reveals;
     if (e.contains("domain")) {
-      (e["kind"] == "move" ? move_domain : rearrange_domain) = e["domain"];
+      (e["kind"] == "move" ? move_domain : e["kind"] == "reveal" ? reveal_domain : rearrange_domain) = e["domain"];
       continue;
     }
+    if (e["kind"] == "reveal") ++reveals;
     if (e["kind"] == "move") ++moves;
     if (e["kind"] == "rearrange") ++rearranges;
     auto copy = t.g->clone();
     scripted_dice d;
     CHECK(copy->apply(A, e, d).ok());
   }
-  CHECK(reveals == 32);  // every card, wherever it lies
-  // tree→A, tree→C, A→tree, A→C, B→tree, B→A, B→C; nothing into B's field (A17).
-  CHECK(moves == 7);
+  // One example of each kind, the first card and the first move, before its domain.
+  CHECK(reveals == 1);
+  CHECK(moves == 1);
   CHECK(rearranges == 1);
-  CHECK(move_domain["from"].size() == 32);
-  CHECK(move_domain["to"].size() == 9 + 18 + 20);  // tree holes, A's holes, C's holes
+  CHECK(l[1] == reveal(legal_domains::locations(reveal_domain["locations"]).front()));
+  // A's two cards as indices, B's seven in a row as one run [first, last]; 23 on the tree.
+  CHECK(reveal_domain["locations"]["fields"] == json{{A, {0, 1}}, {B, {{0, 6}}}});
+  CHECK(reveal_domain["locations"]["slots"] == 5);
+  CHECK(legal_domains::indices(reveal_domain["locations"]["tree"]).size() == 23);
+  CHECK(legal_domains::locations(reveal_domain["locations"]).size() == 32);  // every card, wherever it lies
+  CHECK(move_domain["from"] == reveal_domain["locations"]);
+  CHECK(legal_domains::locations(move_domain["to"]).size() == 9 + 18 + 20);  // tree holes, A's holes, C's holes
+  CHECK(move_domain["to"]["fields"].size() == 2);  // nothing into B's field (A17)
   CHECK(move_domain["rule"] == "different_areas");
-  CHECK(rearrange_domain == json{{"occupied", {cell(0, 0), cell(0, 1)}}, {"rows", 4}, {"slots", 5}});
+  CHECK(rearrange_domain == json{{"occupied", {{0, 0}, {0, 1}}}, {"rows", 4}, {"slots", 5}});
   for (int s : {B, C}) CHECK(t.g->legal(s).empty());
 
-  // The domain is exact: every pair in different areas applies, every other pair is refused.
+  // commands() (the bots' list) writes the reveals out and keeps one example move per area pair:
+  // tree→A, tree→C, A→tree, A→C, B→tree, B→A, B→C; nothing into B's field (A17).
+  const json all = t.g->commands(A);
+  CHECK(std::count_if(all.begin(), all.end(), [](const json& e) { return e["kind"] == "reveal"; }) == 32);
+  CHECK(std::count_if(all.begin(), all.end(), [](const json& e) { return e["kind"] == "move"; }) == 7);
+  CHECK(std::none_of(all.begin(), all.end(), [](const json& e) { return e.contains("domain"); }));
+  // The written-out reveal domain is exactly the reveals of commands(), in board order.
+  std::vector<json> listed;
+  for (const auto& e : all)
+    if (e["kind"] == "reveal") listed.push_back(e);
+  CHECK(legal_domains::expand_domain({{"kind", "reveal"}, {"domain", reveal_domain}}) == listed);
+
+  // The move domain is exact: every pair in different areas applies, every other pair is refused.
   const auto area = [](const json& loc) { return loc.contains("tree") ? -1 : loc["seat"].get<int>(); };
+  const auto from = legal_domains::locations(move_domain["from"]);
+  const auto to_list = legal_domains::locations(move_domain["to"]);
   int tried = 0;
-  for (std::size_t i = 0; i < move_domain["from"].size(); i += 3)
-    for (std::size_t j = 0; j < move_domain["to"].size(); j += 4) {
-      const json& f = move_domain["from"][i];
-      const json& to = move_domain["to"][j];
+  for (std::size_t i = 0; i < from.size(); i += 3)
+    for (std::size_t j = 0; j < to_list.size(); j += 4) {
+      const json& f = from[i];
+      const json& to = to_list[j];
       auto copy = t.g->clone();
       scripted_dice d;
       const auto r = copy->apply(A, move(f, to), d);
@@ -643,6 +665,14 @@ TEST_CASE("UB legal on a turn: end_turn, every reveal, move examples per area pa
       }
     }
   CHECK(tried > 100);
+  // A location outside the sets: B's field (closed) and an occupied cell are refused.
+  {
+    auto copy = t.g->clone();
+    scripted_dice d;
+    REQUIRE(from.front().contains("tree"));
+    CHECK_FALSE(copy->apply(A, move(from.front(), at(B, 2, 0)), d).ok());
+    CHECK(copy->apply(A, move(from.front(), at(A, 0, 0)), d).error().code == "location_occupied");
+  }
 }
 
 // ---- secrecy: the leak property -----------------------------------------------------------------

@@ -74,7 +74,7 @@ TEST_CASE("Unterm Baum writes legal and the shared view as exactly the text of t
       [&](const game& g, const std::string& where) { check_state(g, where, seen); },
       [](const game& g, const prompt& pr, seeded_dice& pick) {
         const int seat = pr.seats.at(pick.roll(static_cast<std::uint32_t>(pr.seats.size())));
-        const json legal = g.legal(seat);
+        const json legal = g.commands(seat);  // every reveal, one example move per pair of areas
         // Half the time a collector: a move into the own field when one is listed, so that fields
         // fill and games end with a complete field, not only at the round cap.
         json cmd = pick_entry(legal, pick);
@@ -85,7 +85,7 @@ TEST_CASE("Unterm Baum writes legal and the shared view as exactly the text of t
       });
   CHECK(n.over == static_cast<long>(variants().size()) * games_per_variant);
   CHECK(n.states > 10000);
-  for (const char* k : {"assign", "assign domain", "end_turn", "reveal", "move", "move domain", "rearrange",
+  for (const char* k : {"assign", "assign domain", "end_turn", "reveal", "reveal domain", "move", "move domain", "rearrange",
                         "rearrange domain", "no shared view", "view: play", "view: over", "result: score",
                         "result: shared", "result: tie_break", "result: ended_by"}) {
     INFO(k);

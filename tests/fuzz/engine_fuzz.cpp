@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "../engine/legal_domains.hpp"
 #include "fuzz_check.hpp"
 #include "tinsel/engine/game.hpp"
 
@@ -161,6 +162,9 @@ json fill_domain(input& in, const json& entry) {
   const json& d = entry["domain"];
   json cmd = {{"kind", entry["kind"]}};
   if (!d.is_object()) return cmd;
+  // Domains that stand for single commands (Christmas Penguins' green moves, channels, flights;
+  // Unterm Baum's reveals and moves): one of their commands, written out as docs/protocol.md says.
+  if (const auto all = legal_domains::expand_domain(entry, true); !all.empty()) return all[in.pick(all.size())];
   if (d.contains("motifs") && d["motifs"].is_array()) {  // Unterm Baum assign
     const int rows = d.value("rows", 1), slots = d.value("slots", 1);
     json wishes = json::array();
@@ -176,11 +180,14 @@ json fill_domain(input& in, const json& entry) {
     const int rows = d.value("rows", 1), slots = d.value("slots", 1);
     json moves = json::array();
     const auto n = 1 + in.pick(3);
-    for (std::uint32_t i = 0; i < n; ++i)
-      moves.push_back({{"from", pick_from(in, d["occupied"])},
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const json& rs = pick_from(in, d["occupied"]);  // [row, slot]
+      const json from = rs.is_array() && rs.size() == 2 ? json{{"row", rs[0]}, {"slot", rs[1]}} : rs;
+      moves.push_back({{"from", from},
                        {"to",
                         {{"row", static_cast<int>(in.pick(static_cast<std::size_t>(std::max(rows, 1))))},
                          {"slot", static_cast<int>(in.pick(static_cast<std::size_t>(std::max(slots, 1))))}}}});
+    }
     cmd["moves"] = moves;
     return cmd;
   }

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "../engine/legal_domains.hpp"
 #include "server_process.hpp"
 #include "tinsel/protocol/game_record.hpp"
 #include "ws_client.hpp"
@@ -92,8 +93,8 @@ bool step(table& t, std::mt19937& rng, const std::string& prefer = "") {
       if (st["prompt"].is_null() || st["legal"].empty()) continue;
       const auto& seats = st["prompt"]["seats"];
       const bool prompted = std::find(seats.begin(), seats.end(), json(me)) != seats.end();
-      json legal = json::array();
-      for (const auto& e : st["legal"])
+      json legal = json::array();  // the domains written out: every reveal, channel, green move, flight
+      for (const auto& e : legal_domains::expand(st["legal"]))
         if (!e.contains("domain") && (prompted || e["kind"] == prefer)) legal.push_back(e);
       if (legal.empty()) continue;
       json cmd = legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <set>
 
+#include "../engine/legal_domains.hpp"
 #include "play_helpers.hpp"
 #include "server_process.hpp"
 
@@ -46,8 +47,10 @@ json state_after(ws_client& c, std::uint64_t seq) {
   return state_where(c, [&](const json& s) { return s["seq"].get<std::uint64_t>() >= seq; }, "state " + std::to_string(seq));
 }
 
+// The skip-th command of this kind, the domains written out (a turn lists one reveal and the
+// reveal domain).
 json first_entry(const json& legal, const std::string& kind, std::size_t skip = 0) {
-  for (const auto& e : legal)
+  for (const auto& e : legal_domains::expand(legal))
     if (e["kind"] == kind && !e.contains("domain") && skip-- == 0) return e;
   FAIL("no " << kind << " entry");
   return nullptr;

@@ -79,7 +79,90 @@ double christmas_penguins_weight(const json& view, const json& entry) {
   return 1;
 }
 
+// The slot indices of SLOTS: numbers, and runs [first, last].
+std::vector<int> indices(const json& slots) {
+  std::vector<int> out;
+  if (!slots.is_array()) return out;
+  for (const auto& x : slots) {
+    if (x.is_number_integer()) out.push_back(x.get<int>());
+    else if (x.is_array() && x.size() == 2)
+      for (int i = x[0].get<int>(); i <= x[1].get<int>(); ++i) out.push_back(i);
+  }
+  return out;
+}
+
+// A location set {"tree":SLOTS,"fields":[[seat,SLOTS]…],"slots":C} as location objects, in board
+// order; a field slot's index is row * C + slot.
+std::vector<json> locations(const json& set) {
+  std::vector<json> out;
+  if (!set.is_object()) return out;
+  const int c = std::max(1, set.value("slots", 1));
+  for (int i : indices(set.value("tree", json::array()))) out.push_back({{"tree", i}});
+  for (const auto& f : set.value("fields", json::array()))
+    if (f.is_array() && f.size() == 2)
+      for (int i : indices(f[1])) out.push_back({{"row", i / c}, {"seat", f[0]}, {"slot", i % c}});
+  return out;
+}
+
+// The commands one domain entry stands for; empty for a domain the bot does not expand.
+std::vector<json> expand_domain(const json& entry) {
+  const std::string k = kind_of(entry);
+  const json& d = entry["domain"];
+  std::vector<json> out;
+  if (!d.is_object()) return out;
+  if (k == "use_stone" && entry.value("stone", "") == "green") {
+    // Each floe of `floes` to each cell but one whose third number is that floe, and the `pairs`;
+    // in order of floe (cells in listed order within a floe).
+    std::map<int, std::vector<json>> by_floe;
+    for (const auto& f : d.value("floes", json::array()))
+      for (const auto& c : d.value("cells", json::array()))
+        if (c.is_array() && c.size() >= 2 && !(c.size() == 3 && c[2] == f))
+          by_floe[f.get<int>()].push_back({{"floe", f}, {"kind", "use_stone"}, {"stone", "green"}, {"to", {c[0], c[1]}}});
+    for (const auto& p : d.value("pairs", json::array()))
+      if (p.is_array() && p.size() == 3)
+        by_floe[p[0].get<int>()].push_back({{"floe", p[0]}, {"kind", "use_stone"}, {"stone", "green"}, {"to", {p[1], p[2]}}});
+    for (auto& [f, list] : by_floe)
+      for (auto& c : list) out.push_back(std::move(c));
+  } else if (k == "place_channel") {
+    for (const auto& e : d.value("edges", json::array()))
+      if (e.is_array() && e.size() == 2) out.push_back({{"a", e[0]}, {"b", e[1]}, {"kind", "place_channel"}});
+  } else if (k == "flee") {
+    for (const auto& to : d.value("to", json::array()))
+      for (const auto& c : d.value("colours", json::array())) out.push_back({{"colour", c}, {"kind", "flee"}, {"to", to}});
+  } else if (k == "reveal") {
+    for (auto& l : locations(d.value("locations", json::object()))) out.push_back({{"kind", "reveal"}, {"location", std::move(l)}});
+  } else if (k == "move") {  // from × to in different areas (the tree, or one seat's field)
+    const auto area = [](const json& l) { return l.contains("tree") ? -1 : l.value("seat", -2); };
+    const auto to = locations(d.value("to", json::object()));
+    for (const auto& from : locations(d.value("from", json::object())))
+      for (const auto& t : to)
+        if (area(from) != area(t)) out.push_back({{"from", from}, {"kind", "move"}, {"to", t}});
+  }
+  return out;
+}
+
 }  // namespace
+
+json expand_legal(const json& legal) {
+  json out = json::array();
+  if (!legal.is_array()) return out;
+  std::vector<std::vector<json>> lists(legal.size());
+  std::vector<json> covered;
+  for (std::size_t i = 0; i < legal.size(); ++i)
+    if (legal[i].is_object() && legal[i].contains("domain")) {
+      lists[i] = expand_domain(legal[i]);
+      covered.insert(covered.end(), lists[i].begin(), lists[i].end());
+    }
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    const json& e = legal[i];
+    if (!is_concrete(e)) {
+      for (auto& c : lists[i]) out.push_back(std::move(c));
+    } else if (std::find(covered.begin(), covered.end(), e) == covered.end()) {
+      out.push_back(e);
+    }
+  }
+  return out;
+}
 
 chooser::chooser(std::uint64_t seed, double stop_chance) : rng_(seed), stop_chance_(stop_chance) {}
 
@@ -106,8 +189,9 @@ double chooser::weight(const json& view, int seat, const json& entry) {
 }
 
 std::optional<json> chooser::choose(const json& state, int seat, const std::vector<json>& refused) {
-  const json& legal = state.contains("legal") ? state["legal"] : json();
-  if (!legal.is_array() || legal.empty() || state.value("over", false)) return std::nullopt;
+  const json& listed = state.contains("legal") ? state["legal"] : json();
+  if (!listed.is_array() || listed.empty() || state.value("over", false)) return std::nullopt;
+  const json legal = expand_legal(listed);
   const json& view = state.contains("view") && state["view"].is_object() ? state["view"] : json::object();
 
   std::vector<json> moves;  // concrete entries other than stop claims
@@ -144,9 +228,10 @@ std::optional<json> chooser::choose(const json& state, int seat, const std::vect
   std::map<std::string, int> per_kind;
   const auto group = [](const json& e) { return kind_of(e) + (e.value("stone", "") == "green" ? ":green" : ""); };
   for (const auto& e : moves) ++per_kind[group(e)];
+  const bool ub = view.value("game", "") == "unterm_baum";
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const auto g = group(moves[i]);
-    if (g == "place_channel" || g == "use_stone:green") weights[i] /= per_kind[g];
+    if (g == "place_channel" || g == "use_stone:green" || (ub && g == "move")) weights[i] /= per_kind[g];
   }
   if (std::all_of(weights.begin(), weights.end(), [](double w) { return w <= 0; }))
     std::fill(weights.begin(), weights.end(), 1.0);

@@ -1,5 +1,7 @@
 // How the bot picks a command: only ever one of the concrete entries of `legal` (entries without
-// a `domain`), sent back exactly as listed, so it needs no rules of its own to play legally.
+// a `domain`) or a command a domain entry stands for (expand_legal: Christmas Penguins' green
+// moves, channels and flights, Unterm Baum's reveals and moves, written out as docs/protocol.md
+// says), so it needs no rules of its own to play legally.
 // Within that list a few per-game weights make the play look sensible and finish games
 // (e.g. Happy Holidays: take a reindeer rather than forget it; Unterm Baum: reveal and move before
 // ending the turn, never rearrange forever); the rest is seeded random choice.
@@ -15,6 +17,10 @@
 namespace tinsel_bot {
 
 using json = nlohmann::json;
+
+// `legal` with every domain the bot chooses from written out as commands, in the server's order,
+// the example before each domain not repeated; other domains (assign, rearrange) are left out.
+json expand_legal(const json& legal);
 
 class chooser {
  public:

@@ -4,7 +4,7 @@
 // entry of the server's `legal` list (see docs/protocol.md).
 // The session (reconnecting, resuming, ordered states) is the client library, served at /lib/
 // from clients/js (docs/operations.md, --lib-root).
-import { TinselClient } from '/lib/index.js';
+import { TinselClient, expand } from '/lib/index.js';
 import { addTexts, lang, list, setLang, t } from './i18n.js';
 import { showMoments } from './moments.js';
 import { estimateText, readOptions, screenHtml } from './screens.js';
@@ -178,10 +178,12 @@ function onState(msg, info) {
   // A finished game names its players as they were: seats move when players leave and come back.
   if (msg.result?.names) store.gameNames = msg.result.names;
   const wasOver = Boolean(store.state?.over);
-  store.state = msg;
+  // The boards work on concrete lists: the domains that stand for single commands (Christmas
+  // Penguins' green moves, channels and flights, Unterm Baum's reveals) written out (legal.js).
+  store.state = { ...msg, legal: expand(msg.legal) };
   store.seat = msg.seat;
   const board = roomBoard();
-  board?.onState?.(msg, context());
+  board?.onState?.(store.state, context());
   // Moments only for what happens now, not for a state that answers a join or catches up.
   if (!first && !info?.join && !msg.resync && msg.replayed_from === undefined) showMoments(msg, board, context());
   const ended = msg.over && !wasOver;

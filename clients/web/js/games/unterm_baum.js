@@ -6,6 +6,7 @@ import { esc, same } from '../util.js';
 import motifsDe from './motifs_de.js';
 import { backSvg, motifCardHtml } from './ub_motifs.js';
 import { reducedMotion } from '../motion.js';
+import { hasLocation } from '/lib/legal.js';
 import texts from './ub_texts.js';
 
 // The board's words (the picker's and the lobby's are in catalogue.js, loaded on every page).
@@ -148,8 +149,8 @@ function clickable(loc, occupied, ctx, ui) {
   if (mode === 'reveal') return occupied && entries(ctx, 'reveal').some((e) => same(e.location, loc));
   if (mode === 'move') {
     const d = domainOf(ctx, 'move');
-    if (!ui.selected) return d.from.some((l) => same(l, loc));
-    return same(ui.selected, loc) || (area(ui.selected) !== area(loc) && d.to.some((l) => same(l, loc)));
+    if (!ui.selected) return hasLocation(d.from, loc);
+    return same(ui.selected, loc) || (area(ui.selected) !== area(loc) && hasLocation(d.to, loc));
   }
   if (mode === 'rearrange') {
     if (!('seat' in loc) || loc.seat !== ctx.seat) return false;

@@ -90,6 +90,16 @@ class game {
 
   virtual int players() const = 0;
   virtual json legal(int seat) const = 0;
+  // The concrete commands a bot chooses from: legal(seat) without its domain entries, plus what a
+  // game's domains stand for where it lists them one by one (Christmas Penguins: every green move,
+  // channel and flight; Unterm Baum: every reveal and one example move per pair of areas). Every
+  // entry is accepted by apply(). The default: legal(seat) without its domain entries.
+  virtual json commands(int seat) const {
+    json out = json::array();
+    for (auto& e : legal(seat))
+      if (e.is_object() && !e.contains("domain")) out.push_back(std::move(e));
+    return out;
+  }
   virtual outcome<events> apply(int seat, const json& command, dice& d) = 0;
   virtual json view(viewer v) const = 0;
   // When every viewer would get the same view(v) now (nothing in it is hidden from anyone): that
