@@ -28,7 +28,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const games = {
   happy_holidays: { maxPlayers: 2, giftsPerColour: 5, mainTimeoutSec: 'off', subPromptTimeoutSec: 'off' },
   christmas_penguins: { maxPlayers: 2, maxRounds: 2, mainTimeoutSec: 'off', subPromptTimeoutSec: 'off', stopSeconds: 'off', reactionWindowMs: 60000 },
-  unterm_baum: { maxPlayers: 2, cardsToRemember: 8, maxRounds: 2, mainTimeoutSec: 'off', assignSeconds: 'off', memorizeSeconds: 1 },
+  unterm_baum: { maxPlayers: 2, cardsToRemember: 8, maxRounds: 6, mainTimeoutSec: 'off', assignSeconds: 'off', memorizeSeconds: 1 },
 };
 
 // Every subtree of a document, as canonical text (keys sorted).
@@ -162,7 +162,7 @@ async function playGame(url, game) {
     while (moves < maxMoves) {
       await settle(conns, `${game}: every connection at the newest state`);
       if (p0.state.over) return true;
-      if (!resumed && moves === 12) {
+      if (!resumed && moves === 8) {
         // Cut Ben's connection; he comes back with his token and last_seq.
         resumed = true;
         const lastSeq = p1.lastSeq;

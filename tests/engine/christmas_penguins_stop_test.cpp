@@ -140,7 +140,7 @@ TEST_CASE("A35/A36 channels: own turn, supply, no double edge, connectivity guar
 // end of the first stop, before anything else. A claim that arrives while a stop is held is
 // refused, not queued: also one sent right after the first stop ended, since the queued claim was
 // granted by the very command that ended it. Only when the queue is empty does play go on.
-TEST_CASE("A23.2 a second queued claim is granted when the first stop ends; claims during a stop are refused",
+TEST_CASE("A23.2 a second queued claim is granted when the first stop ends and claims during a stop are refused",
           "[christmas_penguins][stop]") {
   table t(json{{"reactionWindowMs", 0}});
   stop_position(t);
