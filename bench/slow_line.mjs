@@ -31,30 +31,23 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, parseArgs, repoRoot } from './lib.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function parseArgs(list) {
-  const out = {};
-  for (let i = 0; i < list.length; i++) {
-    const key = list[i].replace(/^--/, '');
-    if (i + 1 < list.length && !list[i + 1].startsWith('--')) out[key] = list[++i];
-    else out[key] = true;
-  }
-  return out;
-}
-const args = parseArgs(process.argv.slice(2));
-if (args.help || args.h) {
+const args = parseArgs(process.argv.slice(2), {
+  kbit: 400, rtt: 400, game: 'christmas_penguins', players: 4, server: '', loadgen: '', chromium: '',
+  gameSeconds: 900, skipPage: false, skipGame: false, json: false,
+});
+if (args.help) {
   console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split("\n").slice(1, 13).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
   process.exit(0);
 }
-const kbit = Number(args.kbit ?? 400);
-const rttMs = Number(args.rtt ?? 400);
-const game = args.game ?? 'christmas_penguins';
-const players = Number(args.players ?? 4);
-const serverBin = path.resolve(args.server ?? path.join(root, 'build/server/tinsel-server'));
-const loadgenBin = path.resolve(args.loadgen ?? path.join(root, 'build/bench/loadgen/tinsel-loadgen'));
-const chromiumPath = args.chromium ?? process.env.TINSEL_CHROMIUM ?? '/usr/bin/chromium';
+const kbit = args.kbit;
+const rttMs = args.rtt;
+const game = args.game;
+const players = args.players;
+const serverBin = path.resolve(args.server || path.join(repoRoot, 'build/server/tinsel-server'));
+const loadgenBin = path.resolve(args.loadgen || path.join(repoRoot, 'build/bench/loadgen/tinsel-loadgen'));
+const chromiumPath = args.chromium || process.env.TINSEL_CHROMIUM || '/usr/bin/chromium';
 const bytesPerMs = (kbit * 1000) / 8 / 1000;
 const SEGMENT = 1460;
 
@@ -197,16 +190,6 @@ function wsReader(onMessage) {
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 const children = new Set();
 process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(1));
@@ -334,7 +317,7 @@ async function wholeGame(port) {
   });
   // The load generator plays on after the first game; it is stopped once that game is over on
   // every connection (or after --game-seconds, 900 by default).
-  const limit = Number(args['game-seconds'] ?? 900);
+  const limit = args.gameSeconds;
   const lg = spawn(loadgenBin, ['--url', `ws://127.0.0.1:${proxy.port}/ws`, '--game', game, '--rooms', '1',
     '--players', String(players), '--seconds', String(limit), '--warmup', '0'],
   { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -382,7 +365,7 @@ async function main() {
     if (!fs.existsSync(bin)) throw new Error(`${what} not found at ${bin}: cmake --build build --target tinsel-server tinsel-loadgen`);
   const report = { kbit, rtt_ms: rttMs };
   console.log(`Slow line: ${kbit} kbit/s each way, ${rttMs} ms round trip, per client (bench/slow_line.mjs).`);
-  if (!args['skip-page']) {
+  if (!args.skipPage) {
     const srv = await startServer();
     try {
       const p = await firstPage(srv.port);
@@ -399,7 +382,7 @@ async function main() {
       fs.rmSync(srv.data, { recursive: true, force: true });
     }
   }
-  if (!args['skip-game']) {
+  if (!args.skipGame) {
     const srv = await startServer();
     try {
       const r = await wholeGame(srv.port);
