@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs, start, startServer, killAll, within, show } from '../support/processes.mjs';
+import { parseArgs, start, startServer, within, fail } from '../support/processes.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -80,10 +80,7 @@ async function main() {
     server.child.kill('SIGTERM');
     await within(10000, server.exited, 'the server to stop');
   } catch (e) {
-    console.log(`FAILED: ${e.message}`);
-    for (const p of all) show(p);
-    killAll();
-    process.exit(1);
+    fail(e, all);
   }
 }
 

@@ -19,7 +19,7 @@
 // checks that every client exited 0 and printed the result of every game with one score per
 // player. The server and every client are killed on the way out, whatever happens.
 import { writeFileSync } from 'node:fs';
-import { parseArgs, start, startServer, killAll, within, show } from '../support/processes.mjs';
+import { parseArgs, start, startServer, within, show, fail } from '../support/processes.mjs';
 import { startProxy } from '../support/proxy.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -125,10 +125,7 @@ async function main() {
     for (const r of seen[0]) console.log(`result scores=${JSON.stringify(r.scores)} winners=${JSON.stringify(r.winners)} reason=${r.reason}`);
     console.log(`ok: ${games} game(s) of ${players} players in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   } catch (e) {
-    console.log(`FAILED: ${e.message}`);
-    for (const p of all) show(p);
-    killAll();
-    process.exit(1);
+    fail(e, all);
   }
 }
 

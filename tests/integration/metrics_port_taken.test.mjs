@@ -12,7 +12,7 @@
 //   node metrics_port_taken.test.mjs --server PATH
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { parseArgs, start, startServer, killAll, within, show } from '../support/processes.mjs';
+import { parseArgs, start, startServer, within, fail } from '../support/processes.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const DEFAULT_PORT = 9464;
@@ -68,10 +68,7 @@ async function main() {
     held?.close();
     console.log('ok: a taken default metrics port is a warning, a taken chosen one stops the start');
   } catch (e) {
-    console.log(`FAILED: ${e.message}`);
-    for (const p of all) show(p);
-    killAll();
-    process.exit(1);
+    fail(e, all);
   }
 }
 

@@ -82,6 +82,14 @@ export function within(ms, promise, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+// A driver's end on failure: the error, what every process printed, every child killed, exit 1.
+export function fail(e, procs) {
+  console.log(`FAILED: ${e.message}`);
+  for (const p of procs) show(p);
+  killAll();
+  process.exit(1);
+}
+
 // What a process printed: its exit, the last `lines` lines of stdout and of stderr.
 export function show(proc, lines = 60) {
   const tail = (text) => text.split('\n').slice(-lines).join('\n');
