@@ -101,15 +101,12 @@ void room::broadcast_state(const engine::events& evs) {
   const auto parts = table_.publish(evs);
   const auto seq = table_.seq();
   frame_ptr spectator_frame, spectator_patched;
-  std::vector<frame_ptr> seat_frames(seats_.size()), seat_patched(seats_.size());  // by seat
+  std::vector<frame_ptr> seat_frames(seats_.size()), seat_patched;  // by seat; patched only when asked
   for (auto& [c, m] : members_) {
     auto p = m.p.lock();
     if (!p) continue;
     const auto index = static_cast<std::size_t>(m.seat);
-    if (m.seat >= 0 && index >= seat_frames.size()) {
-      seat_frames.resize(index + 1);
-      seat_patched.resize(index + 1);
-    }
+    if (m.seat >= 0 && index >= seat_frames.size()) seat_frames.resize(index + 1);
     const engine::viewer v{m.seat};
     if (m.who.view_changes) {
       const bool follows = m.view_seq && *m.view_seq + 1 == seq && m.view_seat == v.seat;
@@ -117,6 +114,7 @@ void room::broadcast_state(const engine::events& evs) {
       m.view_seq = seq;
       m.view_seat = v.seat;
       if (follows && patch) {
+        if (m.seat >= 0 && index >= seat_patched.size()) seat_patched.resize(seat_frames.size());
         auto& frame = m.seat < 0 ? spectator_patched : seat_patched[index];
         if (!frame) frame = share_frame(table_.frame(v, parts, patch));
         tell(p, frame);
