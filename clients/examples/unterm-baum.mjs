@@ -58,7 +58,7 @@ function describe(e) {
     case 'rearranged': return `${who(e.seat)} rearranges: ${e.moves.map((m) => `${cell(m.from)}->${cell(m.to)}`).join(' ')}`;
     case 'turn_ended': return e.by_timeout ? `${who(e.seat)}'s time ran out` : null;
     case 'timed_out': return `time ran out (${e.prompt})`;
-    case 'game_over': return `Game over (${e.reason === 'field_complete' ? `${who(e.result.ended_by)}'s field is full` : 'round cap'})`;
+    case 'game_over': return `Game over (${e.reason === 'field_complete' ? `${who(e.ended_by)}'s field is full` : 'round cap'})`;
     default: return `${e.kind} ${JSON.stringify(e)}`; // a kind added by a later version
   }
 }

@@ -1081,7 +1081,7 @@ export type ChristmasPenguinsEvents =
        * The floe they lay on.
        */
       floe: number;
-      presents: Counts8;
+      presents: Counts6;
       /**
        * In a catch-up state and in game_log only: the state this event belonged to.
        */
@@ -1421,14 +1421,22 @@ export type ChristmasPenguinsEvents =
     )
   | {
       /**
-       * "game_over": the game ended; the same state has over true.
+       * "game_over": the game ended; the same state has over true and carries the result in `result`.
        */
       kind: 'game_over';
       /**
        * pool_empty (a steal emptied the pool) or round_cap (maxRounds played).
        */
       reason: 'pool_empty' | 'round_cap';
-      result: ChristmasPenguinsResult1;
+      /**
+       * The winning seats, as in the result (several when the win is shared). The result itself is in the same state's `result`.
+       *
+       * @minItems 1
+       * @maxItems 6
+       *
+       * Items: A seat index. Rooms have at most 6 seats.
+       */
+      winners: number[];
       /**
        * In a catch-up state and in game_log only: the state this event belonged to.
        */
@@ -1657,7 +1665,7 @@ export type HappyHolidaysEvents =
        * A seat index. Rooms have at most 6 seats.
        */
       sleigh_owner: number;
-      gifts: Counts9;
+      gifts: Counts8;
       /**
        * How many gifts were banked in all (0 for an empty sleigh).
        */
@@ -1684,7 +1692,7 @@ export type HappyHolidaysEvents =
        * A seat index. Rooms have at most 6 seats.
        */
       with: number;
-      gifts_given: Counts10;
+      gifts_given: Counts9;
       /**
        * In a catch-up state and in game_log only: the state this event belonged to.
        */
@@ -1741,14 +1749,22 @@ export type HappyHolidaysEvents =
     }
   | {
       /**
-       * "game_over": the game ended; the same state has over true.
+       * "game_over": the game ended; the same state has over true and carries the result in `result`.
        */
       kind: 'game_over';
       /**
        * tree (at most one colour left around the tree) or round_cap (200 rounds played).
        */
       reason: 'tree' | 'round_cap';
-      result: HappyHolidaysResult1;
+      /**
+       * The winning seats, as in the result (several when the win is shared). The result itself is in the same state's `result`.
+       *
+       * @minItems 1
+       * @maxItems 6
+       *
+       * Items: A seat index. Rooms have at most 6 seats.
+       */
+      winners: number[];
       /**
        * In a catch-up state and in game_log only: the state this event belonged to.
        */
@@ -2370,14 +2386,26 @@ export type UntermBaumEvents =
     }
   | {
       /**
-       * "game_over": the game ended; the same state has over true.
+       * The seat whose move completed its own field (reason field_complete); null for round_cap.
+       */
+      ended_by: null | number;
+      /**
+       * "game_over": the game ended; the same state has over true and carries the result in `result`.
        */
       kind: 'game_over';
       /**
        * field_complete (a player completed his own field) or round_cap (maxRounds played).
        */
       reason: 'field_complete' | 'round_cap';
-      result: UntermBaumResult1;
+      /**
+       * The winning seats, as in the result (several when the win is shared). The result itself is in the same state's `result`.
+       *
+       * @minItems 1
+       * @maxItems 6
+       *
+       * Items: A seat index. Rooms have at most 6 seats.
+       */
+      winners: number[];
       /**
        * In a catch-up state and in game_log only: the state this event belonged to.
        */
@@ -3886,10 +3914,6 @@ export interface HappyHolidaysView {
    * Rolls-again so far in this turn.
    */
   rerolls: number;
-  /**
-   * Null until the end, then the result (without seed).
-   */
-  result: null | HappyHolidaysResult;
 }
 /**
  * Gifts left around the tree, per colour.
@@ -3951,88 +3975,6 @@ export interface Counts2 {
   blue: number;
   /**
    * How many yellow gifts.
-   */
-  yellow: number;
-}
-/**
- * The result of a finished Happy Holidays game. `seed` and `names` are present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires them.
- */
-export interface HappyHolidaysResult {
-  /**
-   * The score of each seat, in seat order: its two largest stacks added up.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  scores: number[];
-  /**
-   * The winning seats (several when the win is shared).
-   *
-   * @minItems 1
-   * @maxItems 6
-   *
-   * Items: A seat index. Rooms have at most 6 seats.
-   */
-  winners: number[];
-  /**
-   * The banked gifts of each seat, per colour.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  stacks: Counts3[];
-  /**
-   * The banked gifts of each seat, all colours together.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  total_gifts: number[];
-  /**
-   * The tieBreak option in effect: shared or totalGifts.
-   */
-  tie_break: 'shared' | 'totalGifts';
-  /**
-   * score (one top score), total_gifts (the tie-break decided) or shared (the tied players share the win).
-   */
-  decided_by: 'score' | 'total_gifts' | 'shared';
-  /**
-   * tree (at most one colour left around the tree) or round_cap (200 rounds played).
-   */
-  reason: 'tree' | 'round_cap';
-  /**
-   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
-   */
-  seed?: string;
-  /**
-   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
-   */
-  record?: string;
-  /**
-   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
-   *
-   * @minItems 1
-   * @maxItems 6
-   *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
-   */
-  names?: string[];
-}
-export interface Counts3 {
-  /**
-   * Banked red gifts.
-   */
-  red: number;
-  /**
-   * Banked green gifts.
-   */
-  green: number;
-  /**
-   * Banked blue gifts.
-   */
-  blue: number;
-  /**
-   * Banked yellow gifts.
    */
   yellow: number;
 }
@@ -4129,177 +4071,6 @@ export interface UntermBaumView {
    */
   tree: boolean[];
   /**
-   * Only after the end: D entries, the motif in tree slot i or null for an empty slot.
-   *
-   * @minItems 16
-   * @maxItems 160
-   */
-  tree_faces?: (
-    | null
-    | (
-        | 'teddy_bear'
-        | 'rocking_horse'
-        | 'toy_train'
-        | 'jigsaw_puzzle'
-        | 'snow_globe'
-        | 'woolly_scarf'
-        | 'knitted_gloves'
-        | 'bobble_hat'
-        | 'board_game'
-        | 'kite'
-        | 'yo_yo'
-        | 'spinning_top'
-        | 'skateboard'
-        | 'roller_skates'
-        | 'ice_skates'
-        | 'sledge'
-        | 'skis'
-        | 'football'
-        | 'basketball'
-        | 'tennis_racket'
-        | 'fishing_rod'
-        | 'telescope'
-        | 'microscope'
-        | 'chemistry_set'
-        | 'paint_box'
-        | 'crayons'
-        | 'sketchbook'
-        | 'diary'
-        | 'storybook'
-        | 'comic_book'
-        | 'cookbook'
-        | 'atlas'
-        | 'globe'
-        | 'alarm_clock'
-        | 'wristwatch'
-        | 'camera'
-        | 'headphones'
-        | 'radio'
-        | 'record_player'
-        | 'guitar'
-        | 'violin'
-        | 'flute'
-        | 'drum_kit'
-        | 'harmonica'
-        | 'xylophone'
-        | 'music_box'
-        | 'doll_house'
-        | 'rag_doll'
-        | 'puppet'
-        | 'toy_robot'
-        | 'racing_car'
-        | 'fire_engine'
-        | 'toy_plane'
-        | 'sailing_ship'
-        | 'building_blocks'
-        | 'marbles'
-        | 'playing_cards'
-        | 'dominoes'
-        | 'chess_set'
-        | 'magic_kit'
-        | 'kaleidoscope'
-        | 'bubble_wand'
-        | 'water_pistol'
-        | 'beach_ball'
-        | 'umbrella'
-        | 'raincoat'
-        | 'wellies'
-        | 'slippers'
-        | 'dressing_gown'
-        | 'pyjamas'
-        | 'woolly_socks'
-        | 'jumper'
-        | 'cardigan'
-        | 'necktie'
-        | 'handbag'
-        | 'wallet'
-        | 'backpack'
-        | 'suitcase'
-        | 'sunglasses'
-        | 'perfume'
-        | 'bath_salts'
-        | 'soap_set'
-        | 'hairbrush'
-        | 'hand_mirror'
-        | 'necklace'
-        | 'bracelet'
-        | 'earrings'
-        | 'silver_ring'
-        | 'brooch'
-        | 'hair_clip'
-        | 'scented_candle'
-        | 'lantern'
-        | 'fairy_lights'
-        | 'flower_vase'
-        | 'teapot'
-        | 'mug'
-        | 'tea_set'
-        | 'coffee_grinder'
-        | 'waffle_iron'
-        | 'cake_tin'
-        | 'gingerbread'
-        | 'marzipan'
-        | 'chocolates'
-        | 'stollen'
-        | 'candy_cane'
-        | 'honey_jar'
-        | 'jam_jar'
-        | 'fruit_basket'
-        | 'nutcracker'
-        | 'cuckoo_clock'
-        | 'plant_pot'
-        | 'bonsai'
-        | 'bird_feeder'
-        | 'watering_can'
-        | 'garden_gnome'
-        | 'toolbox'
-        | 'claw_hammer'
-        | 'screwdriver_set'
-        | 'torch'
-        | 'pocket_knife'
-        | 'compass'
-        | 'binoculars'
-        | 'thermos_flask'
-        | 'picnic_blanket'
-        | 'hammock'
-        | 'tent'
-        | 'sleeping_bag'
-        | 'bicycle'
-        | 'bike_bell'
-        | 'helmet'
-        | 'scooter'
-        | 'snowboard'
-        | 'hockey_stick'
-        | 'goldfish_bowl'
-        | 'hamster_cage'
-        | 'dog_lead'
-        | 'cat_toy'
-        | 'cushion'
-        | 'quilt'
-        | 'hot_water_bottle'
-        | 'earmuffs'
-        | 'mittens'
-        | 'beanie'
-        | 'fountain_pen'
-        | 'pencil_case'
-        | 'calculator'
-        | 'tablet_computer'
-        | 'game_console'
-        | 'walkie_talkies'
-        | 'remote_car'
-        | 'train_ticket'
-        | 'theatre_tickets'
-        | 'cinema_voucher'
-        | 'spa_voucher'
-        | 'photo_album'
-        | 'picture_frame'
-        | 'wall_calendar'
-        | 'poster'
-        | 'origami_paper'
-        | 'gift_voucher'
-      )
-  )[];
-  /**
    * One entry per seat of the game, in seat order.
    *
    * @minItems 2
@@ -4340,181 +4111,6 @@ export interface UntermBaumView {
      * @maxItems 5
      */
     field: boolean[][];
-    /**
-     * Only after the end: M rows × C entries, the motif in the cell or null.
-     *
-     * @minItems 3
-     * @maxItems 5
-     */
-    field_faces?: (
-      | null
-      | (
-          | 'teddy_bear'
-          | 'rocking_horse'
-          | 'toy_train'
-          | 'jigsaw_puzzle'
-          | 'snow_globe'
-          | 'woolly_scarf'
-          | 'knitted_gloves'
-          | 'bobble_hat'
-          | 'board_game'
-          | 'kite'
-          | 'yo_yo'
-          | 'spinning_top'
-          | 'skateboard'
-          | 'roller_skates'
-          | 'ice_skates'
-          | 'sledge'
-          | 'skis'
-          | 'football'
-          | 'basketball'
-          | 'tennis_racket'
-          | 'fishing_rod'
-          | 'telescope'
-          | 'microscope'
-          | 'chemistry_set'
-          | 'paint_box'
-          | 'crayons'
-          | 'sketchbook'
-          | 'diary'
-          | 'storybook'
-          | 'comic_book'
-          | 'cookbook'
-          | 'atlas'
-          | 'globe'
-          | 'alarm_clock'
-          | 'wristwatch'
-          | 'camera'
-          | 'headphones'
-          | 'radio'
-          | 'record_player'
-          | 'guitar'
-          | 'violin'
-          | 'flute'
-          | 'drum_kit'
-          | 'harmonica'
-          | 'xylophone'
-          | 'music_box'
-          | 'doll_house'
-          | 'rag_doll'
-          | 'puppet'
-          | 'toy_robot'
-          | 'racing_car'
-          | 'fire_engine'
-          | 'toy_plane'
-          | 'sailing_ship'
-          | 'building_blocks'
-          | 'marbles'
-          | 'playing_cards'
-          | 'dominoes'
-          | 'chess_set'
-          | 'magic_kit'
-          | 'kaleidoscope'
-          | 'bubble_wand'
-          | 'water_pistol'
-          | 'beach_ball'
-          | 'umbrella'
-          | 'raincoat'
-          | 'wellies'
-          | 'slippers'
-          | 'dressing_gown'
-          | 'pyjamas'
-          | 'woolly_socks'
-          | 'jumper'
-          | 'cardigan'
-          | 'necktie'
-          | 'handbag'
-          | 'wallet'
-          | 'backpack'
-          | 'suitcase'
-          | 'sunglasses'
-          | 'perfume'
-          | 'bath_salts'
-          | 'soap_set'
-          | 'hairbrush'
-          | 'hand_mirror'
-          | 'necklace'
-          | 'bracelet'
-          | 'earrings'
-          | 'silver_ring'
-          | 'brooch'
-          | 'hair_clip'
-          | 'scented_candle'
-          | 'lantern'
-          | 'fairy_lights'
-          | 'flower_vase'
-          | 'teapot'
-          | 'mug'
-          | 'tea_set'
-          | 'coffee_grinder'
-          | 'waffle_iron'
-          | 'cake_tin'
-          | 'gingerbread'
-          | 'marzipan'
-          | 'chocolates'
-          | 'stollen'
-          | 'candy_cane'
-          | 'honey_jar'
-          | 'jam_jar'
-          | 'fruit_basket'
-          | 'nutcracker'
-          | 'cuckoo_clock'
-          | 'plant_pot'
-          | 'bonsai'
-          | 'bird_feeder'
-          | 'watering_can'
-          | 'garden_gnome'
-          | 'toolbox'
-          | 'claw_hammer'
-          | 'screwdriver_set'
-          | 'torch'
-          | 'pocket_knife'
-          | 'compass'
-          | 'binoculars'
-          | 'thermos_flask'
-          | 'picnic_blanket'
-          | 'hammock'
-          | 'tent'
-          | 'sleeping_bag'
-          | 'bicycle'
-          | 'bike_bell'
-          | 'helmet'
-          | 'scooter'
-          | 'snowboard'
-          | 'hockey_stick'
-          | 'goldfish_bowl'
-          | 'hamster_cage'
-          | 'dog_lead'
-          | 'cat_toy'
-          | 'cushion'
-          | 'quilt'
-          | 'hot_water_bottle'
-          | 'earmuffs'
-          | 'mittens'
-          | 'beanie'
-          | 'fountain_pen'
-          | 'pencil_case'
-          | 'calculator'
-          | 'tablet_computer'
-          | 'game_console'
-          | 'walkie_talkies'
-          | 'remote_car'
-          | 'train_ticket'
-          | 'theatre_tickets'
-          | 'cinema_voucher'
-          | 'spa_voucher'
-          | 'photo_album'
-          | 'picture_frame'
-          | 'wall_calendar'
-          | 'poster'
-          | 'origami_paper'
-          | 'gift_voucher'
-        )
-    )[][];
-    /**
-     * Only after the end: this seat's wish list, or null if it has none.
-     */
-    wishes?: null | Wish[];
   }[];
   /**
    * During ASSIGN: the sheets nobody has taken, in catalogue order; otherwise [].
@@ -4705,13 +4301,698 @@ export interface UntermBaumView {
      */
     wishes: null | Wish[];
   };
-  /**
-   * Null until the end, then the result (without seed).
-   */
-  result: null | UntermBaumResult;
 }
 /**
- * The result of a finished Unterm Baum game. `seed` and `names` are present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires them.
+ * state.view of Christmas Penguins.
+ */
+export interface ChristmasPenguinsView {
+  /**
+   * The game id, "christmas_penguins".
+   */
+  game: 'christmas_penguins';
+  /**
+   * The prompt the game is at: place_penguin, place_tree, place_bear, place_stone, roll, reaction, move, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, bear_move, flee, post_move or stopped, or over.
+   */
+  phase:
+    | 'place_penguin'
+    | 'place_tree'
+    | 'place_bear'
+    | 'place_stone'
+    | 'roll'
+    | 'reaction'
+    | 'move'
+    | 'push_chain'
+    | 'confiscate'
+    | 'steal_colour'
+    | 'relocate_tree'
+    | 'pickup_stone'
+    | 'bear_move'
+    | 'flee'
+    | 'post_move'
+    | 'stopped'
+    | 'over';
+  /**
+   * The open prompt's kind (as state.prompt.kind), or null when over; the seats and deadline are in state.prompt.
+   */
+  prompt:
+    | null
+    | (
+        | 'place_penguin'
+        | 'place_tree'
+        | 'place_bear'
+        | 'place_stone'
+        | 'roll'
+        | 'reaction'
+        | 'move'
+        | 'push_chain'
+        | 'confiscate'
+        | 'steal_colour'
+        | 'relocate_tree'
+        | 'pickup_stone'
+        | 'bear_move'
+        | 'flee'
+        | 'post_move'
+        | 'stopped'
+      );
+  /**
+   * A seat index. Rooms have at most 6 seats.
+   */
+  active: number;
+  /**
+   * A seat index. Rooms have at most 6 seats.
+   */
+  start_seat: number;
+  /**
+   * A seat index. Rooms have at most 6 seats.
+   */
+  santa_player: number;
+  /**
+   * The current round, from 1.
+   */
+  round: number;
+  /**
+   * The game ends at the end of this round (maxRounds).
+   */
+  max_rounds: number;
+  /**
+   * The die's value rolled this turn (1–6), or null before the roll.
+   */
+  roll: null | number;
+  /**
+   * The board's radius R: 3 (37 floes) or 4 (61 floes).
+   */
+  radius: 3 | 4;
+  /**
+   * cells[id] is floe id's cell [q, r] in axial coordinates (it changes when a green stone moves the floe).
+   *
+   * @minItems 37
+   * @maxItems 61
+   */
+  cells: Axial1[];
+  /**
+   * The event stones lying on floes: [floe id, "red" | "blue" | "green"] pairs.
+   */
+  stones_on_board: [number, 'red' | 'blue' | 'green'][];
+  /**
+   * Floes with presents lying on them (dropped to the bear).
+   */
+  loose_presents: {
+    /**
+     * The floe id.
+     */
+    floe: number;
+    presents: Counts3;
+  }[];
+  /**
+   * The hut's floe id.
+   */
+  hut: number;
+  /**
+   * The tree's floe id, or null before it is placed.
+   */
+  tree: null | number;
+  /**
+   * The Santa figure's floe id.
+   */
+  santa: number;
+  /**
+   * The polar bear's floe id, or null before it is placed.
+   */
+  bear: null | number;
+  /**
+   * Every water channel on the board.
+   */
+  channels: {
+    /**
+     * One floe of the edge (a < b).
+     */
+    a: number;
+    /**
+     * The other floe of the edge.
+     */
+    b: number;
+    /**
+     * A seat index. Rooms have at most 6 seats.
+     */
+    owner: number;
+  }[];
+  /**
+   * Channels placed in the current turn.
+   */
+  channels_this_turn: number;
+  /**
+   * One entry per seat of the game, in seat order.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  players: {
+    /**
+     * A seat index. Rooms have at most 6 seats.
+     */
+    seat: number;
+    /**
+     * The seat's colour (in seat order: red, blue, green, yellow, purple, orange).
+     */
+    colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
+    /**
+     * santa (this seat is Santa's player) or penguin.
+     */
+    role: 'santa' | 'penguin';
+    /**
+     * Where this seat's penguin is: a floe id, "edge" (beside the board: Santa's player) or "at_hut" (waiting at the hut after a role swap).
+     */
+    penguin: number | ('edge' | 'at_hut');
+    presents: Counts4;
+    /**
+     * Water channels this seat may still place.
+     */
+    channels_left: number;
+    /**
+     * The event stones this seat holds, per kind.
+     */
+    stones: {
+      /**
+       * Red stones held.
+       */
+      red: number;
+      /**
+       * Blue stones held.
+       */
+      blue: number;
+      /**
+       * Green stones held.
+       */
+      green: number;
+    };
+    /**
+     * True exactly when this seat's legal lists stop, i.e. it may shout "Stop!" now: it holds a stone it can use (not Santa's player; red and blue need its own penguin on the board, red another penguin too), its claim is not already queued, it has not just cancelled, withdrawn or let lapse a stop (until play moves on), and the game is neither stopped nor over. During setup or a sub-prompt a claim is queued rather than granted at once.
+     */
+    can_stop: boolean;
+  }[];
+  pool: Counts5;
+  /**
+   * Stones handed in and waiting for Santa to place them again, oldest first.
+   */
+  santa_supply: ('red' | 'blue' | 'green')[];
+  /**
+   * During push_chain, confiscate, steal_colour, relocate_tree, pickup_stone and flee: the floe X and the seat concerned; otherwise null.
+   */
+  pending: null | {
+    /**
+     * The floe X where the arrival happened.
+     */
+    floe: number;
+    /**
+     * The pushed, caught or fleeing seat; null when the arrival concerns the mover alone (stealing, moving the tree, picking up a stone).
+     */
+    seat: null | number;
+  };
+  reaction_seats: Seats;
+  /**
+   * The state of "Stop!": its claimant, the prompt play resumes with, and the queued claims.
+   */
+  stop: {
+    /**
+     * The seat holding the stop while the game is stopped, else null.
+     */
+    claimant: null | number;
+    /**
+     * While stopped: the prompt kind play resumes with (place_penguin, place_tree, place_bear, place_stone, roll, reaction, move, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, bear_move, flee, post_move or stopped); else null.
+     */
+    resumes:
+      | null
+      | (
+          | 'place_penguin'
+          | 'place_tree'
+          | 'place_bear'
+          | 'place_stone'
+          | 'roll'
+          | 'reaction'
+          | 'move'
+          | 'push_chain'
+          | 'confiscate'
+          | 'steal_colour'
+          | 'relocate_tree'
+          | 'pickup_stone'
+          | 'bear_move'
+          | 'flee'
+          | 'post_move'
+          | 'stopped'
+        );
+    queue: Seats1;
+  };
+}
+/**
+ * The presents lying there, per colour.
+ */
+export interface Counts3 {
+  /**
+   * Red presents.
+   */
+  red: number;
+  /**
+   * Blue presents.
+   */
+  blue: number;
+  /**
+   * Green presents.
+   */
+  green: number;
+  /**
+   * Yellow presents.
+   */
+  yellow: number;
+  /**
+   * Purple presents.
+   */
+  purple: number;
+  /**
+   * Orange presents.
+   */
+  orange: number;
+}
+/**
+ * The presents this seat holds, per colour.
+ */
+export interface Counts4 {
+  /**
+   * Red presents.
+   */
+  red: number;
+  /**
+   * Blue presents.
+   */
+  blue: number;
+  /**
+   * Green presents.
+   */
+  green: number;
+  /**
+   * Yellow presents.
+   */
+  yellow: number;
+  /**
+   * Purple presents.
+   */
+  purple: number;
+  /**
+   * Orange presents.
+   */
+  orange: number;
+}
+/**
+ * The presents in the pool under the tree, per colour.
+ */
+export interface Counts5 {
+  /**
+   * Red presents.
+   */
+  red: number;
+  /**
+   * Blue presents.
+   */
+  blue: number;
+  /**
+   * Green presents.
+   */
+  green: number;
+  /**
+   * Yellow presents.
+   */
+  yellow: number;
+  /**
+   * Purple presents.
+   */
+  purple: number;
+  /**
+   * Orange presents.
+   */
+  orange: number;
+}
+/**
+ * The presents collected, per colour.
+ */
+export interface Counts6 {
+  /**
+   * Red presents.
+   */
+  red: number;
+  /**
+   * Blue presents.
+   */
+  blue: number;
+  /**
+   * Green presents.
+   */
+  green: number;
+  /**
+   * Yellow presents.
+   */
+  yellow: number;
+  /**
+   * Purple presents.
+   */
+  purple: number;
+  /**
+   * Orange presents.
+   */
+  orange: number;
+}
+export interface GameStarted {
+  /**
+   * "game_started": the room adds it to the first state of a game.
+   */
+  kind: 'game_started';
+  /**
+   * The id of the game that started.
+   */
+  game: 'happy_holidays' | 'unterm_baum' | 'christmas_penguins';
+  /**
+   * The players' display names in seat order (the game's seats 0..n-1).
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
+   */
+  players: string[];
+  /**
+   * SHA-256 (64 lower-case hex digits) of the decimal dice seed that the result reveals at the end: the server cannot change the dice after this. tinsel-replay, or any SHA-256 tool, checks it.
+   */
+  commitment: string;
+  /**
+   * In a catch-up state and in game_log only: the state this event belonged to.
+   */
+  seq?: number;
+}
+export interface TimedOut {
+  /**
+   * "timed_out": a prompt's timer ran out (or an away or disconnected seat was resolved); the events after it in the same state are those of the default applied, e.g. took_reindeer then rolled in Happy Holidays.
+   */
+  kind: 'timed_out';
+  seats: Seats3;
+  /**
+   * The kind of the prompt whose timer ran out (a prompt kind of the game).
+   */
+  prompt: string;
+  /**
+   * In a catch-up state and in game_log only: the state this event belonged to.
+   */
+  seq?: number;
+}
+/**
+ * The result of a finished Christmas Penguins game. `seed` and `names` are present in state.result and room.result, the only places a result travels; $defs/final requires them.
+ */
+export interface ChristmasPenguinsResult {
+  /**
+   * The points of each seat, in seat order: 1 per present plus the bonus (the final Santa's score is reported too).
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  scores: number[];
+  /**
+   * The winning seats: the non-Santa players with the most points (several when tied and shared); never the final Santa.
+   *
+   * @minItems 1
+   * @maxItems 5
+   *
+   * Items: A seat index. Rooms have at most 6 seats.
+   */
+  winners: number[];
+  /**
+   * The presents each seat holds at the end, per colour.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  presents: Counts7[];
+  /**
+   * A seat index. Rooms have at most 6 seats.
+   */
+  final_santa: number;
+  /**
+   * pool_empty (a steal emptied the pool) or round_cap (maxRounds played).
+   */
+  reason: 'pool_empty' | 'round_cap';
+  /**
+   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, the only places a result travels.
+   */
+  seed?: string;
+  /**
+   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
+   */
+  record?: string;
+  /**
+   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, the only places a result travels.
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
+   */
+  names?: string[];
+}
+export interface Counts7 {
+  /**
+   * Red presents.
+   */
+  red: number;
+  /**
+   * Blue presents.
+   */
+  blue: number;
+  /**
+   * Green presents.
+   */
+  green: number;
+  /**
+   * Yellow presents.
+   */
+  yellow: number;
+  /**
+   * Purple presents.
+   */
+  purple: number;
+  /**
+   * Orange presents.
+   */
+  orange: number;
+}
+/**
+ * state.prompt of Christmas Penguins while the game runs.
+ */
+export interface ChristmasPenguinsPrompt {
+  /**
+   * The prompt's kind: place_penguin, place_tree, place_bear, place_stone, roll, reaction, move, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, bear_move, flee, post_move or stopped.
+   */
+  kind:
+    | 'place_penguin'
+    | 'place_tree'
+    | 'place_bear'
+    | 'place_stone'
+    | 'roll'
+    | 'reaction'
+    | 'move'
+    | 'push_chain'
+    | 'confiscate'
+    | 'steal_colour'
+    | 'relocate_tree'
+    | 'pickup_stone'
+    | 'bear_move'
+    | 'flee'
+    | 'post_move'
+    | 'stopped';
+  seats: Seats4;
+  /**
+   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off) (reaction: reactionWindowMs; stopped: stopSeconds).
+   */
+  deadline: null | number;
+}
+/**
+ * The gifts banked, per colour.
+ */
+export interface Counts8 {
+  /**
+   * How many red gifts.
+   */
+  red: number;
+  /**
+   * How many green gifts.
+   */
+  green: number;
+  /**
+   * How many blue gifts.
+   */
+  blue: number;
+  /**
+   * How many yellow gifts.
+   */
+  yellow: number;
+}
+/**
+ * What is now on `with`'s sleigh, per colour (the gifts that were on the active player's sleigh, not banked).
+ */
+export interface Counts9 {
+  /**
+   * How many red gifts.
+   */
+  red: number;
+  /**
+   * How many green gifts.
+   */
+  green: number;
+  /**
+   * How many blue gifts.
+   */
+  blue: number;
+  /**
+   * How many yellow gifts.
+   */
+  yellow: number;
+}
+/**
+ * The result of a finished Happy Holidays game. `seed` and `names` are present in state.result and room.result, the only places a result travels; $defs/final requires them.
+ */
+export interface HappyHolidaysResult {
+  /**
+   * The score of each seat, in seat order: its two largest stacks added up.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  scores: number[];
+  /**
+   * The winning seats (several when the win is shared).
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A seat index. Rooms have at most 6 seats.
+   */
+  winners: number[];
+  /**
+   * The banked gifts of each seat, per colour.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  stacks: Counts10[];
+  /**
+   * The banked gifts of each seat, all colours together.
+   *
+   * @minItems 2
+   * @maxItems 6
+   */
+  total_gifts: number[];
+  /**
+   * The tieBreak option in effect: shared or totalGifts.
+   */
+  tie_break: 'shared' | 'totalGifts';
+  /**
+   * score (one top score), total_gifts (the tie-break decided) or shared (the tied players share the win).
+   */
+  decided_by: 'score' | 'total_gifts' | 'shared';
+  /**
+   * tree (at most one colour left around the tree) or round_cap (200 rounds played).
+   */
+  reason: 'tree' | 'round_cap';
+  /**
+   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, the only places a result travels.
+   */
+  seed?: string;
+  /**
+   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
+   */
+  record?: string;
+  /**
+   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, the only places a result travels.
+   *
+   * @minItems 1
+   * @maxItems 6
+   *
+   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
+   */
+  names?: string[];
+}
+export interface Counts10 {
+  /**
+   * Banked red gifts.
+   */
+  red: number;
+  /**
+   * Banked green gifts.
+   */
+  green: number;
+  /**
+   * Banked blue gifts.
+   */
+  blue: number;
+  /**
+   * Banked yellow gifts.
+   */
+  yellow: number;
+}
+/**
+ * state.prompt of Happy Holidays while the game runs.
+ */
+export interface HappyHolidaysPrompt {
+  /**
+   * take_reindeer_or_roll (start of turn, no reindeer, strict mode), take_reindeer (the same, assisted mode), roll (start of turn, holding a reindeer), sleigh_colour, choose_sleigh or wish_colour.
+   */
+  kind:
+    'take_reindeer_or_roll' | 'take_reindeer' | 'roll' | 'sleigh_colour' | 'choose_sleigh' | 'wish_colour';
+  seats: Seats6;
+  /**
+   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off); on a timeout the next state's events begin with timed_out, followed by the events of the default (e.g. took_reindeer, rolled).
+   */
+  deadline: null | number;
+}
+/**
+ * Every location holding a card.
+ */
+export interface LocationSet {
+  tree: Slots;
+  /**
+   * [seat, slot indices] per seat with a location in the set, in seat order: the locations {"seat", "row": index ÷ slots, "slot": index mod slots}.
+   */
+  fields: [number, Slots1][];
+  /**
+   * C: the slots per row of a field.
+   */
+  slots: number;
+}
+/**
+ * Every location holding a card.
+ */
+export interface LocationSet1 {
+  tree: Slots;
+  /**
+   * [seat, slot indices] per seat with a location in the set, in seat order: the locations {"seat", "row": index ÷ slots, "slot": index mod slots}.
+   */
+  fields: [number, Slots1][];
+  /**
+   * C: the slots per row of a field.
+   */
+  slots: number;
+}
+/**
+ * Every empty location you may move into (fields closed to you are left out).
+ */
+export interface LocationSet2 {
+  tree: Slots;
+  /**
+   * [seat, slot indices] per seat with a location in the set, in seat order: the locations {"seat", "row": index ÷ slots, "slot": index mod slots}.
+   */
+  fields: [number, Slots1][];
+  /**
+   * C: the slots per row of a field.
+   */
+  slots: number;
+}
+/**
+ * The result of a finished Unterm Baum game. `seed` and `names` are present in state.result and room.result, the only places a result travels; $defs/final requires them.
  */
 export interface UntermBaumResult {
   /**
@@ -5304,7 +5585,7 @@ export interface UntermBaumResult {
     | 'gift_voucher'
   )[];
   /**
-   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
+   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, the only places a result travels.
    */
   seed?: string;
   /**
@@ -5312,1346 +5593,7 @@ export interface UntermBaumResult {
    */
   record?: string;
   /**
-   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
-   *
-   * @minItems 1
-   * @maxItems 6
-   *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
-   */
-  names?: string[];
-}
-/**
- * state.view of Christmas Penguins.
- */
-export interface ChristmasPenguinsView {
-  /**
-   * The game id, "christmas_penguins".
-   */
-  game: 'christmas_penguins';
-  /**
-   * The prompt the game is at: place_penguin, place_tree, place_bear, place_stone, roll, reaction, move, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, bear_move, flee, post_move or stopped, or over.
-   */
-  phase:
-    | 'place_penguin'
-    | 'place_tree'
-    | 'place_bear'
-    | 'place_stone'
-    | 'roll'
-    | 'reaction'
-    | 'move'
-    | 'push_chain'
-    | 'confiscate'
-    | 'steal_colour'
-    | 'relocate_tree'
-    | 'pickup_stone'
-    | 'bear_move'
-    | 'flee'
-    | 'post_move'
-    | 'stopped'
-    | 'over';
-  /**
-   * The open prompt's kind (as state.prompt.kind), or null when over; the seats and deadline are in state.prompt.
-   */
-  prompt:
-    | null
-    | (
-        | 'place_penguin'
-        | 'place_tree'
-        | 'place_bear'
-        | 'place_stone'
-        | 'roll'
-        | 'reaction'
-        | 'move'
-        | 'push_chain'
-        | 'confiscate'
-        | 'steal_colour'
-        | 'relocate_tree'
-        | 'pickup_stone'
-        | 'bear_move'
-        | 'flee'
-        | 'post_move'
-        | 'stopped'
-      );
-  /**
-   * A seat index. Rooms have at most 6 seats.
-   */
-  active: number;
-  /**
-   * A seat index. Rooms have at most 6 seats.
-   */
-  start_seat: number;
-  /**
-   * A seat index. Rooms have at most 6 seats.
-   */
-  santa_player: number;
-  /**
-   * The current round, from 1.
-   */
-  round: number;
-  /**
-   * The game ends at the end of this round (maxRounds).
-   */
-  max_rounds: number;
-  /**
-   * The die's value rolled this turn (1–6), or null before the roll.
-   */
-  roll: null | number;
-  /**
-   * The board's radius R: 3 (37 floes) or 4 (61 floes).
-   */
-  radius: 3 | 4;
-  /**
-   * cells[id] is floe id's cell [q, r] in axial coordinates (it changes when a green stone moves the floe).
-   *
-   * @minItems 37
-   * @maxItems 61
-   */
-  cells: Axial1[];
-  /**
-   * The event stones lying on floes: [floe id, "red" | "blue" | "green"] pairs.
-   */
-  stones_on_board: [number, 'red' | 'blue' | 'green'][];
-  /**
-   * Floes with presents lying on them (dropped to the bear).
-   */
-  loose_presents: {
-    /**
-     * The floe id.
-     */
-    floe: number;
-    presents: Counts4;
-  }[];
-  /**
-   * The hut's floe id.
-   */
-  hut: number;
-  /**
-   * The tree's floe id, or null before it is placed.
-   */
-  tree: null | number;
-  /**
-   * The Santa figure's floe id.
-   */
-  santa: number;
-  /**
-   * The polar bear's floe id, or null before it is placed.
-   */
-  bear: null | number;
-  /**
-   * Every water channel on the board.
-   */
-  channels: {
-    /**
-     * One floe of the edge (a < b).
-     */
-    a: number;
-    /**
-     * The other floe of the edge.
-     */
-    b: number;
-    /**
-     * A seat index. Rooms have at most 6 seats.
-     */
-    owner: number;
-  }[];
-  /**
-   * Channels placed in the current turn.
-   */
-  channels_this_turn: number;
-  /**
-   * One entry per seat of the game, in seat order.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  players: {
-    /**
-     * A seat index. Rooms have at most 6 seats.
-     */
-    seat: number;
-    /**
-     * The seat's colour (in seat order: red, blue, green, yellow, purple, orange).
-     */
-    colour: 'red' | 'blue' | 'green' | 'yellow' | 'purple' | 'orange';
-    /**
-     * santa (this seat is Santa's player) or penguin.
-     */
-    role: 'santa' | 'penguin';
-    /**
-     * Where this seat's penguin is: a floe id, "edge" (beside the board: Santa's player) or "at_hut" (waiting at the hut after a role swap).
-     */
-    penguin: number | ('edge' | 'at_hut');
-    presents: Counts5;
-    /**
-     * Water channels this seat may still place.
-     */
-    channels_left: number;
-    /**
-     * The event stones this seat holds, per kind.
-     */
-    stones: {
-      /**
-       * Red stones held.
-       */
-      red: number;
-      /**
-       * Blue stones held.
-       */
-      blue: number;
-      /**
-       * Green stones held.
-       */
-      green: number;
-    };
-    /**
-     * True exactly when this seat's legal lists stop, i.e. it may shout "Stop!" now: it holds a stone it can use (not Santa's player; red and blue need its own penguin on the board, red another penguin too), its claim is not already queued, it has not just cancelled, withdrawn or let lapse a stop (until play moves on), and the game is neither stopped nor over. During setup or a sub-prompt a claim is queued rather than granted at once.
-     */
-    can_stop: boolean;
-  }[];
-  pool: Counts6;
-  /**
-   * Stones handed in and waiting for Santa to place them again, oldest first.
-   */
-  santa_supply: ('red' | 'blue' | 'green')[];
-  /**
-   * During push_chain, confiscate, steal_colour, relocate_tree, pickup_stone and flee: the floe X and the seat concerned; otherwise null.
-   */
-  pending: null | {
-    /**
-     * The floe X where the arrival happened.
-     */
-    floe: number;
-    /**
-     * The pushed, caught or fleeing seat; null when the arrival concerns the mover alone (stealing, moving the tree, picking up a stone).
-     */
-    seat: null | number;
-  };
-  reaction_seats: Seats;
-  /**
-   * The state of "Stop!": its claimant, the prompt play resumes with, and the queued claims.
-   */
-  stop: {
-    /**
-     * The seat holding the stop while the game is stopped, else null.
-     */
-    claimant: null | number;
-    /**
-     * While stopped: the prompt kind play resumes with (place_penguin, place_tree, place_bear, place_stone, roll, reaction, move, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, bear_move, flee, post_move or stopped); else null.
-     */
-    resumes:
-      | null
-      | (
-          | 'place_penguin'
-          | 'place_tree'
-          | 'place_bear'
-          | 'place_stone'
-          | 'roll'
-          | 'reaction'
-          | 'move'
-          | 'push_chain'
-          | 'confiscate'
-          | 'steal_colour'
-          | 'relocate_tree'
-          | 'pickup_stone'
-          | 'bear_move'
-          | 'flee'
-          | 'post_move'
-          | 'stopped'
-        );
-    queue: Seats1;
-  };
-  /**
-   * Null until the end, then the result (without seed).
-   */
-  result: null | ChristmasPenguinsResult;
-}
-/**
- * The presents lying there, per colour.
- */
-export interface Counts4 {
-  /**
-   * Red presents.
-   */
-  red: number;
-  /**
-   * Blue presents.
-   */
-  blue: number;
-  /**
-   * Green presents.
-   */
-  green: number;
-  /**
-   * Yellow presents.
-   */
-  yellow: number;
-  /**
-   * Purple presents.
-   */
-  purple: number;
-  /**
-   * Orange presents.
-   */
-  orange: number;
-}
-/**
- * The presents this seat holds, per colour.
- */
-export interface Counts5 {
-  /**
-   * Red presents.
-   */
-  red: number;
-  /**
-   * Blue presents.
-   */
-  blue: number;
-  /**
-   * Green presents.
-   */
-  green: number;
-  /**
-   * Yellow presents.
-   */
-  yellow: number;
-  /**
-   * Purple presents.
-   */
-  purple: number;
-  /**
-   * Orange presents.
-   */
-  orange: number;
-}
-/**
- * The presents in the pool under the tree, per colour.
- */
-export interface Counts6 {
-  /**
-   * Red presents.
-   */
-  red: number;
-  /**
-   * Blue presents.
-   */
-  blue: number;
-  /**
-   * Green presents.
-   */
-  green: number;
-  /**
-   * Yellow presents.
-   */
-  yellow: number;
-  /**
-   * Purple presents.
-   */
-  purple: number;
-  /**
-   * Orange presents.
-   */
-  orange: number;
-}
-/**
- * The result of a finished Christmas Penguins game. `seed` and `names` are present in state.result and room.result, absent in view.result and in the game_over event; $defs/final requires them.
- */
-export interface ChristmasPenguinsResult {
-  /**
-   * The points of each seat, in seat order: 1 per present plus the bonus (the final Santa's score is reported too).
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  scores: number[];
-  /**
-   * The winning seats: the non-Santa players with the most points (several when tied and shared); never the final Santa.
-   *
-   * @minItems 1
-   * @maxItems 5
-   *
-   * Items: A seat index. Rooms have at most 6 seats.
-   */
-  winners: number[];
-  /**
-   * The presents each seat holds at the end, per colour.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  presents: Counts7[];
-  /**
-   * A seat index. Rooms have at most 6 seats.
-   */
-  final_santa: number;
-  /**
-   * pool_empty (a steal emptied the pool) or round_cap (maxRounds played).
-   */
-  reason: 'pool_empty' | 'round_cap';
-  /**
-   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
-   */
-  seed?: string;
-  /**
-   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
-   */
-  record?: string;
-  /**
-   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
-   *
-   * @minItems 1
-   * @maxItems 6
-   *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
-   */
-  names?: string[];
-}
-export interface Counts7 {
-  /**
-   * Red presents.
-   */
-  red: number;
-  /**
-   * Blue presents.
-   */
-  blue: number;
-  /**
-   * Green presents.
-   */
-  green: number;
-  /**
-   * Yellow presents.
-   */
-  yellow: number;
-  /**
-   * Purple presents.
-   */
-  purple: number;
-  /**
-   * Orange presents.
-   */
-  orange: number;
-}
-/**
- * The presents collected, per colour.
- */
-export interface Counts8 {
-  /**
-   * Red presents.
-   */
-  red: number;
-  /**
-   * Blue presents.
-   */
-  blue: number;
-  /**
-   * Green presents.
-   */
-  green: number;
-  /**
-   * Yellow presents.
-   */
-  yellow: number;
-  /**
-   * Purple presents.
-   */
-  purple: number;
-  /**
-   * Orange presents.
-   */
-  orange: number;
-}
-/**
- * The game's result, without seed (state.result carries it with seed).
- */
-export interface ChristmasPenguinsResult1 {
-  /**
-   * The points of each seat, in seat order: 1 per present plus the bonus (the final Santa's score is reported too).
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  scores: number[];
-  /**
-   * The winning seats: the non-Santa players with the most points (several when tied and shared); never the final Santa.
-   *
-   * @minItems 1
-   * @maxItems 5
-   *
-   * Items: A seat index. Rooms have at most 6 seats.
-   */
-  winners: number[];
-  /**
-   * The presents each seat holds at the end, per colour.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  presents: Counts7[];
-  /**
-   * A seat index. Rooms have at most 6 seats.
-   */
-  final_santa: number;
-  /**
-   * pool_empty (a steal emptied the pool) or round_cap (maxRounds played).
-   */
-  reason: 'pool_empty' | 'round_cap';
-  /**
-   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
-   */
-  seed?: string;
-  /**
-   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
-   */
-  record?: string;
-  /**
-   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
-   *
-   * @minItems 1
-   * @maxItems 6
-   *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
-   */
-  names?: string[];
-}
-export interface GameStarted {
-  /**
-   * "game_started": the room adds it to the first state of a game.
-   */
-  kind: 'game_started';
-  /**
-   * The id of the game that started.
-   */
-  game: 'happy_holidays' | 'unterm_baum' | 'christmas_penguins';
-  /**
-   * The players' display names in seat order (the game's seats 0..n-1).
-   *
-   * @minItems 1
-   * @maxItems 6
-   *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
-   */
-  players: string[];
-  /**
-   * SHA-256 (64 lower-case hex digits) of the decimal dice seed that the result reveals at the end: the server cannot change the dice after this. tinsel-replay, or any SHA-256 tool, checks it.
-   */
-  commitment: string;
-  /**
-   * In a catch-up state and in game_log only: the state this event belonged to.
-   */
-  seq?: number;
-}
-export interface TimedOut {
-  /**
-   * "timed_out": a prompt's timer ran out (or an away or disconnected seat was resolved); the events after it in the same state are those of the default applied, e.g. took_reindeer then rolled in Happy Holidays.
-   */
-  kind: 'timed_out';
-  seats: Seats3;
-  /**
-   * The kind of the prompt whose timer ran out (a prompt kind of the game).
-   */
-  prompt: string;
-  /**
-   * In a catch-up state and in game_log only: the state this event belonged to.
-   */
-  seq?: number;
-}
-/**
- * state.prompt of Christmas Penguins while the game runs.
- */
-export interface ChristmasPenguinsPrompt {
-  /**
-   * The prompt's kind: place_penguin, place_tree, place_bear, place_stone, roll, reaction, move, push_chain, confiscate, steal_colour, relocate_tree, pickup_stone, bear_move, flee, post_move or stopped.
-   */
-  kind:
-    | 'place_penguin'
-    | 'place_tree'
-    | 'place_bear'
-    | 'place_stone'
-    | 'roll'
-    | 'reaction'
-    | 'move'
-    | 'push_chain'
-    | 'confiscate'
-    | 'steal_colour'
-    | 'relocate_tree'
-    | 'pickup_stone'
-    | 'bear_move'
-    | 'flee'
-    | 'post_move'
-    | 'stopped';
-  seats: Seats4;
-  /**
-   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off) (reaction: reactionWindowMs; stopped: stopSeconds).
-   */
-  deadline: null | number;
-}
-/**
- * The gifts banked, per colour.
- */
-export interface Counts9 {
-  /**
-   * How many red gifts.
-   */
-  red: number;
-  /**
-   * How many green gifts.
-   */
-  green: number;
-  /**
-   * How many blue gifts.
-   */
-  blue: number;
-  /**
-   * How many yellow gifts.
-   */
-  yellow: number;
-}
-/**
- * What is now on `with`'s sleigh, per colour (the gifts that were on the active player's sleigh, not banked).
- */
-export interface Counts10 {
-  /**
-   * How many red gifts.
-   */
-  red: number;
-  /**
-   * How many green gifts.
-   */
-  green: number;
-  /**
-   * How many blue gifts.
-   */
-  blue: number;
-  /**
-   * How many yellow gifts.
-   */
-  yellow: number;
-}
-/**
- * The game's result, without seed (state.result carries it with seed).
- */
-export interface HappyHolidaysResult1 {
-  /**
-   * The score of each seat, in seat order: its two largest stacks added up.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  scores: number[];
-  /**
-   * The winning seats (several when the win is shared).
-   *
-   * @minItems 1
-   * @maxItems 6
-   *
-   * Items: A seat index. Rooms have at most 6 seats.
-   */
-  winners: number[];
-  /**
-   * The banked gifts of each seat, per colour.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  stacks: Counts3[];
-  /**
-   * The banked gifts of each seat, all colours together.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  total_gifts: number[];
-  /**
-   * The tieBreak option in effect: shared or totalGifts.
-   */
-  tie_break: 'shared' | 'totalGifts';
-  /**
-   * score (one top score), total_gifts (the tie-break decided) or shared (the tied players share the win).
-   */
-  decided_by: 'score' | 'total_gifts' | 'shared';
-  /**
-   * tree (at most one colour left around the tree) or round_cap (200 rounds played).
-   */
-  reason: 'tree' | 'round_cap';
-  /**
-   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
-   */
-  seed?: string;
-  /**
-   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
-   */
-  record?: string;
-  /**
-   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
-   *
-   * @minItems 1
-   * @maxItems 6
-   *
-   * Items: A trimmed display name, 1 to 32 characters, no control characters (C0, DEL, C1) and no line or paragraph separator (U+2028, U+2029).
-   */
-  names?: string[];
-}
-/**
- * state.prompt of Happy Holidays while the game runs.
- */
-export interface HappyHolidaysPrompt {
-  /**
-   * take_reindeer_or_roll (start of turn, no reindeer, strict mode), take_reindeer (the same, assisted mode), roll (start of turn, holding a reindeer), sleigh_colour, choose_sleigh or wish_colour.
-   */
-  kind:
-    'take_reindeer_or_roll' | 'take_reindeer' | 'roll' | 'sleigh_colour' | 'choose_sleigh' | 'wish_colour';
-  seats: Seats6;
-  /**
-   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off); on a timeout the next state's events begin with timed_out, followed by the events of the default (e.g. took_reindeer, rolled).
-   */
-  deadline: null | number;
-}
-/**
- * Every location holding a card.
- */
-export interface LocationSet {
-  tree: Slots;
-  /**
-   * [seat, slot indices] per seat with a location in the set, in seat order: the locations {"seat", "row": index ÷ slots, "slot": index mod slots}.
-   */
-  fields: [number, Slots1][];
-  /**
-   * C: the slots per row of a field.
-   */
-  slots: number;
-}
-/**
- * Every location holding a card.
- */
-export interface LocationSet1 {
-  tree: Slots;
-  /**
-   * [seat, slot indices] per seat with a location in the set, in seat order: the locations {"seat", "row": index ÷ slots, "slot": index mod slots}.
-   */
-  fields: [number, Slots1][];
-  /**
-   * C: the slots per row of a field.
-   */
-  slots: number;
-}
-/**
- * Every empty location you may move into (fields closed to you are left out).
- */
-export interface LocationSet2 {
-  tree: Slots;
-  /**
-   * [seat, slot indices] per seat with a location in the set, in seat order: the locations {"seat", "row": index ÷ slots, "slot": index mod slots}.
-   */
-  fields: [number, Slots1][];
-  /**
-   * C: the slots per row of a field.
-   */
-  slots: number;
-}
-/**
- * The game's result, without seed (state.result carries it with seed).
- */
-export interface UntermBaumResult1 {
-  /**
-   * The score of each seat, in seat order.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  scores: number[];
-  /**
-   * The winning seats (several when the win is shared).
-   *
-   * @minItems 1
-   * @maxItems 6
-   *
-   * Items: A seat index. Rooms have at most 6 seats.
-   */
-  winners: number[];
-  /**
-   * field_complete (a player's own move brought his field to K cards) or round_cap (maxRounds played).
-   */
-  reason: 'field_complete' | 'round_cap';
-  /**
-   * The seat whose move completed its field (field_complete); null for round_cap.
-   */
-  ended_by: null | number;
-  /**
-   * The tieBreak option in effect: shared or exactThenRow.
-   */
-  tie_break: 'shared' | 'exactThenRow';
-  /**
-   * score (one top score), tie_break (exactThenRow decided) or shared (the tied players share the win).
-   */
-  decided_by: 'score' | 'tie_break' | 'shared';
-  /**
-   * Per seat, in seat order: the family, the score and how it was made.
-   *
-   * @minItems 2
-   * @maxItems 6
-   */
-  players: {
-    /**
-     * A seat index. Rooms have at most 6 seats.
-     */
-    seat: number;
-    /**
-     * The family sheet id, or null if the seat had none.
-     */
-    family:
-      null | ('mueller' | 'schmidt' | 'schneider' | 'fischer' | 'weber' | 'meyer' | 'wagner' | 'becker');
-    /**
-     * Points: 4 per exact card, 3 per member card, 1 per other card.
-     */
-    score: number;
-    /**
-     * Cards in the right row at the right position (4 points each).
-     */
-    exact: number;
-    /**
-     * Cards in the right row at another position (3 points each).
-     */
-    member: number;
-    /**
-     * Cards not wished by this seat, or wished in another row (1 point each).
-     */
-    other: number;
-    /**
-     * Every card in this seat's field with its score.
-     */
-    cards: {
-      /**
-       * The row of the field cell.
-       */
-      row: number;
-      /**
-       * The slot of the field cell.
-       */
-      slot: number;
-      /**
-       * The card's motif.
-       */
-      motif:
-        | 'teddy_bear'
-        | 'rocking_horse'
-        | 'toy_train'
-        | 'jigsaw_puzzle'
-        | 'snow_globe'
-        | 'woolly_scarf'
-        | 'knitted_gloves'
-        | 'bobble_hat'
-        | 'board_game'
-        | 'kite'
-        | 'yo_yo'
-        | 'spinning_top'
-        | 'skateboard'
-        | 'roller_skates'
-        | 'ice_skates'
-        | 'sledge'
-        | 'skis'
-        | 'football'
-        | 'basketball'
-        | 'tennis_racket'
-        | 'fishing_rod'
-        | 'telescope'
-        | 'microscope'
-        | 'chemistry_set'
-        | 'paint_box'
-        | 'crayons'
-        | 'sketchbook'
-        | 'diary'
-        | 'storybook'
-        | 'comic_book'
-        | 'cookbook'
-        | 'atlas'
-        | 'globe'
-        | 'alarm_clock'
-        | 'wristwatch'
-        | 'camera'
-        | 'headphones'
-        | 'radio'
-        | 'record_player'
-        | 'guitar'
-        | 'violin'
-        | 'flute'
-        | 'drum_kit'
-        | 'harmonica'
-        | 'xylophone'
-        | 'music_box'
-        | 'doll_house'
-        | 'rag_doll'
-        | 'puppet'
-        | 'toy_robot'
-        | 'racing_car'
-        | 'fire_engine'
-        | 'toy_plane'
-        | 'sailing_ship'
-        | 'building_blocks'
-        | 'marbles'
-        | 'playing_cards'
-        | 'dominoes'
-        | 'chess_set'
-        | 'magic_kit'
-        | 'kaleidoscope'
-        | 'bubble_wand'
-        | 'water_pistol'
-        | 'beach_ball'
-        | 'umbrella'
-        | 'raincoat'
-        | 'wellies'
-        | 'slippers'
-        | 'dressing_gown'
-        | 'pyjamas'
-        | 'woolly_socks'
-        | 'jumper'
-        | 'cardigan'
-        | 'necktie'
-        | 'handbag'
-        | 'wallet'
-        | 'backpack'
-        | 'suitcase'
-        | 'sunglasses'
-        | 'perfume'
-        | 'bath_salts'
-        | 'soap_set'
-        | 'hairbrush'
-        | 'hand_mirror'
-        | 'necklace'
-        | 'bracelet'
-        | 'earrings'
-        | 'silver_ring'
-        | 'brooch'
-        | 'hair_clip'
-        | 'scented_candle'
-        | 'lantern'
-        | 'fairy_lights'
-        | 'flower_vase'
-        | 'teapot'
-        | 'mug'
-        | 'tea_set'
-        | 'coffee_grinder'
-        | 'waffle_iron'
-        | 'cake_tin'
-        | 'gingerbread'
-        | 'marzipan'
-        | 'chocolates'
-        | 'stollen'
-        | 'candy_cane'
-        | 'honey_jar'
-        | 'jam_jar'
-        | 'fruit_basket'
-        | 'nutcracker'
-        | 'cuckoo_clock'
-        | 'plant_pot'
-        | 'bonsai'
-        | 'bird_feeder'
-        | 'watering_can'
-        | 'garden_gnome'
-        | 'toolbox'
-        | 'claw_hammer'
-        | 'screwdriver_set'
-        | 'torch'
-        | 'pocket_knife'
-        | 'compass'
-        | 'binoculars'
-        | 'thermos_flask'
-        | 'picnic_blanket'
-        | 'hammock'
-        | 'tent'
-        | 'sleeping_bag'
-        | 'bicycle'
-        | 'bike_bell'
-        | 'helmet'
-        | 'scooter'
-        | 'snowboard'
-        | 'hockey_stick'
-        | 'goldfish_bowl'
-        | 'hamster_cage'
-        | 'dog_lead'
-        | 'cat_toy'
-        | 'cushion'
-        | 'quilt'
-        | 'hot_water_bottle'
-        | 'earmuffs'
-        | 'mittens'
-        | 'beanie'
-        | 'fountain_pen'
-        | 'pencil_case'
-        | 'calculator'
-        | 'tablet_computer'
-        | 'game_console'
-        | 'walkie_talkies'
-        | 'remote_car'
-        | 'train_ticket'
-        | 'theatre_tickets'
-        | 'cinema_voucher'
-        | 'spa_voucher'
-        | 'photo_album'
-        | 'picture_frame'
-        | 'wall_calendar'
-        | 'poster'
-        | 'origami_paper'
-        | 'gift_voucher';
-      /**
-       * Points for this card: 4, 3 or 1.
-       */
-      points: 1 | 3 | 4;
-      /**
-       * exact (4), member (3, right row), wrong_row (1, wished in another row) or not_wished (1).
-       */
-      match: 'exact' | 'member' | 'wrong_row' | 'not_wished';
-    }[];
-    /**
-     * This seat's wish list, or null if it had none.
-     */
-    wishes: null | Wish[];
-  }[];
-  /**
-   * The motif in each tree slot at the end, or null for an empty slot.
-   */
-  tree: (
-    | null
-    | (
-        | 'teddy_bear'
-        | 'rocking_horse'
-        | 'toy_train'
-        | 'jigsaw_puzzle'
-        | 'snow_globe'
-        | 'woolly_scarf'
-        | 'knitted_gloves'
-        | 'bobble_hat'
-        | 'board_game'
-        | 'kite'
-        | 'yo_yo'
-        | 'spinning_top'
-        | 'skateboard'
-        | 'roller_skates'
-        | 'ice_skates'
-        | 'sledge'
-        | 'skis'
-        | 'football'
-        | 'basketball'
-        | 'tennis_racket'
-        | 'fishing_rod'
-        | 'telescope'
-        | 'microscope'
-        | 'chemistry_set'
-        | 'paint_box'
-        | 'crayons'
-        | 'sketchbook'
-        | 'diary'
-        | 'storybook'
-        | 'comic_book'
-        | 'cookbook'
-        | 'atlas'
-        | 'globe'
-        | 'alarm_clock'
-        | 'wristwatch'
-        | 'camera'
-        | 'headphones'
-        | 'radio'
-        | 'record_player'
-        | 'guitar'
-        | 'violin'
-        | 'flute'
-        | 'drum_kit'
-        | 'harmonica'
-        | 'xylophone'
-        | 'music_box'
-        | 'doll_house'
-        | 'rag_doll'
-        | 'puppet'
-        | 'toy_robot'
-        | 'racing_car'
-        | 'fire_engine'
-        | 'toy_plane'
-        | 'sailing_ship'
-        | 'building_blocks'
-        | 'marbles'
-        | 'playing_cards'
-        | 'dominoes'
-        | 'chess_set'
-        | 'magic_kit'
-        | 'kaleidoscope'
-        | 'bubble_wand'
-        | 'water_pistol'
-        | 'beach_ball'
-        | 'umbrella'
-        | 'raincoat'
-        | 'wellies'
-        | 'slippers'
-        | 'dressing_gown'
-        | 'pyjamas'
-        | 'woolly_socks'
-        | 'jumper'
-        | 'cardigan'
-        | 'necktie'
-        | 'handbag'
-        | 'wallet'
-        | 'backpack'
-        | 'suitcase'
-        | 'sunglasses'
-        | 'perfume'
-        | 'bath_salts'
-        | 'soap_set'
-        | 'hairbrush'
-        | 'hand_mirror'
-        | 'necklace'
-        | 'bracelet'
-        | 'earrings'
-        | 'silver_ring'
-        | 'brooch'
-        | 'hair_clip'
-        | 'scented_candle'
-        | 'lantern'
-        | 'fairy_lights'
-        | 'flower_vase'
-        | 'teapot'
-        | 'mug'
-        | 'tea_set'
-        | 'coffee_grinder'
-        | 'waffle_iron'
-        | 'cake_tin'
-        | 'gingerbread'
-        | 'marzipan'
-        | 'chocolates'
-        | 'stollen'
-        | 'candy_cane'
-        | 'honey_jar'
-        | 'jam_jar'
-        | 'fruit_basket'
-        | 'nutcracker'
-        | 'cuckoo_clock'
-        | 'plant_pot'
-        | 'bonsai'
-        | 'bird_feeder'
-        | 'watering_can'
-        | 'garden_gnome'
-        | 'toolbox'
-        | 'claw_hammer'
-        | 'screwdriver_set'
-        | 'torch'
-        | 'pocket_knife'
-        | 'compass'
-        | 'binoculars'
-        | 'thermos_flask'
-        | 'picnic_blanket'
-        | 'hammock'
-        | 'tent'
-        | 'sleeping_bag'
-        | 'bicycle'
-        | 'bike_bell'
-        | 'helmet'
-        | 'scooter'
-        | 'snowboard'
-        | 'hockey_stick'
-        | 'goldfish_bowl'
-        | 'hamster_cage'
-        | 'dog_lead'
-        | 'cat_toy'
-        | 'cushion'
-        | 'quilt'
-        | 'hot_water_bottle'
-        | 'earmuffs'
-        | 'mittens'
-        | 'beanie'
-        | 'fountain_pen'
-        | 'pencil_case'
-        | 'calculator'
-        | 'tablet_computer'
-        | 'game_console'
-        | 'walkie_talkies'
-        | 'remote_car'
-        | 'train_ticket'
-        | 'theatre_tickets'
-        | 'cinema_voucher'
-        | 'spa_voucher'
-        | 'photo_album'
-        | 'picture_frame'
-        | 'wall_calendar'
-        | 'poster'
-        | 'origami_paper'
-        | 'gift_voucher'
-      )
-  )[];
-  /**
-   * The motifs of the green cards nobody drew (the bag).
-   *
-   * Items: A motif of the public catalogue.
-   */
-  undrawn: (
-    | 'teddy_bear'
-    | 'rocking_horse'
-    | 'toy_train'
-    | 'jigsaw_puzzle'
-    | 'snow_globe'
-    | 'woolly_scarf'
-    | 'knitted_gloves'
-    | 'bobble_hat'
-    | 'board_game'
-    | 'kite'
-    | 'yo_yo'
-    | 'spinning_top'
-    | 'skateboard'
-    | 'roller_skates'
-    | 'ice_skates'
-    | 'sledge'
-    | 'skis'
-    | 'football'
-    | 'basketball'
-    | 'tennis_racket'
-    | 'fishing_rod'
-    | 'telescope'
-    | 'microscope'
-    | 'chemistry_set'
-    | 'paint_box'
-    | 'crayons'
-    | 'sketchbook'
-    | 'diary'
-    | 'storybook'
-    | 'comic_book'
-    | 'cookbook'
-    | 'atlas'
-    | 'globe'
-    | 'alarm_clock'
-    | 'wristwatch'
-    | 'camera'
-    | 'headphones'
-    | 'radio'
-    | 'record_player'
-    | 'guitar'
-    | 'violin'
-    | 'flute'
-    | 'drum_kit'
-    | 'harmonica'
-    | 'xylophone'
-    | 'music_box'
-    | 'doll_house'
-    | 'rag_doll'
-    | 'puppet'
-    | 'toy_robot'
-    | 'racing_car'
-    | 'fire_engine'
-    | 'toy_plane'
-    | 'sailing_ship'
-    | 'building_blocks'
-    | 'marbles'
-    | 'playing_cards'
-    | 'dominoes'
-    | 'chess_set'
-    | 'magic_kit'
-    | 'kaleidoscope'
-    | 'bubble_wand'
-    | 'water_pistol'
-    | 'beach_ball'
-    | 'umbrella'
-    | 'raincoat'
-    | 'wellies'
-    | 'slippers'
-    | 'dressing_gown'
-    | 'pyjamas'
-    | 'woolly_socks'
-    | 'jumper'
-    | 'cardigan'
-    | 'necktie'
-    | 'handbag'
-    | 'wallet'
-    | 'backpack'
-    | 'suitcase'
-    | 'sunglasses'
-    | 'perfume'
-    | 'bath_salts'
-    | 'soap_set'
-    | 'hairbrush'
-    | 'hand_mirror'
-    | 'necklace'
-    | 'bracelet'
-    | 'earrings'
-    | 'silver_ring'
-    | 'brooch'
-    | 'hair_clip'
-    | 'scented_candle'
-    | 'lantern'
-    | 'fairy_lights'
-    | 'flower_vase'
-    | 'teapot'
-    | 'mug'
-    | 'tea_set'
-    | 'coffee_grinder'
-    | 'waffle_iron'
-    | 'cake_tin'
-    | 'gingerbread'
-    | 'marzipan'
-    | 'chocolates'
-    | 'stollen'
-    | 'candy_cane'
-    | 'honey_jar'
-    | 'jam_jar'
-    | 'fruit_basket'
-    | 'nutcracker'
-    | 'cuckoo_clock'
-    | 'plant_pot'
-    | 'bonsai'
-    | 'bird_feeder'
-    | 'watering_can'
-    | 'garden_gnome'
-    | 'toolbox'
-    | 'claw_hammer'
-    | 'screwdriver_set'
-    | 'torch'
-    | 'pocket_knife'
-    | 'compass'
-    | 'binoculars'
-    | 'thermos_flask'
-    | 'picnic_blanket'
-    | 'hammock'
-    | 'tent'
-    | 'sleeping_bag'
-    | 'bicycle'
-    | 'bike_bell'
-    | 'helmet'
-    | 'scooter'
-    | 'snowboard'
-    | 'hockey_stick'
-    | 'goldfish_bowl'
-    | 'hamster_cage'
-    | 'dog_lead'
-    | 'cat_toy'
-    | 'cushion'
-    | 'quilt'
-    | 'hot_water_bottle'
-    | 'earmuffs'
-    | 'mittens'
-    | 'beanie'
-    | 'fountain_pen'
-    | 'pencil_case'
-    | 'calculator'
-    | 'tablet_computer'
-    | 'game_console'
-    | 'walkie_talkies'
-    | 'remote_car'
-    | 'train_ticket'
-    | 'theatre_tickets'
-    | 'cinema_voucher'
-    | 'spa_voucher'
-    | 'photo_album'
-    | 'picture_frame'
-    | 'wall_calendar'
-    | 'poster'
-    | 'origami_paper'
-    | 'gift_voucher'
-  )[];
-  /**
-   * The decimal seed of the game's dice, revealed at the end: present in state.result and room.result, absent in view.result and in the game_over event.
-   */
-  seed?: string;
-  /**
-   * The id of the game's record, for GET /records/<id>; present when the server keeps a journal.
-   */
-  record?: string;
-  /**
-   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, absent in view.result and in the game_over event.
+   * The players' names in seat order (seat 0 first) as they were when the game was played, so that seats in winners and scores keep naming the same people after seats move or players leave and come back: present in state.result and room.result, the only places a result travels.
    *
    * @minItems 1
    * @maxItems 6

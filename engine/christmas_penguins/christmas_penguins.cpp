@@ -319,8 +319,6 @@ void cp_game::emit_view(Sink& s) const {
   s.member("radius", s_.cfg->radius);
   s.key("reaction_seats");
   emit_ints(s, s_.reaction_seats);
-  s.key("result");
-  emit_result(s);
   s.key("roll");
   emit_or_null(s, s_.roll > 0 ? s_.roll : -1);
   s.member("round", s_.turns / n + 1);

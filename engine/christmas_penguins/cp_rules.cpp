@@ -611,7 +611,7 @@ void cp_game::finish(const char* reason, events& out) {
   s_.claimant = -1;
   s_.stop_queue.clear();
   s_.reaction_seats.clear();
-  out.push_back(event::public_event(object("kind", "game_over", "reason", reason, "result", result())));
+  out.push_back(event::public_event(object("kind", "game_over", "reason", reason, "winners", winners())));
 }
 
 

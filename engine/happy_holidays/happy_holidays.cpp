@@ -205,8 +205,6 @@ void hh_game::emit_view(Sink& s) const {
   if (s_.ph == phase::over) s.null();
   else s.value(prompt_kind_name());
   s.member("rerolls", s_.rerolls);
-  s.key("result");
-  emit_result(s);
   s.key("rolled_colours");
   s.begin_array(2);
   if (s_.ph == phase::sleigh_colour)

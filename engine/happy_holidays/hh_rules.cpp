@@ -437,7 +437,7 @@ void hh_game::end_turn(events& out) {
 void hh_game::finish(const char* reason, events& out) {
   s_.ph = phase::over;
   s_.end_reason = reason;
-  out.push_back(event::public_event(object("kind", "game_over", "reason", reason, "result", result())));
+  out.push_back(event::public_event(object("kind", "game_over", "reason", reason, "winners", winners())));
 }
 
 }  // namespace tinsel::engine::happy_holidays::detail

@@ -737,7 +737,8 @@ void ub_game::end_turn(bool by_timeout, events& out) {
 void ub_game::finish(const char* reason, events& out) {
   s_.ph = phase::over;
   s_.end_reason = reason;
-  out.push_back(event::public_event(object("kind", "game_over", "reason", reason, "result", result())));
+  out.push_back(event::public_event(object("ended_by", s_.ended_by < 0 ? json(nullptr) : json(s_.ended_by), "kind", "game_over", "reason", reason,
+                                           "winners", winners())));
 }
 
 }  // namespace tinsel::engine::unterm_baum::detail

@@ -2,7 +2,8 @@
 //
 // The view is the secrecy boundary (rulebook 2.4). Before the end it is built from occupancy,
 // counts, families and turn bookkeeping only, plus the viewer's own wish list during ASSIGN and
-// MEMORIZE. Card faces and every wish list are added only once the game is over.
+// MEMORIZE. Card faces and every wish list leave only in the result, once the game is over (the
+// state's `result`: the view does not repeat them, so the last state carries each card once).
 #include <algorithm>
 
 #include "tinsel/json_text/sinks.hpp"
@@ -235,9 +236,8 @@ std::shared_ptr<const json> ub_game::shared_view() const {
 
 bool ub_game::write_shared_view(std::string& out) const {
   if (s_.ph == phase::assign || s_.ph == phase::memorize) return false;  // the views differ (A8)
-  // About six bytes per slot of the tree and the fields, and room for the rest (more at the end).
-  out.reserve(out.size() + 6 * (s_.tree.size() + static_cast<std::size_t>(s_.cfg.players * s_.cfg.grid())) +
-              (s_.ph == phase::over ? 8192 : 1024));
+  // About six bytes per slot of the tree and the fields, and room for the rest.
+  out.reserve(out.size() + 6 * (s_.tree.size() + static_cast<std::size_t>(s_.cfg.players * s_.cfg.grid())) + 1024);
   json_text::as_text(out, [&](auto& sink) { emit_view(sink, viewer::spectator()); });
   return true;
 }
@@ -285,8 +285,6 @@ void ub_game::emit_view(Sink& s, viewer v) const {
   s.key("prompt");
   if (over) s.null();
   else s.value(prompt_kind());
-  s.key("result");
-  emit_result(s);
   s.member("reveal_ms", cfg.reveal_ms);
   s.member("round", (s_.turn - 1) / n + 1);
   s.member("slots_per_row", cfg.c);
@@ -294,10 +292,6 @@ void ub_game::emit_view(Sink& s, viewer v) const {
   s.member("tie_break", cfg.exact_then_row ? "exactThenRow" : "shared");
   s.key("tree");
   emit_occupancy(s, s_.tree.data(), s_.tree.size());
-  if (over) {
-    s.key("tree_faces");
-    emit_list(s, s_.tree.size(), [&](std::size_t i) { emit_name_or_null(s, s_.tree[i]); });
-  }
   s.member("turn", s_.turn);
   s.key("wish_list");
   // A8: the owner's own list during ASSIGN and MEMORIZE only; never to spectators.
@@ -315,11 +309,10 @@ void ub_game::emit_view(Sink& s, viewer v) const {
   s.end_object();
 }
 
-// Before the end from occupancy, counts and the family only; the faces and the wishes once over.
+// From occupancy, counts and the family only, also after the end (the faces are in the result).
 template <class Sink>
 void ub_game::emit_player(Sink& s, int seat) const {
   const auto& cfg = s_.cfg;
-  const bool over = s_.ph == phase::over;
   const auto up = static_cast<std::size_t>(seat);
   const auto& field = s_.fields[up];
   const int count = field_count(seat);
@@ -332,20 +325,10 @@ void ub_game::emit_player(Sink& s, int seat) const {
   emit_family(s, fam);
   s.key("field");
   emit_list(s, rows, [&](std::size_t r) { emit_occupancy(s, field.data() + r * slots, slots); });
-  if (over) {
-    s.key("field_faces");
-    emit_list(s, rows, [&](std::size_t r) {
-      emit_list(s, slots, [&](std::size_t i) { emit_name_or_null(s, field[r * slots + i]); });
-    });
-  }
   s.key("members");
   emit_list(s, fam == empty ? 0 : rows, [&](std::size_t r) { s.value(family(fam).members[r]); });
   s.member("open_to_others", count < cfg.k - 1);
   s.member("seat", seat);
-  if (over) {
-    s.key("wishes");
-    emit_wishes(s, seat);
-  }
   s.end_object();
 }
 

@@ -171,7 +171,7 @@ json redacted_events(const events& evs, viewer v, const json& full, std::vector<
       if (body["motif"] != ub::motif_name(truth)) problems.push_back("revealed motif is not the card there");
       body["motif"] = "?";
     }
-    if (body["kind"] == "game_over") body["result"] = "?";
+    if (body["kind"] == "game_over") body["winners"] = "?";  // the twin's hidden cards score otherwise
     out.push_back(std::move(body));
   }
   return out;

@@ -2,6 +2,8 @@
 // timeout default (D#), and the other resolutions (A#). Each test is named after the rule it checks.
 // The secrecy property is tested in unterm_baum_secrecy_test.cpp; the setup is in
 // unterm_baum_common.hpp.
+#include <algorithm>
+
 #include "legal_domains.hpp"
 #include "unterm_baum_common.hpp"
 
@@ -344,6 +346,8 @@ TEST_CASE("UB-T3 immediate end (R12/A16): the owner's K-th card ends the game at
   CHECK(t.v()["players"][A]["open_to_others"] == false);
   const auto evs = t.ok(A, move(tree(10), at(A, 1, 2)));
   CHECK(kinds(evs) == std::vector<std::string>{"moved", "game_over"});
+  // The event says how it ended and who won; the cards are in the state's result, once.
+  CHECK(evs[1].body == json{{"kind", "game_over"}, {"reason", "field_complete"}, {"ended_by", A}, {"winners", {A}}});
   REQUIRE(t.g->is_over());
   CHECK_FALSE(t.g->current_prompt());
   CHECK(t.rejected(A, reveal(tree(0))) == "game_over");
@@ -356,13 +360,21 @@ TEST_CASE("UB-T3 immediate end (R12/A16): the owner's K-th card ends the game at
   // m01..m07 at round-robin cells plus m11: only m01 (0,0) is exact, the rest lie in other rows.
   CHECK(r["scores"] == json::array({4 + 7, 0}));
   CHECK(r["winners"] == json::array({A}));
-  // Everything is open at the end: faces, every wish list.
+  // Everything is open at the end, in the result: faces, every wish list.
+  const auto& cards = r["players"][A]["cards"];
+  CHECK(std::any_of(cards.begin(), cards.end(), [&](const json& c) {
+    return c["row"] == 1 && c["slot"] == 2 && c["motif"] == m(11) && c["points"] == 1;
+  }));
+  CHECK(r["players"][B]["wishes"] == rulebook_assign(B)["wishes"]);
+  CHECK(r["tree"][10].is_null());
+  CHECK(r["tree"][11] == m(12));
+  // The view does not repeat them: occupancy and counts only, as during the game.
   const json v = t.v(viewer::spectator());
-  CHECK(v["players"][A]["field_faces"][1][2] == m(11));
-  CHECK(v["players"][B]["wishes"] == rulebook_assign(B)["wishes"]);
-  CHECK(v["tree_faces"][10].is_null());
-  CHECK(v["tree_faces"][11] == m(12));
-  CHECK(v["result"] == r);
+  CHECK_FALSE(v.contains("result"));
+  CHECK_FALSE(v.contains("tree_faces"));
+  CHECK_FALSE(v["players"][A].contains("field_faces"));
+  CHECK_FALSE(v["players"][B].contains("wishes"));
+  CHECK(v["players"][A]["field"][1][2] == true);
 }
 
 TEST_CASE("UB-T4 action limits (A10): one reveal and one move, anyTwo: any two", "[unterm_baum][scenario]") {

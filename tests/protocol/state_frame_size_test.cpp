@@ -1,17 +1,18 @@
-// Issue 32: no `state` frame of any game is larger than 8 KB, for any player or spectator, under
-// the largest options a host may pick. Many random games of each game (commands picked from
-// game::commands, the domains written out, as the bots pick), each frame built by the protocol's
-// own state builder as the room builds it (complete_state_parts, make_state), with the longest
-// names a player may have in the result. Sizes are bytes of JSON text; nothing here is timed.
+// Issue 32: no `state` frame of any game is larger than 8 KB, for any player or spectator. Many
+// random games of each game (commands picked from game::commands, the domains written out, as the
+// bots pick), each frame built by the protocol's own state builder as the room builds it
+// (complete_state_parts, make_state), with the longest names a player may have in the result. Sizes
+// are bytes of JSON text; nothing here is timed.
 //
-// Not yet covered: Unterm Baum's last state, which carries the result (every card of every player
-// with its motif, match and points, and every wish list) three times: in view.result, in the
-// game_over event and in state.result (43 KB with 6 players and 20 cards each, 17 KB with 6 players
-// and default options). Making it compact changes the result format (a follow-up of issue 32); the
-// test reports its size and checks every other frame of the game.
+// Every frame counts, the last one too, under default options at 2 to 6 players and under the
+// largest options a host may pick, with one exception: the last Unterm Baum state with options far
+// above the defaults (40 decoys, or 20 cards per player; here at 6 players, the largest) turns over
+// up to 280 cards and wish-list entries, each once, in its result; docs/protocol.md ("How large a
+// state gets") names those sizes, and this test holds them to the bound the docs give (16 KB).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -25,15 +26,17 @@ using json = nlohmann::json;
 namespace {
 
 constexpr std::size_t frame_budget = 8192;  // docs/protocol.md, Limits: the default --max-frame-bytes
+constexpr std::size_t ub_largest_last = 16384;  // docs/protocol.md: the last state with 6 x 20 cards and 40 decoys
 
 struct largest_frame {
   std::size_t bytes = 0;
   std::string what;
-  std::size_t last_state = 0;  // Unterm Baum: the largest last state (not counted in bytes)
+  std::size_t last_state = 0;  // the largest last state (also counted in bytes, unless set apart)
 };
 
 // Plays `games` random games of `id` with `options` and returns the largest state frame seen.
-largest_frame play(const std::string& id, const json& options, int games, std::uint64_t seed) {
+// `last_apart`: the last state is reported in last_state only, not in bytes.
+largest_frame play(const std::string& id, const json& options, int games, std::uint64_t seed, bool last_apart) {
   const auto* info = engine::builtin_games().find(id);
   REQUIRE(info);
   auto normalized = info->normalize_options(options);
@@ -78,9 +81,9 @@ largest_frame play(const std::string& id, const json& options, int games, std::u
       protocol::complete_state_parts(parts, *g, {"K7M2QX", ++seq, 1796000000000LL, result});
       for (int s = -1; s < players; ++s) {
         const auto frame = protocol::make_state(*g, s < 0 ? engine::viewer::spectator() : engine::viewer::player(s), parts, size_hint);
-        if (id == "unterm_baum" && g->is_over()) {
+        if (g->is_over()) {
           out.last_state = std::max(out.last_state, frame.size());
-          continue;
+          if (last_apart) continue;
         }
         if (frame.size() <= out.bytes) continue;
         out.bytes = frame.size();
@@ -95,26 +98,43 @@ largest_frame play(const std::string& id, const json& options, int games, std::u
 
 }  // namespace
 
-TEST_CASE("no state frame is larger than 8 KB under the largest options except the last Unterm Baum state", "[protocol][frames]") {
+TEST_CASE("no state frame is larger than 8 KB, under default and the largest options", "[protocol][frames]") {
   struct variant {
     const char* game;
     json options;
     int games;
+    bool last_apart = false;  // the last state is held to ub_largest_last instead
   };
   const std::vector<variant> variants = {
+      {"happy_holidays", {{"maxPlayers", 2}}, 6},
+      {"happy_holidays", {{"maxPlayers", 4}}, 6},
+      {"happy_holidays", {{"maxPlayers", 6}}, 6},
+      {"happy_holidays", {{"maxPlayers", 6}, {"giftsPerColour", 15}}, 12},
+      {"christmas_penguins", {{"maxPlayers", 2}}, 6},
+      {"christmas_penguins", {{"maxPlayers", 4}}, 6},
+      {"christmas_penguins", {{"maxPlayers", 6}}, 6},
       {"christmas_penguins", {{"maxPlayers", 6}, {"boardRadius", 4}, {"fleeRange", "anyRefuge"}, {"stones", "4/4/4"}}, 12},
       {"christmas_penguins", {{"maxPlayers", 6}, {"boardRadius", 4}, {"connectivityGuard", false}, {"stones", "4/4/4"}}, 8},
       {"christmas_penguins", {{"maxPlayers", 4}, {"boardRadius", 4}, {"fleeRange", "anyRefuge"}}, 8},
-      {"unterm_baum", {{"maxPlayers", 6}, {"cardsToRemember", 20}, {"decoys", 40}}, 6},
-      {"unterm_baum", {{"maxPlayers", 6}, {"cardsToRemember", 20}}, 6},
+      {"unterm_baum", {{"maxPlayers", 2}}, 12},
+      {"unterm_baum", {{"maxPlayers", 4}}, 12},
+      {"unterm_baum", {{"maxPlayers", 6}}, 12},
+      {"unterm_baum", {{"maxPlayers", 6}, {"decoys", 40}}, 6, true},
+      {"unterm_baum", {{"maxPlayers", 6}, {"cardsToRemember", 20}, {"decoys", 40}}, 6, true},
+      {"unterm_baum", {{"maxPlayers", 6}, {"cardsToRemember", 20}}, 6, true},
       {"unterm_baum", {{"maxPlayers", 2}, {"cardsToRemember", 20}, {"decoys", 40}}, 6},
-      {"happy_holidays", {{"maxPlayers", 6}, {"giftsPerColour", 15}}, 12},
   };
   for (const auto& v : variants) {
-    const auto largest = play(v.game, v.options, v.games, 32);
+    const auto largest = play(v.game, v.options, v.games, 32, v.last_apart);
+    std::printf("%-18s %-92s largest %5zu B, last state %5zu B\n", v.game, v.options.dump().c_str(), largest.bytes,
+                largest.last_state);
     INFO(largest.what << ": " << largest.bytes << " bytes");
     CHECK(largest.bytes <= frame_budget);
     CHECK(largest.bytes > 0);
-    if (largest.last_state) WARN(v.game << " " << v.options.dump() << ": the last state (not checked) " << largest.last_state << " bytes");
+    CHECK(largest.last_state > 0);
+    if (v.last_apart) {
+      INFO(v.game << " " << v.options.dump() << ": the last state " << largest.last_state << " bytes");
+      CHECK(largest.last_state <= ub_largest_last);
+    }
   }
 }

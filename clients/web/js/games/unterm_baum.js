@@ -159,6 +159,11 @@ function clickable(loc, occupied, ctx, ui) {
   return false;
 }
 
+// After the end, the motif on a table's card, from the state's result (the view shows occupancy only).
+function fieldFace(seat, row, slot, ctx) {
+  return ctx.state.result?.players?.[seat]?.cards?.find((c) => c.row === row && c.slot === slot)?.motif || null;
+}
+
 // One place: free (a dashed outline), or a card that turns over (the back, and the motif while a
 // reveal is open or after the end). The element stays across renders, so adding `open` flips it.
 function cardHtml(loc, occupied, face, ctx, ui) {
@@ -248,7 +253,7 @@ function treeTiers(n) {
 // fit lying under the tree on its skirt.
 function treeHtml(ctx, ui) {
   const v = ctx.view;
-  const faces = v.tree_faces || [];
+  const faces = ctx.state.result?.tree || [];  // after the end: what lies where
   const n = v.tree.length;
   const { tiers, hung, widest } = treeTiers(n);
   const card = (i) => cardHtml({ tree: i }, v.tree[i], faces[i] || null, ctx, ui);
@@ -282,7 +287,7 @@ function chipColours(hex) {
 function fieldHtml(p, ctx, ui) {
   const rows = p.field.map((row, r) => {
     const member = memberName(p.members?.[r], ctx) || t('ub.row', { n: r + 1 });
-    const cells = row.map((occ, s) => cardHtml({ seat: p.seat, row: r, slot: s }, occ, p.field_faces?.[r]?.[s] || null, ctx, ui));
+    const cells = row.map((occ, s) => cardHtml({ seat: p.seat, row: r, slot: s }, occ, fieldFace(p.seat, r, s, ctx), ctx, ui));
     return `<div class="ub-row"><span class="member">${esc(member)}</span><div class="cells ${row.length > 6 ? 'long' : ''}" style="--cols:${row.length}">${cells.join('')}</div></div>`;
   });
   const fam = p.family ? ` · ${familyName(p.family)}` : '';
