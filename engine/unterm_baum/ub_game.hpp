@@ -178,7 +178,7 @@ class ub_game final : public game {
   // tinsel/json_text/sinks.hpp: as json (legal, view, result, the locations in events) and as text
   // (write_legal, write_shared_view). Every object's keys in ascending order.
   template <class Sink>
-  void emit_legal(Sink& s, int seat, bool expand = false) const;  // ub_rules.cpp, as the three below
+  void emit_legal(Sink& s, int seat, bool expand = false) const;  // ub_legal.cpp, as the five below
   template <class Sink>
   void emit_legal_assign(Sink& s, int seat) const;  // sent to this seat only: its own motifs (A8)
   template <class Sink>
