@@ -108,6 +108,7 @@ await run('browser: a timed game shows whose clock it is and what happens; heade
       if ((await page.evaluate(() => document.documentElement.lang)) !== lang) await page.locator('#lang').click();
       for (const [size, viewport] of [['390', phone], ['desktop', desktop]]) {
         await page.setViewportSize(viewport);
+        await sleep(300); // not an assertion: lets the first-turn tip follow the new layout before the picture
         await assertNoSideScroll(page, `timed turn, ${lang}, ${size}`);
         await assertCleanText(page, lang);
         await screenshot(page, `calls-timed-${page.playerName.toLowerCase()}-${lang}-${size}.png`);

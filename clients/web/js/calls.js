@@ -18,8 +18,8 @@
 // connection's grace out of it, docs/protocol.md "Timeouts"), and says whose decision it is and
 // what happens when it runs out.
 import { t } from './i18n.js';
-import { gameTitle, seatName, store } from './state.js';
-import { esc, formatSeconds, secondsLeft, settings } from './util.js';
+import { gameTitle, games, seatName, store } from './state.js';
+import { esc, secondsLeft, settings } from './util.js';
 
 const calls = (window.__tinselCalls = window.__tinselCalls || []);
 
@@ -229,12 +229,30 @@ export function clockHtml(state, room) {
   if (seats.length && !people.length) return '';
   if (!prompt.deadline) return `<span class="timer muted" data-testid="clock">${esc(t('game.no_timer'))}</span>`;
   const mine = store.seat !== null && store.seat !== undefined && seats.includes(store.seat);
+  // A window that only waits for whoever wants to act (Christmas Penguins' "Stop!") closes by
+  // itself: nobody's choice is made for them, play just goes on.
+  const window_ = games[room?.game]?.windowPrompts?.includes(prompt.kind);
   let key = 'calls.clock_nobody';
-  if (mine) key = 'calls.clock_you';
+  if (window_) key = 'calls.clock_nobody';
+  else if (mine) key = 'calls.clock_you';
   else if (people.length === 1) key = 'calls.clock_one';
   else if (people.length > 1) key = 'calls.clock_many';
   const mark = '\u0000';
   const [before, after = ''] = t(key, { time: mark, name: people.length === 1 ? seatName(people[0]) : '' }).split(mark);
   const left = secondsLeft(prompt.deadline);
-  return `<span class="timer ${left <= 15 ? 'urgent' : ''}" data-testid="clock" title="${esc(t('a11y.timer'))}"><span aria-hidden="true">⏱</span> ${esc(before)}<span class="countdown" data-deadline="${prompt.deadline}">${formatSeconds(left)}</span>${esc(after)}</span>`;
+  return `<span class="timer ${left <= 15 ? 'urgent' : ''}" data-testid="clock" title="${esc(t('a11y.timer'))}"><span aria-hidden="true">⏱</span> ${esc(before)}<span class="countdown" data-clock="${prompt.deadline}">${clockText(left)}</span>${esc(after)}</span>`;
 }
+
+// Always minutes and seconds ("0:45"), so that "in 0:45" reads as a time.
+function clockText(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+// The clocks count down between states (app.js's tick counts the [data-deadline] ones).
+setInterval(() => {
+  for (const el of document.querySelectorAll('[data-clock]')) {
+    const left = secondsLeft(Number(el.dataset.clock));
+    el.textContent = clockText(left);
+    el.closest('.timer')?.classList.toggle('urgent', left <= 15);
+  }
+}, 500);
