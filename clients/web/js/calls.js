@@ -17,7 +17,7 @@
 // (prompt.deadline: the prompt's timer, or an away player's few seconds; the server leaves a lost
 // connection's grace out of it, docs/protocol.md "Timeouts"), and says whose decision it is and
 // what happens when it runs out.
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 import { gameTitle, games, seatName, store } from './state.js';
 import { esc, secondsLeft, settings } from './util.js';
 
@@ -173,11 +173,19 @@ function header() {
   button.classList.toggle('off', off);
   button.title = t(off ? 'calls.mute_title_off' : 'calls.mute_title_on');
   button.setAttribute('aria-label', t('calls.mute_label'));
-  button.innerHTML = `<span aria-hidden="true">${off ? '🔕' : '🔔'}</span> <span class="mute-text">${esc(t(off ? 'calls.sound_off' : 'calls.sound_on'))}</span>`;
+  const html = `<span aria-hidden="true">${off ? '🔕' : '🔔'}</span> <span class="mute-text">${esc(t(off ? 'calls.sound_off' : 'calls.sound_on'))}</span>`;
+  if (button.dataset.html !== html) { // only when it changes: a tap on it is never lost to a redraw
+    button.innerHTML = html;
+    button.dataset.html = html;
+  }
 }
 
+// Android's browsers show notifications only through a service worker, which this page does not
+// have (yet): there, sound and vibration call, and no offer promises a message that never comes.
+const canNotify = typeof window.Notification === 'function' && !/Android/i.test(navigator.userAgent);
+
 function offerWanted() {
-  return typeof window.Notification === 'function' && Notification.permission === 'default' && !muted() &&
+  return canNotify && Notification.permission === 'default' && !muted() &&
     !settings.get('notifyAsked') && store.seat !== null && store.seat !== undefined && store.room?.status === 'playing';
 }
 
@@ -202,10 +210,13 @@ function offer() {
     });
     document.querySelector('header.top')?.after(box);
   }
-  box.setAttribute('aria-label', t('calls.offer_label'));
-  box.innerHTML = `<span class="calls-offer-text">🔔 ${esc(t('calls.offer'))}</span>
-    <span class="calls-offer-buttons"><button type="button" class="small primary" data-calls="yes" data-testid="calls-yes">${esc(t('calls.offer_yes'))}</button>
-    <button type="button" class="small" data-calls="no" data-testid="calls-no">${esc(t('calls.offer_no'))}</button></span>`;
+  if (box.dataset.lang !== lang()) { // only in a new language: a tap on it is never lost to a redraw
+    box.dataset.lang = lang();
+    box.setAttribute('aria-label', t('calls.offer_label'));
+    box.innerHTML = `<span class="calls-offer-text">🔔 ${esc(t('calls.offer'))}</span>
+      <span class="calls-offer-buttons"><button type="button" class="small primary" data-calls="yes" data-testid="calls-yes">${esc(t('calls.offer_yes'))}</button>
+      <button type="button" class="small" data-calls="no" data-testid="calls-no">${esc(t('calls.offer_no'))}</button></span>`;
+  }
   box.hidden = false;
 }
 
