@@ -4806,7 +4806,7 @@ export interface ChristmasPenguinsPrompt {
     | 'stopped';
   seats: Seats4;
   /**
-   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off) (reaction: reactionWindowMs; stopped: stopSeconds).
+   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off) (reaction: reactionWindowMs; stopped: stopSeconds). The time a decision is really taken for a player who is there (this prompt's timer, or an away seat's few seconds, whichever is first); the reconnection grace of a disconnected seat is not in it (the room push shows who is disconnected).
    */
   deadline: null | number;
 }
@@ -4945,7 +4945,7 @@ export interface HappyHolidaysPrompt {
     'take_reindeer_or_roll' | 'take_reindeer' | 'roll' | 'sleigh_colour' | 'choose_sleigh' | 'wish_colour';
   seats: Seats6;
   /**
-   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off); on a timeout the next state's events begin with timed_out, followed by the events of the default (e.g. took_reindeer, rolled).
+   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off); on a timeout the next state's events begin with timed_out, followed by the events of the default (e.g. took_reindeer, rolled). The time a decision is really taken for a player who is there (this prompt's timer, or an away seat's few seconds, whichever is first); the reconnection grace of a disconnected seat is not in it (the room push shows who is disconnected).
    */
   deadline: null | number;
 }
@@ -5612,7 +5612,7 @@ export interface UntermBaumPrompt {
   kind: 'assign' | 'memorize' | 'turn';
   seats: Seats7;
   /**
-   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off); memorize always has one.
+   * Server time (milliseconds since the Unix epoch) at which the default will be applied, or null when no timer runs (timer off); memorize always has one. The time a decision is really taken for a player who is there (this prompt's timer, or an away seat's few seconds, whichever is first); the reconnection grace of a disconnected seat is not in it (the room push shows who is disconnected).
    */
   deadline: null | number;
 }

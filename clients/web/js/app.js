@@ -9,6 +9,7 @@ import { addTexts, lang, list, setLang, t } from './i18n.js';
 import { showMoments } from './moments.js';
 import { estimateText, readOptions, screenHtml } from './screens.js';
 import { afterRender } from './coach.js';
+import { callsAfterState, renderCalls } from './calls.js';
 import morphdom from '../vendor/morphdom/morphdom-esm.js';
 import { measure, play } from './motion.js';
 import { defaultsOf, optionSpecs } from './options.js';
@@ -188,6 +189,7 @@ function onState(msg, info) {
   if (!first && !info?.join && !msg.resync && msg.replayed_from === undefined) showMoments(msg, board, context());
   const ended = msg.over && !wasOver;
   render();
+  callsAfterState(store.state, wasOver); // your turn calls you (sound, vibration, notification)
   // The end of a game: the results are at the top of the screen, so the page goes there (the
   // morphed screen would otherwise keep wherever the last move left it).
   if (ended) window.scrollTo({ top: 0 });
@@ -283,6 +285,7 @@ function keepOpen(from, to) {
 // Re-renders the main area, keeping what the user is typing.
 export function render() {
   renderHeader();
+  renderCalls(); // the mute switch and the notification offer
   const screen = $('#screen');
   const focused = document.activeElement?.id;
   const kept = {};

@@ -91,7 +91,9 @@ export function afterRender() {
   if (!active) {
     const mem = memory();
     if (!game || mem.off || mem.seen?.[game] || !myTurn()) return;
-    const deadline = store.state.prompt?.deadline;
+    // Timed only when the turn bar shows a clock (calls.js shows one only for a decision the game
+    // really takes for the player): the tip never promises a timeout the game will not keep.
+    const deadline = document.querySelector('#screen .turn-bar .countdown') ? store.state.prompt?.deadline : null;
     const left = deadline ? (deadline - Date.now()) / 1000 : Infinity;
     if (left < minSeconds) return; // no time to read: maybe on a later turn
     active = { game, step: 0, timed: Boolean(deadline) };

@@ -5,7 +5,8 @@ import { inviteHtml, nameField } from './invite.js';
 import { addTexts, list, t } from './i18n.js';
 import { defaultsOf, fieldOf, optionSpecs, seatsMax, unitOf } from './options.js';
 import { boardReady, displayName, errorText, gameTitle, games, isHost, loadBoard, roomBoard, seatColours, seatName, store } from './state.js';
-import { concrete, esc, formatSeconds, secondsLeft, settings } from './util.js';
+import { concrete, esc, settings } from './util.js';
+import { clockHtml } from './calls.js';
 import { helpButton } from './help.js';
 
 addTexts({
@@ -295,11 +296,8 @@ function gameHtml(room, g, ctx) {
   if (own) ({ turn: turnLine, what } = own);
   // A tab in the background still tells its player when it is their turn.
   document.title = mine ? `▶ ${t('game.your_turn')} · Tinsel` : `${gameTitle(room.game, room.title)} · Tinsel`;
-  const timer = prompt && !state.over
-    ? (prompt.deadline
-      ? `<span class="timer" title="${esc(t('game.time_left'))}"><span aria-hidden="true">⏱</span> <span class="visually-hidden">${esc(t('a11y.timer'))}:</span> <span class="countdown" data-deadline="${prompt.deadline}">${formatSeconds(secondsLeft(prompt.deadline))}</span></span>`
-      : `<span class="timer muted">${esc(t('game.no_timer'))}</span>`)
-    : '';
+  // The clock only for a decision the game will really take for someone, saying whose (calls.js).
+  const timer = clockHtml(state, room);
   const spectator = store.seat === null ? `<p class="muted">${esc(t('game.spectating'))}</p>` : '';
   // A player whose time ran out twice in a row is "away": the game then chooses for them after a few
   // seconds (rulebook C5). They are told so, and how to play on.

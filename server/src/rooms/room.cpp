@@ -154,11 +154,13 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   pass_host_if_needed();
   spdlog::info("room joined room={} player={} seat={} resumed={} members={}", code_, who.player_id, seat_index, resumed,
                members_.size());
-  send_join(p, who, seat_index, spectator, resumed, in_this_game ? last_seq : std::nullopt, id, budget);
   if (resumed && status_ == status::playing) {
-    arm_prompt_timer();  // a returning player gets the normal timers again
+    // A returning player gets the normal timers again, before the state that answers the join:
+    // that state shows their deadline as it is now (no longer the away delay).
+    arm_prompt_timer();
     arm_bot_timer();
   }
+  send_join(p, who, seat_index, spectator, resumed, in_this_game ? last_seq : std::nullopt, id, budget);
 }
 
 // What the join sends: its ok, the room push (to everyone), the chat, and with a game its log

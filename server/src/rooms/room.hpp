@@ -210,7 +210,7 @@ class room : public std::enable_shared_from_this<room> {
   // Applies a seat's command (from a player or the bot) and tells everyone.
   engine::outcome<engine::events> play(int seat_index, const json& command);
   void arm_prompt_timer();
-  std::optional<std::chrono::steady_clock::time_point> seat_due(const seat& st, const engine::prompt& pr) const;
+  std::optional<std::chrono::steady_clock::time_point> seat_due(const seat& st, const engine::prompt& pr, bool with_grace = true) const;
   void on_prompt_timer(std::uint64_t serial);
   void do_skip(const pptr& p, int seat_index, const json& id);
   // A member taking changes was sent `v`'s whole current view: the base of its next patch.

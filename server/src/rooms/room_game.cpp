@@ -165,14 +165,17 @@ engine::outcome<engine::events> room::play(int seat_index, const json& command) 
 // opened, so answers from other seats of a simultaneous prompt do not extend it), or sooner for a
 // seat nobody answers (disconnected: after the reconnection grace; away: after away_delay). Seats
 // the server plays are moved by the bot timer instead. nullopt: no timer for this seat.
-std::optional<clock::time_point> room::seat_due(const seat& st, const engine::prompt& pr) const {
+// `with_grace` false: the time a decision is taken for a player who is there (what
+// prompt.deadline shows); a lost connection's grace is not a turn clock (issue 31).
+std::optional<clock::time_point> room::seat_due(const seat& st, const engine::prompt& pr, bool with_grace) const {
   const auto opened = table_.prompt_opened();
   std::optional<clock::time_point> due;
   if (pr.timeout_ms) due = opened + std::chrono::milliseconds(*pr.timeout_ms);
   std::optional<clock::time_point> own;
   if (st.played_by_server()) return std::nullopt;
-  if (st.connection == 0) own = st.disconnected_at + cfg_.reconnect_grace;
-  else if (st.away) own = opened + cfg_.away_delay;
+  if (st.connection == 0) {
+    if (with_grace) own = st.disconnected_at + cfg_.reconnect_grace;
+  } else if (st.away) own = opened + cfg_.away_delay;
   if (own && (!due || *own < *due)) due = own;
   return due;
 }
@@ -186,6 +189,7 @@ void room::arm_prompt_timer() {
   const auto opened = table_.prompt_opened(pr->serial, now);
   std::optional<clock::time_point> due;
   if (pr->timeout_ms) due = opened + std::chrono::milliseconds(*pr->timeout_ms);
+  auto shown = due;  // prompt.deadline: without the grace of a lost connection
   for (int s : pr->seats) {
     if (s < 0 || static_cast<std::size_t>(s) >= seats_.size()) continue;
     auto& st = seats_[static_cast<std::size_t>(s)];
@@ -196,9 +200,10 @@ void room::arm_prompt_timer() {
       broadcast_room();
     }
     if (auto d = seat_due(st, *pr); d && (!due || *d < *due)) due = d;
+    if (auto d = seat_due(st, *pr, false); d && (!shown || *d < *shown)) shown = d;
   }
   if (!due) return;
-  table_.arm_prompt_timer(*due, now, [self = shared_from_this(), serial = pr->serial] {
+  table_.arm_prompt_timer(*due, shown, now, [self = shared_from_this(), serial = pr->serial] {
     self->run_op([serial](room& r) { r.on_prompt_timer(serial); });
   });
 }

@@ -222,9 +222,12 @@ table::clock::time_point table::prompt_opened(std::uint64_t serial, clock::time_
   return prompt_opened_;
 }
 
-void table::arm_prompt_timer(clock::time_point due, clock::time_point now, std::function<void()> fire) {
-  deadline_ = std::chrono::system_clock::now() +
-              std::chrono::duration_cast<std::chrono::system_clock::duration>(std::max(clock::duration::zero(), due - now));
+void table::arm_prompt_timer(clock::time_point due, std::optional<clock::time_point> shown, clock::time_point now,
+                             std::function<void()> fire) {
+  deadline_.reset();
+  if (shown)
+    deadline_ = std::chrono::system_clock::now() + std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                                       std::max(clock::duration::zero(), *shown - now));
   prompt_timer_.expires_at(due);
   prompt_timer_.async_wait([fire = std::move(fire)](boost::system::error_code ec) {
     if (!ec) fire();

@@ -97,8 +97,10 @@ class table {
   // The prompt's timer starts again from now (after a restart or a rebuild).
   void restart_prompt_clock() { prompt_serial_ = ~std::uint64_t{0}; }
   // Timers: `fire` runs (as an operation of the room) when due; arming again cancels the last.
-  // `now`: when the room worked out `due` (the deadline the frames show counts from it).
-  void arm_prompt_timer(clock::time_point due, clock::time_point now, std::function<void()> fire);
+  // `shown`: the deadline the frames show (prompt.deadline; none: null), which leaves out a lost
+  // connection's grace; `now`: when the room worked out both (the shown deadline counts from it).
+  void arm_prompt_timer(clock::time_point due, std::optional<clock::time_point> shown, clock::time_point now,
+                        std::function<void()> fire);
   void arm_bot_timer(std::function<void()> fire);
   void cancel_prompt_timer();
   void cancel_bot_timer() { bot_timer_.cancel(); }
