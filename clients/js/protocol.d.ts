@@ -3697,6 +3697,10 @@ export interface RoomServerToClient {
            * connected; away (timed out twice in a row: their prompts resolve by default after 3 s until they send a command); disconnected (connection lost, seat kept); gone (left during a game, kicked, or not back within the grace: the bot plays it); bot (a server bot sits here).
            */
           status: 'connected' | 'away' | 'disconnected' | 'gone' | 'bot';
+          /**
+           * Server time (milliseconds since the Unix epoch) since when the seat has had its status, for disconnected, away and gone (a client shows "dropped 2 min ago" from it, also after a reload); null for connected and bot. After a server restart, the time the room came back.
+           */
+          since: number | null;
         }
       | {
           /**
@@ -3721,6 +3725,19 @@ export interface RoomServerToClient {
      * How many spectators are in the room.
      */
     spectators: number;
+    /**
+     * The spectators in the room now, one entry per spectator connection (so as many as spectators), in the order they joined, by the name from their hello. A player who also watches from another page is listed here too.
+     */
+    watchers: {
+      /**
+       * A public player id: p_ and 16 hex digits, or bot_N for a server bot.
+       */
+      player: string;
+      /**
+       * The spectator's display name.
+       */
+      name: string;
+    }[];
     /**
      * lobby (no game yet), playing, finished (a game ended; the host may start another) or closed (the host closed the room: the last push from it).
      */

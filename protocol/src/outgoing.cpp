@@ -39,8 +39,12 @@ std::string make_room(const room_fields& r) {
   for (std::size_t i = 0; i < r.seats.size(); ++i) {
     const auto& s = r.seats[i];
     if (s.player.empty()) seats.push_back({{"seat", i}, {"player", nullptr}, {"name", nullptr}, {"status", "empty"}});
-    else seats.push_back({{"seat", i}, {"player", s.player}, {"name", s.name}, {"status", s.status}});
+    else
+      seats.push_back({{"seat", i}, {"player", s.player}, {"name", s.name}, {"status", s.status},
+                       {"since", s.since ? json(*s.since) : json(nullptr)}});
   }
+  json watchers = json::array();
+  for (const auto& w : r.watchers) watchers.push_back({{"player", w.player}, {"name", w.name}});
   json kicked = json::array();
   for (const auto& k : r.kicked) kicked.push_back({{"player", k.player}, {"name", k.name}});
   return dump({{"type", "room"},
@@ -54,6 +58,7 @@ std::string make_room(const room_fields& r) {
                  {"host", r.host.empty() ? json(nullptr) : json(r.host)},
                  {"seats", std::move(seats)},
                  {"spectators", r.spectators},
+                 {"watchers", std::move(watchers)},
                  {"status", r.status},
                  {"seq", r.seq},
                  {"result", r.result},

@@ -244,7 +244,7 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
   await clara.page.goto(`${baseUrl}/watch/${code}`);
   await clara.page.fill('#name', 'Clara');
   await clara.page.locator('button[data-as="spectator"]').click();
-  await oma.page.getByText('1 person watching').waitFor();
+  await oma.page.getByTestId('watchers').getByText('Watching: Clara').waitFor();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
   await oma.page.locator('.cp-board').waitFor();
 

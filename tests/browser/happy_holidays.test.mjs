@@ -95,7 +95,7 @@ await run('browser: Happy Holidays from invite to results', async ({ browser, ba
   await tom.page.goto(`${baseUrl}/watch/${code}`);
   await tom.page.fill('#name', 'Onkel Tom');
   await tom.page.getByRole('button', { name: 'Just watch' }).click();
-  await oma.page.getByText('1 person watching').waitFor();
+  await oma.page.getByTestId('watchers').getByText('Watching: Onkel Tom').waitFor();
 
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
   await oma.page.getByTestId('turn').waitFor();

@@ -14,6 +14,7 @@ import morphdom from '../vendor/morphdom/morphdom-esm.js';
 import { measure, play } from './motion.js';
 import { defaultsOf, optionSpecs } from './options.js';
 import { refreshInvite } from './invite.js';
+import { initChat, noteChat, renderChatButton } from './presence.js';
 import { displayName, errorText, gameTitle, games, loadBoard, onBoard, parseRoute, roomBoard, seatColours, seatInk, seatLabel, seatName, seatOnColour, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
@@ -57,6 +58,7 @@ conn.on('chat', (msg) => {
   store.chat.push(msg);
   if (store.chat.length > 100) store.chat.shift();
   renderChat();
+  noteChat(msg); // a badge and a toast while the chat is out of sight (presence.js)
 });
 conn.on('chat_history', (msg) => {
   // What was said before we (re)joined: the room's last 100 lines replace ours.
@@ -267,6 +269,7 @@ function renderHeader() {
   brand.setAttribute('aria-label', t('a11y.home'));
   $('#side').setAttribute('aria-label', t('a11y.side'));
   $('#chat-send').setAttribute('aria-label', t('a11y.chat_send'));
+  renderChatButton();
 }
 
 // morphdom pairs old and new elements among siblings by this key: an id, or data-key where a
@@ -673,6 +676,8 @@ $('#lang').addEventListener('click', () => {
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible' && (conn.status === 'reconnecting' || conn.status === 'restarting')) conn.reconnect();
 });
+
+initChat();
 
 // Start: a returning visitor (saved name) connects at once; a new one after typing a name.
 const savedName = settings.get('name');

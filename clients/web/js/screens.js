@@ -8,6 +8,7 @@ import { boardReady, displayName, errorText, gameTitle, games, isHost, loadBoard
 import { concrete, esc, settings } from './util.js';
 import { clockHtml } from './calls.js';
 import { helpButton } from './help.js';
+import { droppedTurnLine, presenceHtml, skipExplainHtml, stateText, watchersHtml } from './presence.js';
 
 addTexts({
   en: { 'game.loading_board': 'Loading the board…' },
@@ -204,9 +205,11 @@ function seatsHtml(room, controls) {
     }
     return `<li class="seat status-${esc(s.status)}"><span class="who"><span class="dot" style="--c:${colour}"></span><strong>${esc(displayName(s.name, s.player))}</strong></span>
       ${tags.length ? `<span class="tag">${esc(tags.join(', '))}</span>` : ''}
-      <span class="status">${esc(t(`status.${s.status}`))}</span> ${buttons.join(' ')}</li>`;
+      <span class="status"${s.status === 'disconnected' && s.since ? ` data-since="${Number(s.since)}"` : ''}>${esc(stateText(s))}</span> ${buttons.join(' ')}</li>`;
   });
-  const watching = room.spectators ? `<p class="muted">${esc(t('lobby.spectators', { n: room.spectators }))}</p>` : '';
+  // Who watches, by name (presence.js); a count only from a server that does not name them.
+  const watching = room.watchers ? watchersHtml(room)
+    : room.spectators ? `<p class="muted">${esc(t('lobby.spectators', { n: room.spectators }))}</p>` : '';
   // Whom the host sent away stays away until the host lets them back.
   const away = isHost() && room.kicked?.length
     ? `<ul class="sent-away" data-testid="sent-away">${room.kicked.map((k) => `<li><span>${esc(t('lobby.sent_away', { name: k.name }))}</span>
@@ -286,7 +289,10 @@ function gameHtml(room, g, ctx) {
   let turnLine;
   if (state.over) turnLine = t('game.over');
   else if (mine) turnLine = t('game.your_turn');
-  else if (prompt && prompt.seats.length === 1) turnLine = t('game.turn_of', { name: seatName(prompt.seats[0]) });
+  else if (prompt && prompt.seats.length === 1) {
+    // "Oma Rosi's turn — connection lost" when the player on turn has dropped (presence.js).
+    turnLine = droppedTurnLine(room, prompt.seats, seatName(prompt.seats[0])) || t('game.turn_of', { name: seatName(prompt.seats[0]) });
+  }
   else if (prompt && prompt.seats.length > 1) turnLine = t('game.waiting_for', { names: list(prompt.seats.map(seatName)) });
   else turnLine = prompt ? g.promptText(ctx) || '' : ''; // a prompt that waits on nobody (memorising) says what happens
   let what = mine ? g.promptText(ctx) || '' : '';
@@ -314,7 +320,8 @@ function gameHtml(room, g, ctx) {
   const showAt = waitedFor.some((s) => room.seats[s]?.status === 'disconnected') ? 0 : waiting.since + skipAfterMs;
   const skip = waitedFor.length
     ? `<p class="host-skip" data-show-at="${showAt}" ${Date.now() < showAt ? 'hidden' : ''}>${waitedFor.map((s) => `<button class="small" data-act="skip" data-seat="${s}" data-testid="skip-${s}"
-        title="${esc(t('game.skip_title', { name: seatName(s) }))}">⏭ ${esc(t('game.skip', { name: seatName(s) }))}</button>`).join(' ')}</p>`
+        title="${esc(t('game.skip_title', { name: seatName(s) }))}">⏭ ${esc(t('game.skip', { name: seatName(s) }))}</button>`).join(' ')}
+        ${skipExplainHtml(waitedFor.map(seatName))}</p>`
     : '';
   const board = g.render(ctx);
   const handled = new Set(g.boardEntries ? g.boardEntries(ctx) : []);
@@ -330,7 +337,10 @@ function gameHtml(room, g, ctx) {
         <h3>${esc(t('game.you_may'))}</h3>
         ${extra}
         <div class="buttons">${buttons.join('')}</div></section>`;
+  // Who is here, at a glance, above the turn bar: on turn, the seats the game waits on.
+  const strip = presenceHtml(room, state.over ? [] : prompt?.seats || []);
   return `<section class="game game-${esc(room.game)}">
+    ${strip}
     <div class="turn-bar ${mine ? 'mine' : ''}" role="status">
       <strong class="turn" data-testid="turn">${esc(turnLine)}</strong>
       <span class="what">${esc(what)}</span> ${timer} ${helpButton(room.game, 'game', 'small')}

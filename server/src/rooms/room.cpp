@@ -148,7 +148,7 @@ void room::do_join(const pptr& p, identity who, bool spectator,
   if (seat_index < 0 && spectator_count() >= cfg_.max_spectators_per_room)
     return refuse(errc::too_many_spectators, "this room has as many spectators as it allows (" +
                                                  std::to_string(cfg_.max_spectators_per_room) + ")");
-  members_.emplace(connection, member{p, who, seat_index, std::nullopt, -1});
+  members_.emplace(connection, member{p, who, seat_index, std::nullopt, -1, ++joins_});
   if (spectator) watchers_.insert(who.player_id);
   if (host_.empty() && !spectator) host_ = who.player_id;
   pass_host_if_needed();
@@ -314,23 +314,39 @@ void room::do_expire() {
 }
 
 std::string room::room_frame(std::string_view status_override) const {
+  const auto now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   std::vector<protocol::room_seat> seats;
   seats.reserve(seats_.size());
   for (const auto& st : seats_) {
-    const char* state = st.bot                ? "bot"
-                        : st.gone             ? "gone"
-                        : st.connection == 0  ? "disconnected"
-                        : st.away             ? "away"
-                                              : "connected";
-    seats.push_back({st.player_id, st.name, state});
+    const std::string_view state = st.bot               ? "bot"
+                                   : st.gone            ? "gone"
+                                   : st.connection == 0 ? "disconnected"
+                                   : st.away            ? "away"
+                                                        : "connected";
+    if (st.player_id.empty()) st.shown_status = {};
+    else if (st.shown_status != state) {
+      st.shown_status = state;
+      st.shown_since_ms = now_ms;
+    }
+    const bool timed = state == "disconnected" || state == "away" || state == "gone";
+    seats.push_back({st.player_id, st.name, state, timed ? std::optional<std::int64_t>(st.shown_since_ms) : std::nullopt});
   }
+  // Spectators in the order they joined (members_ is ordered by connection).
+  std::vector<const member*> watching;
+  for (const auto& [c, m] : members_)
+    if (m.seat < 0) watching.push_back(&m);
+  std::sort(watching.begin(), watching.end(), [](const member* a, const member* b) { return a->joined < b->joined; });
+  std::vector<protocol::watcher_entry> watchers;
+  watchers.reserve(watching.size());
+  for (const auto* m : watching) watchers.push_back({m->who.player_id, m->who.name});
   const auto range = game_.seats(options_);
   std::lock_guard lock(kicked_mutex_);
   std::vector<protocol::sent_away_entry> kicked;
   for (const auto& [player, who] : kicked_) kicked.push_back({player, who.name});
   return protocol::make_room({code_, game_.id, game_.title, options_, range.min, range.max, host_, std::move(seats),
                               spectator_count(), status_override.empty() ? status_name() : status_override,
-                              table_.seq(), table_.last_result(), std::move(kicked)});
+                              table_.seq(), table_.last_result(), std::move(kicked), std::move(watchers)});
 }
 
 long room::spectator_count() const {

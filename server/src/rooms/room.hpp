@@ -126,6 +126,11 @@ class room : public std::enable_shared_from_this<room> {
     bool away = false;            // rulebook C5: timed out repeatedly; prompts resolve quickly
     int timeouts = 0;             // consecutive timeouts
     std::chrono::steady_clock::time_point disconnected_at{};
+    // The status the last room push showed and since when (server time, for the push's `since`):
+    // noted by room_frame() when the status it works out differs, so every way a seat can drop,
+    // time out or come back is covered.
+    mutable std::string_view shown_status;
+    mutable std::int64_t shown_since_ms = 0;
     bool played_by_server() const { return bot || gone; }
   };
   struct member {
@@ -137,6 +142,7 @@ class room : public std::enable_shared_from_this<room> {
     // same eyes; anyone else gets the whole view.
     std::optional<std::uint64_t> view_seq;
     int view_seat = -1;
+    std::uint64_t joined = 0;  // the room's join count when it joined: the push lists watchers in join order
   };
 
   using pptr = std::shared_ptr<participant>;
@@ -256,6 +262,7 @@ class room : public std::enable_shared_from_this<room> {
   std::map<std::string, sent_away_player> kicked_;
   mutable std::mutex kicked_mutex_;
   int bots_added_ = 0;
+  std::uint64_t joins_ = 0;  // joins so far (member::joined)
   json public_summary_;
   mutable std::mutex public_summary_mutex_;
 

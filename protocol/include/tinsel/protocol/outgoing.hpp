@@ -45,8 +45,15 @@ struct room_seat {
   std::string_view player;  // empty: a free seat
   std::string_view name;
   std::string_view status;  // connected, disconnected, away, gone or bot
+  // Server time (ms since the Unix epoch) since when the seat has been disconnected, away or
+  // gone; unset for connected and bot (the push's `since` is null then).
+  std::optional<std::int64_t> since = std::nullopt;
 };
 struct sent_away_entry {
+  std::string_view player, name;
+};
+// A spectator connected now (room push `watchers`).
+struct watcher_entry {
   std::string_view player, name;
 };
 struct room_fields {
@@ -60,6 +67,7 @@ struct room_fields {
   std::uint64_t seq = 0;
   const json& result;
   std::vector<sent_away_entry> kicked;
+  std::vector<watcher_entry> watchers = {};  // in the order they joined
 };
 std::string make_room(const room_fields& r);
 
