@@ -603,10 +603,6 @@ const actions = {
     store.showLobby = true;
     render();
   },
-  async 'show-game'() {
-    store.showLobby = false;
-    render();
-  },
   async legal(el) {
     const entry = store.state?.legal?.[Number(el.dataset.i)];
     if (!entry) return;
