@@ -55,6 +55,11 @@ TEST_CASE("next game: after a game the host picks another in the same room and e
   auto t = seat_players(s, 2, {{"maxPlayers", 3}, {"giftsPerColour", 5}, {"mainTimeoutSec", "off"}});
   auto& host = *t.clients[0];
   auto& ben = *t.clients[1];
+  // Vetter Max sits down and is sent away: the sent-away list carries over to the next game.
+  ws_client max(s.port);
+  const std::string max_id = say_hello(max, "Vetter Max")["player"];
+  REQUIRE(max.request({{"type", "join_room"}, {"room", t.code}}, wait)["type"] == "ok");
+  REQUIRE(host.request({{"type", "kick"}, {"player", max_id}}, wait)["type"] == "ok");
   REQUIRE(host.request({{"type", "add_bot"}}, wait)["type"] == "ok");
   ws_client uncle(s.port);
   say_hello(uncle, "Onkel Tom");
@@ -113,6 +118,7 @@ TEST_CASE("next game: after a game the host picks another in the same room and e
     CHECK(room["seats"][3]["status"] == "empty");
     CHECK(room["host"] == room["seats"][0]["player"]);
     CHECK(room["spectators"] == 1);
+    CHECK(room["kicked"] == json::array({{{"player", max_id}, {"name", "Vetter Max"}}}));
     // The last game's result leaves the push with its game (each player got it in the final state).
     CHECK(room["result"].is_null());
   }
