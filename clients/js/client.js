@@ -348,6 +348,9 @@ export class TinselClient {
           this.emit('left', { reason: 'closed', room: code });
           return;
         }
+        // The host picked another game (set_game): the last game's state is of a game the room no
+        // longer plays. lastSeq stays: the room's seq goes on across games.
+        if (this.roomInfo && this.roomInfo.code === msg.room.code && this.roomInfo.game !== msg.room.game) this.state = null;
         this.roomInfo = msg.room;
         this.emit('room', msg.room, msg);
         return;
@@ -542,6 +545,12 @@ export class TinselClient {
   }
 
   setOptions(options) { return this.request({ type: 'set_options', options }); }
+  /** Host, between games: the room plays `game` next, with `options` (left out: defaults). */
+  setGame(game, options) {
+    const msg = { type: 'set_game', game };
+    if (options !== undefined && options !== null) msg.options = options;
+    return this.request(msg);
+  }
   kick(player) { return this.request({ type: 'kick', player }); }
   transferHost(player) { return this.request({ type: 'transfer_host', player }); }
   addBot() { return this.request({ type: 'add_bot' }); }

@@ -167,6 +167,8 @@ export declare class TinselClient {
   leaveRoom(): Promise<OkReply>;
   startGame(firstSeat?: number): Promise<OkReply>;
   setOptions(options: Record<string, unknown>): Promise<OkReply>;
+  /** Host, between games: the room plays `game` next with `options` (left out: their defaults). */
+  setGame(game: string, options?: Record<string, unknown>): Promise<OkReply>;
   kick(player: string): Promise<OkReply>;
   transferHost(player: string): Promise<OkReply>;
   addBot(): Promise<OkReply>;

@@ -11,6 +11,7 @@ export type ClientMessage =
   | LeaveRoomClientToServer
   | ChatClientToServer
   | SetOptionsClientToServer
+  | SetGameClientToServer
   | StartGameClientToServer
   | ActionClientToServer
   | KickClientToServer
@@ -35,6 +36,27 @@ export type CreateRoomClientToServer = {
   game: string;
   /**
    * The game's options; null or absent, and every option left out, take their defaults; unknown or bad options are refused with invalid_option.
+   */
+  options?: {} | null;
+  /**
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
+   */
+  id?: number | string;
+};
+/**
+ * Host, between games (room status lobby or finished): the room plays this game next, with these options, in the same room. Seats, names, bots, spectators, the sent-away list and chat stay; the room code (and so the invite and watch links) stays. Refused with not_host, game_in_progress, unknown_game, invalid_option or too_many_players (more seated than the game with these options allows), and then nothing changes.
+ */
+export type SetGameClientToServer = {
+  /**
+   * The message type, "set_game".
+   */
+  type: 'set_game';
+  /**
+   * The id of the next game (see welcome.games); an id this server does not host is answered with unknown_game. The room's current game may be chosen again (with new options).
+   */
+  game: string;
+  /**
+   * The next game's options; null or absent, and every option left out, take their defaults (as in create_room, not the room's current options); unknown or bad options are refused with invalid_option.
    */
   options?: {} | null;
   /**
@@ -3562,6 +3584,7 @@ export interface ErrorServerToClient {
     | 'game_in_progress'
     | 'game_not_started'
     | 'not_enough_players'
+    | 'too_many_players'
     | 'not_a_player'
     | 'not_awaited'
     | 'unknown_player'
@@ -3650,7 +3673,7 @@ export interface RoomServerToClient {
      */
     code: string;
     /**
-     * The id of the room's game.
+     * The id of the room's game: the one being played, or the next one (the host may pick another between games: set_game).
      */
     game: 'happy_holidays' | 'unterm_baum' | 'christmas_penguins';
     /**
@@ -3739,7 +3762,7 @@ export interface RoomServerToClient {
       name: string;
     }[];
     /**
-     * lobby (no game yet), playing, finished (a game ended; the host may start another) or closed (the host closed the room: the last push from it).
+     * lobby (no game yet, or the host picked the next game with set_game), playing, finished (a game ended; the host may start another, or pick the next game) or closed (the host closed the room: the last push from it).
      */
     status: 'lobby' | 'playing' | 'finished' | 'closed';
     /**
@@ -3747,7 +3770,7 @@ export interface RoomServerToClient {
      */
     seq: number;
     /**
-     * The last game's result (with seed) once finished, else null; null again when the next game starts.
+     * The last game's result (with seed) once finished, else null; null again when the next game starts or the host picks the next game (set_game).
      */
     result: {} | null;
     /**

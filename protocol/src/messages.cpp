@@ -247,6 +247,17 @@ or_error<client_message> parse_set_options(json& j, const limits&) {
   return set_options_msg{std::move(j["options"])};  // j is ours: no copy
 }
 
+or_error<client_message> parse_set_game(json& j, const limits&) {
+  set_game_msg m;
+  auto game = req_string(j, "game");
+  if (auto* e = error_in(game)) return *e;
+  m.game = std::move(std::get<std::string>(game));
+  auto options = opt_object(j, "options");
+  if (auto* e = error_in(options)) return *e;
+  m.options = std::move(std::get<json>(options));
+  return m;
+}
+
 or_error<client_message> parse_start_game(json& j, const limits&) {
   start_game_msg m;
   if (const json* s = field(j, "first_seat"); s && !s->is_null()) {
@@ -295,6 +306,7 @@ constexpr message_type message_types[] = {
     {"leave_room", parse_bare<leave_room_msg>},
     {"chat", parse_chat},
     {"set_options", parse_set_options},
+    {"set_game", parse_set_game},
     {"start_game", parse_start_game},
     {"action", parse_action},
     {"kick", parse_about_player<kick_msg>},

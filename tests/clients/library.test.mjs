@@ -6,6 +6,7 @@
 //    the token from the token hook, takes the seat back with last_seq, and delivers every state in
 //    order and every event exactly once (compared with a spectator who never lost its connection);
 //  - a second connection with the same token replaces the first (close code 4001), which stops;
+//  - the host picks the next game in the same room (setGame);
 //  - a graceful server restart (close code 1012) shows as `restarting`, and the client comes back
 //    into its room by itself once the server is up again.
 //
@@ -151,6 +152,29 @@ async function resumeGapFree(port, url) {
   assert.equal(anna.welcome.player, welcome.player, 'the same player after resuming');
   assert.ok(statuses.includes('reconnecting') && statuses.at(-1) === 'online', statuses.join(' '));
   console.log(`ok: ${delivered.length} states to seq ${last} across ${CUTS} cuts, ${replays} replays, ${watched.length} events once each`);
+
+  // The next game in the same room (setGame, issue 31): refused options change nothing; then the
+  // room push names the new game, Anna and the bot stay seated and Tom watching, the last game's
+  // state is dropped and the room's seq goes on.
+  const seqBefore = anna.lastSeq;
+  await assert.rejects(anna.setGame('christmas_penguins', { maxPlayers: 1 }), (e) => e.code === 'invalid_option');
+  assert.equal(anna.roomInfo.game, 'happy_holidays');
+  const nextForTom = until(tom, 'room', (r) => r.game === 'christmas_penguins');
+  const nextForAnna = until(anna, 'room', (r) => r.game === 'christmas_penguins');
+  await anna.setGame('christmas_penguins', { maxPlayers: 2, mainTimeoutSec: 'off' });
+  const next = await within(10000, nextForTom, 'the room push of the next game');
+  await within(10000, nextForAnna, 'Anna to see the next game');
+  assert.equal(next.code, room);
+  assert.equal(next.status, 'lobby');
+  assert.equal(next.result, null);
+  assert.equal(next.max_players, 2);
+  assert.equal(next.options.mainTimeoutSec, 'off');
+  assert.deepEqual(next.seats.map((s) => s.status), ['connected', 'bot']);
+  assert.equal(next.spectators, 1);
+  assert.equal(anna.state, null, "the last game's state is gone with its game");
+  assert.equal(tom.state, null);
+  assert.equal(anna.lastSeq, seqBefore, 'the seq goes on across games');
+  console.log('ok: the next game in the same room');
 
   // Another connection resumes Anna's token: the first is replaced (4001) and stops.
   const disconnects = [];

@@ -47,7 +47,8 @@ void check_request(const request& req, const limits& lim) {
           for (char c : m.room)
             FUZZ_CHECK(std::string_view(room_code_alphabet).find(c) != std::string_view::npos,
                        "room code outside the alphabet");
-        } else if constexpr (std::is_same_v<T, create_room_msg> || std::is_same_v<T, set_options_msg>) {
+        } else if constexpr (std::is_same_v<T, create_room_msg> || std::is_same_v<T, set_options_msg> ||
+                             std::is_same_v<T, set_game_msg>) {
           FUZZ_CHECK(m.options.is_object(), "options not an object");
         } else if constexpr (std::is_same_v<T, action_msg>) {
           FUZZ_CHECK(m.action.is_object() && m.action.contains("kind") && m.action["kind"].is_string(),

@@ -37,6 +37,7 @@ const std::map<std::string_view, std::string_view> producers = {
     {"game_in_progress", "error_codes_test.cpp: game_in_progress ..."},
     {"game_not_started", "errors_test.cpp, contract_test.cpp"},
     {"not_enough_players", "error_codes_test.cpp: not_enough_players ..."},
+    {"too_many_players", "next_game_test.cpp: next game: after a game the host picks another ..."},
     {"not_a_player", "errors_test.cpp"},
     {"not_awaited", "contract_test.cpp"},
     {"unknown_player", "room_lifecycle_test.cpp, boundaries_test.cpp"},

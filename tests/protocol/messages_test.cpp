@@ -217,6 +217,21 @@ TEST_CASE("hello's views is \"full\" (the default) or \"changes\", anything else
   }
 }
 
+TEST_CASE("set_game names a game and takes options like create_room", "[protocol]") {
+  auto r = parse(R"({"type":"set_game","game":"unterm_baum","options":{"maxPlayers":4},"id":12})");
+  REQUIRE(r.ok);
+  CHECK(r.ok->id == 12);
+  const auto& m = std::get<set_game_msg>(r.ok->message);
+  CHECK(m.game == "unterm_baum");
+  CHECK(m.options == json{{"maxPlayers", 4}});
+  auto bare = parse(R"({"type":"set_game","game":"christmas_penguins","options":null})");
+  REQUIRE(bare.ok);
+  CHECK(std::get<set_game_msg>(bare.ok->message).options == json::object());  // null: the defaults
+  CHECK(code_of(R"({"type":"set_game"})") == "invalid_field");
+  CHECK(code_of(R"({"type":"set_game","game":7})") == "invalid_field");
+  CHECK(code_of(R"({"type":"set_game","game":"unterm_baum","options":[]})") == "invalid_field");
+}
+
 TEST_CASE("full_view is a bare request", "[protocol]") {
   auto r = parse(R"({"type":"full_view","id":4})");
   REQUIRE(r.ok);

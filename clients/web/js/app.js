@@ -140,6 +140,8 @@ function leftRoom(noticeKey) {
   store.gameNames = null;
   store.showLobby = false;
   store.editingOptions = false;
+  store.pickingNext = false;
+  store.nextNote = null;
   store.notice = noticeKey ? t(noticeKey) : null;
   history.replaceState(null, '', '/');
   store.route = { kind: 'home' };
@@ -148,13 +150,33 @@ function leftRoom(noticeKey) {
 
 function onRoom(room) {
   if (room.status === 'closed') return; // the library reports it as left, see onLeft
+  const before = store.room;
+  // The host picked the next game (set_game): another game, or the same one again after it ended.
+  const next = before?.code === room.code && (before.game !== room.game || (before.status === 'finished' && room.status === 'lobby'));
   store.room = room;
+  if (next) nextGameChosen(room);
   loadBoard(room.game); // by the time the game starts, its board is here
   if (room.status === 'playing') {
     store.showLobby = false;
+    store.pickingNext = false;
+    store.nextNote = null;
     store.gameNames = room.seats.filter((s) => s.status !== 'empty').map((s) => s.name);
   }
   render();
+}
+
+// The finished game leaves the room: its state, log and names; the lobby shows the next game to
+// everyone (screens.js, nextNoteHtml) at the top of the page.
+function nextGameChosen(room) {
+  store.state = null;
+  store.log = [];
+  store.gameNames = null;
+  store.showLobby = false;
+  store.pickingNext = false;
+  store.editingOptions = false;
+  store.optionDraft = null;
+  store.nextNote = room.game;
+  window.scrollTo({ top: 0 });
 }
 
 // The game from its start, on every join (a reload, a reconnect, a spectator mid-game, after
@@ -555,12 +577,36 @@ const actions = {
       /* flashed; still in the room */
     }
   },
-  async 'show-lobby'() {
+  // The next game in the same room (issue 31): the picker opens in the room's lobby.
+  async 'next-game'() {
+    store.pickingNext = true;
+    store.nextGame = store.room?.game;
+    store.editingOptions = false; // one settings form at a time
     store.showLobby = true;
+    store.optionDraft = null;
+    render();
+    $('[data-testid="next-game-picker"]')?.scrollIntoView({ block: 'start' });
+  },
+  async 'next-pick'(el) {
+    store.nextGame = el.dataset.game;
     render();
   },
-  async 'show-game'() {
-    store.showLobby = false;
+  async 'next-cancel'() {
+    store.pickingNext = false;
+    render();
+  },
+  async 'set-game'(form) {
+    const options = readOptions(form);
+    try {
+      await send({ type: 'set_game', game: form.dataset.game, options });
+      store.pickingNext = false;
+      render();
+    } catch {
+      /* flashed */
+    }
+  },
+  async 'show-lobby'() {
+    store.showLobby = true;
     render();
   },
   async legal(el) {

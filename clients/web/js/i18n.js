@@ -216,6 +216,19 @@ const texts = {
     'presence.chat_close': 'Close',
     'presence.unread': { one: '{n} new message', other: '{n} new messages' },
     'presence.toast': 'New message from {name}',
+
+    // next game (issue 31)
+    'next.choose': 'Play another game',
+    'next.change': 'Choose another game',
+    'next.title': 'Which game next?',
+    'next.hint': 'Everyone stays at the table, and the invite and watch links stay the same.',
+    'next.current': 'Chosen now',
+    'next.just_played': 'Just played',
+    'next.confirm': 'Play {game} next',
+    'next.cancel': 'Cancel',
+    'next.note': 'Next game: {game}. {name} starts it when everyone is ready.',
+    'next.note_host': 'Next game: {game}. Start it when everyone is ready.',
+    'error.too_many_players': 'Too many are seated for this game. Choose more seats, or remove a player or a computer player first.',
   },
   de: {
     tagline: 'Weihnachtliche Brettspiele für Familien, die weit auseinander wohnen.',
@@ -427,6 +440,19 @@ const texts = {
     'presence.chat_close': 'Schließen',
     'presence.unread': { one: '{n} neue Nachricht', other: '{n} neue Nachrichten' },
     'presence.toast': 'Neue Nachricht von {name}',
+
+    // next game (issue 31)
+    'next.choose': 'Ein anderes Spiel spielen',
+    'next.change': 'Anderes Spiel wählen',
+    'next.title': 'Welches Spiel als Nächstes?',
+    'next.hint': 'Alle bleiben am Tisch, und die Links zum Mitspielen und Zuschauen bleiben gleich.',
+    'next.current': 'Gerade gewählt',
+    'next.just_played': 'Gerade gespielt',
+    'next.confirm': '{game} als Nächstes spielen',
+    'next.cancel': 'Abbrechen',
+    'next.note': 'Als Nächstes: {game}. {name} startet, wenn alle bereit sind.',
+    'next.note_host': 'Als Nächstes: {game}. Starte, wenn alle bereit sind.',
+    'error.too_many_players': 'Für dieses Spiel sitzen zu viele am Tisch. Wähle mehr Plätze oder nimm erst einen Mitspieler oder Computerspieler heraus.',
   },
 };
 

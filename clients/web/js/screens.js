@@ -251,6 +251,7 @@ function lobbyHtml(room, g) {
         <button class="big primary" data-act="start" ${enough ? '' : 'disabled'}>${esc(room.status === 'finished' ? t('game.play_again') : t('lobby.start'))}</button>
         ${free ? `<button data-act="add-bot">${esc(t('lobby.add_bot'))}</button>` : ''}
         ${store.editingOptions ? '' : `<button data-act="edit-options">${esc(t('lobby.change_options'))}</button>`}
+        ${store.pickingNext ? '' : `<button data-act="next-game" data-testid="next-game">${esc(t(room.status === 'finished' ? 'next.choose' : 'next.change'))}</button>`}
       </div>
       ${enough ? '' : `<p class="muted">${esc(t('lobby.need_players', { n: room.min_players }))}</p>`}
       ${room.seats.filter((s) => s.status === 'disconnected').map((s) => `<p class="notice">${esc(t('lobby.disconnected_warning', { name: s.name }))}</p>`).join('')}
@@ -258,10 +259,9 @@ function lobbyHtml(room, g) {
   } else {
     controls = `<p class="waiting">${esc(t('lobby.waiting_host', { name: hostName }))}</p>`;
   }
-  const back = room.status === 'finished' && store.state
-    ? `<button data-act="show-game">${esc(t('game.over'))}</button>` : '';
   return `<section class="card lobby">
     <div class="title-row"><h2><span aria-hidden="true">${g?.icon || ''}</span> ${esc(title)}</h2>${helpButton(room.game, 'lobby', 'small')}</div>
+    ${nextNoteHtml(room, hostName)}${nextGameHtml(room)}
     <p class="room-code">${esc(t('lobby.code'))}: <strong data-testid="room-code">${esc(room.code)}</strong></p>
     <div class="invite">
       <p>${esc(t('lobby.invite'))}</p>
@@ -275,7 +275,7 @@ function lobbyHtml(room, g) {
     <h3>${esc(t('lobby.seats'))}</h3>
     ${seatsHtml(room, true)}
     ${controls}
-    <div class="row">${back}
+    <div class="row">
       <button data-act="leave">${esc(t('lobby.leave'))}</button>
       ${host ? `<button data-act="close-room">${esc(t('lobby.close'))}</button>` : ''}</div>
   </section>`;
@@ -363,6 +363,7 @@ function resultHtml(g, ctx) {
   const again = store.room.status === 'finished'
     ? (host
       ? `${firstSeatSelect(store.room)}<div class="row"><button class="big primary" data-act="start">${esc(t('game.play_again'))}</button>
+          <button class="big" data-act="next-game" data-testid="next-game">${esc(t('next.choose'))}</button>
           <button data-act="show-lobby">${esc(t('game.back_to_lobby'))}</button></div>`
       : `<p class="muted">${esc(t('game.waiting_again'))}</p><div class="row"><button data-act="leave">${esc(t('lobby.leave'))}</button></div>`)
     : '';
@@ -375,4 +376,56 @@ function resultHtml(g, ctx) {
     ${result.record ? `<p class="small"><a href="/records/${esc(result.record)}.json" download="tinsel-${esc(result.record)}.json" data-testid="record">${esc(t('game.record'))}</a><br><span class="muted">${esc(t('game.record_hint'))}</span></p>` : ''}
     ${result.seed ? `<details class="small muted record-details"><summary>${esc(t('game.record_details'))}</summary><p>${esc(t('game.seed', { seed: result.seed }))}</p></details>` : ''}
   </section>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The next game (issue 31): after a game, or in the lobby, the host picks any game with its
+// settings for the same room (set_game); the seats, the chat and the links stay. The cards and
+// the settings are those of the start page.
+
+// The settings the picker starts from: the room's own for its current game; for another game that
+// game's family start (newRoomOptions) with a seat for everyone already at the table.
+function nextOptions(room, gameId) {
+  if (gameId === room.game) return room.options;
+  const out = { ...(newRoomOptions(gameId) || {}) };
+  const seats = optionSpecs(store.welcome, gameId).find((s) => s.seats === 'max');
+  const seated = room.seats.filter((s) => s.status !== 'empty').length;
+  if (seats) {
+    const want = Math.max(seated, out[seats.key] ?? seats.default);
+    out[seats.key] = Math.min(seats.max ?? want, Math.max(seats.min ?? want, want));
+  }
+  return out;
+}
+
+function nextGameHtml(room) {
+  if (!isHost() || !store.pickingNext || room.status === 'playing') return '';
+  const picked = games[store.nextGame] ? store.nextGame : room.game;
+  const gameList = store.welcome?.games || [];
+  const cards = Object.values(games).map((g) => {
+    const info = gameList.find((x) => x.id === g.id);
+    const range = info ? t('home.players', { min: info.min_players, max: Math.max(info.max_players, seatsMax(info.options || []) ?? 0) }) : '';
+    const now = g.id === room.game ? `<em class="tag">${esc(t(room.status === 'finished' ? 'next.just_played' : 'next.current'))}</em>` : '';
+    return `<div class="game-pick"><button class="game-card ${picked === g.id ? 'picked' : ''}" data-act="next-pick" data-game="${g.id}"
+      aria-pressed="${picked === g.id}" data-testid="next-card-${g.id}">
+      <span class="game-icon" aria-hidden="true">${g.icon}</span>
+      <strong>${esc(gameTitle(g.id))}</strong>${now}<span>${esc(t(`${g.id}.blurb`))}</span><small>${esc(range)}</small></button>
+      ${helpButton(g.id, 'home', 'small')}</div>`;
+  });
+  const values = draft('next-form', picked) || nextOptions(room, picked);
+  return `<section class="next-game" data-testid="next-game-picker" aria-labelledby="next-title">
+    <h3 id="next-title">${esc(t('next.title'))}</h3>
+    <p class="muted">${esc(t('next.hint'))}</p>
+    <div class="game-cards">${cards.join('')}</div>
+    <form id="next-form" data-act-submit="set-game" data-game="${esc(picked)}">${optionsForm(picked, values)}
+      <div class="row"><button class="big primary" type="submit" data-testid="next-confirm">${esc(t('next.confirm', { game: gameTitle(picked) }))}</button>
+        <button type="button" data-act="next-cancel">${esc(t('next.cancel'))}</button></div></form>
+  </section>`;
+}
+
+// Everyone is told what comes next once the host picked it (store.nextNote, app.js), until it starts.
+function nextNoteHtml(room, hostName) {
+  if (!store.nextNote || room.status !== 'lobby') return '';
+  const game = gameTitle(room.game, room.title);
+  const text = isHost() ? t('next.note_host', { game }) : t('next.note', { game, name: hostName });
+  return `<p class="notice next-note" role="status" data-testid="next-note"><span aria-hidden="true">${games[room.game]?.icon || ''}</span> ${esc(text)}</p>`;
 }

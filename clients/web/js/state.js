@@ -102,6 +102,9 @@ export const store = {
   createGame: null,
   editingOptions: false,
   showLobby: false,
+  pickingNext: false, // the host's "next game" picker is open (screens.js, nextGameHtml)
+  nextGame: null, // the game picked there
+  nextNote: null, // the host picked the next game: the lobby says so until it starts
 };
 
 // Names by game seat. Seats move when a game ends (freed seats, a new game), so the names of a

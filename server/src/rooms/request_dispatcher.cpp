@@ -183,6 +183,9 @@ void to_room(room& r, protocol::chat_msg& m, const json& id, const std::shared_p
 void to_room(room& r, protocol::set_options_msg& m, const json& id, const std::shared_ptr<participant>& self) {
   r.set_options(self, std::move(m.options), id);
 }
+void to_room(room& r, protocol::set_game_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.set_game(self, std::move(m.game), std::move(m.options), id);
+}
 void to_room(room& r, protocol::start_game_msg& m, const json& id, const std::shared_ptr<participant>& self) {
   r.start_game(self, m.first_seat, id);
 }

@@ -23,21 +23,21 @@ room::room(boost::asio::any_io_executor ex, std::string code, const engine::game
            const config& cfg, on_expired_fn on_expired, storage::journal* journal, bool recovered)
     : strand_(std::move(ex)),
       code_(std::move(code)),
-      game_(game),
+      game_(&game),
       options_(std::move(options)),
       cfg_(cfg),
       on_expired_(std::move(on_expired)),
       queue_(strand_, code_, journal),
-      table_(strand_, game_, cfg_, code_),
+      table_(strand_, game, cfg_, code_),
       seat_timer_(strand_),
       empty_timer_(strand_) {
   queue_.set_hooks({[this] { return closed_; }, [this] {
                       if (on_expired_) on_expired_(code_, false);
                     },
                     [this] { reload_from_journal(); }});
-  seats_.resize(static_cast<std::size_t>(game_.seats(options_).max));
+  seats_.resize(static_cast<std::size_t>(game.seats(options_).max));
   // Written with the room's first operation (the creator's join).
-  if (!recovered) append_record({{"kind", "created"}, {"game", game_.id}, {"options", options_}});
+  if (!recovered) append_record({{"kind", "created"}, {"game", game.id}, {"options", options_}});
   refresh_public_summary();
 }
 
@@ -340,11 +340,11 @@ std::string room::room_frame(std::string_view status_override) const {
   std::vector<protocol::watcher_entry> watchers;
   watchers.reserve(watching.size());
   for (const auto* m : watching) watchers.push_back({m->who.player_id, m->who.name});
-  const auto range = game_.seats(options_);
+  const auto range = game().seats(options_);
   std::lock_guard lock(kicked_mutex_);
   std::vector<protocol::sent_away_entry> kicked;
   for (const auto& [player, who] : kicked_) kicked.push_back({player, who.name});
-  return protocol::make_room({code_, game_.id, game_.title, options_, range.min, range.max, host_, std::move(seats),
+  return protocol::make_room({code_, game().id, game().title, options_, range.min, range.max, host_, std::move(seats),
                               spectator_count(), status_override.empty() ? status_name() : status_override,
                               table_.seq(), table_.last_result(), std::move(kicked), std::move(watchers)});
 }

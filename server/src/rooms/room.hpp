@@ -66,7 +66,8 @@ class room : public std::enable_shared_from_this<room> {
   std::vector<seated_identity> seated_identities() const;
 
   const std::string& code() const { return code_; }
-  const engine::game_info& game_info() const { return game_; }
+  // The game the room plays now (set_game changes it between games); safe from any thread.
+  const engine::game_info& game_info() const { return *game_.load(); }
   // Where each game's seed comes from (tests script the dice); before anyone can reach the room.
   void set_seeds(std::function<std::uint64_t()> seeds) { table_.set_seeds(std::move(seeds)); }
   // "lobby", "playing" or "finished"; safe to call from any thread (for /metrics).
@@ -88,6 +89,9 @@ class room : public std::enable_shared_from_this<room> {
   void disconnected(std::uint64_t connection);
   void chat(std::shared_ptr<participant> p, std::string text, json request_id);
   void set_options(std::shared_ptr<participant> p, json options, json request_id);
+  // The host picks the next game, any the server hosts, with its options, between games (lobby
+  // or finished): seats, names, bots, spectators, the sent-away list and chat stay (room_next_game.cpp).
+  void set_game(std::shared_ptr<participant> p, std::string game, json options, json request_id);
   void start_game(std::shared_ptr<participant> p, std::optional<int> first_seat, json request_id);
   void action(std::shared_ptr<participant> p, json command, json request_id);
   // Host controls.
@@ -193,6 +197,9 @@ class room : public std::enable_shared_from_this<room> {
   void do_close_room(const pptr& p, const json& id);
   void do_leave(std::uint64_t connection, const pptr& p, const json& id);
   void do_set_options(const pptr& p, json options, const json& id);
+  void do_set_game(const pptr& p, const std::string& game, json options, const json& id);
+  // The room plays `game` with `options` from now on (no game running); also on replay.
+  void switch_game(const engine::game_info& game, json options);
   void do_start(const pptr& p, std::optional<int> first_seat, const json& id);
   void do_action(const pptr& p, const json& command, const json& id);
   void do_expire();
@@ -238,7 +245,9 @@ class room : public std::enable_shared_from_this<room> {
 
   boost::asio::any_io_executor strand_;  // the room's context: one thread, so an implicit strand
   std::string code_;
-  const engine::game_info& game_;
+  // Atomic only so that game_info() may read it from any thread; written on the strand.
+  std::atomic<const engine::game_info*> game_;
+  const engine::game_info& game() const { return *game_.load(); }
   json options_;
   const config& cfg_;
   on_expired_fn on_expired_;

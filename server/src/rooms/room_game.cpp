@@ -21,10 +21,10 @@ void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id
   if (!check_host(p, id, "start the game")) return;
   if (status_ == status::playing) return reply_error(p, id, errc::game_in_progress, "a game is already running");
   const int players = seated_count();
-  const auto range = game_.seats(options_);
+  const auto range = game().seats(options_);
   if (players < range.min)
     return reply_error(p, id, errc::not_enough_players,
-                       game_.title + " needs at least " + std::to_string(range.min) + " players");
+                       game().title + " needs at least " + std::to_string(range.min) + " players");
   if (first_seat && *first_seat >= players)
     return reply_error(p, id, errc::invalid_field,
                        "field 'first_seat' must name a seated player (0 to " + std::to_string(players - 1) + ")");
@@ -49,8 +49,8 @@ void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id
     st.away = false;
     st.timeouts = 0;
   }
-  spdlog::info("game started room={} game={} players={}", code_, game_.id, players);
-  metrics().game_started(game_.id);
+  spdlog::info("game started room={} game={} players={}", code_, game().id, players);
+  metrics().game_started(game().id);
   append_record(std::move(started.value()));
   reply_ok(p, id);
   broadcast_room();
@@ -58,9 +58,9 @@ void room::do_start(const pptr& p, std::optional<int> first_seat, const json& id
 }
 
 void room::do_action(const pptr& p, const json& command, const json& id) {
-  const command_timer timing(game_.id);
+  const command_timer timing(game().id);
   auto refuse = [&](std::string_view code, std::string_view message) {
-    metrics().command_refused(game_.id, code);
+    metrics().command_refused(game().id, code);
     reply_error(p, id, code, message);
   };
   const member* m = find_member(p->connection_id());
@@ -71,7 +71,7 @@ void room::do_action(const pptr& p, const json& command, const json& id) {
   auto& st = seats_[static_cast<std::size_t>(m->seat)];
   auto result = table_.apply(m->seat, command);
   if (!result) return refuse(result.error().code, result.error().message);
-  metrics().command_accepted(game_.id);
+  metrics().command_accepted(game().id);
   if (queue_.durable()) journal_game({{"kind", "command"}, {"seat", m->seat}, {"command", command}});
   const bool was_away = st.away;
   st.timeouts = 0;  // any command clears away (C5)
@@ -311,15 +311,15 @@ void room::on_bot_timer(std::uint64_t serial) {
 }
 
 void room::finish_game_if_over() {
-  spdlog::info("game finished room={} game={} winners={}", code_, game_.id, table_.last_result().value("winners", json::array()).dump());
-  metrics().game_finished(game_.id);
+  spdlog::info("game finished room={} game={} winners={}", code_, game().id, table_.last_result().value("winners", json::array()).dump());
+  metrics().game_finished(game().id);
   // Players who left for good free their seats; bots stay; a disconnected player keeps the seat
   // for the lobby grace from now on. The room is ready for another game.
   for (auto& st : seats_) {
     if (st.gone) st = seat{};
     else if (st.connection == 0 && !st.bot && !st.player_id.empty()) st.disconnected_at = clock::now();
   }
-  compact_seats(static_cast<std::size_t>(game_.seats(options_).max));
+  compact_seats(static_cast<std::size_t>(game().seats(options_).max));
   arm_seat_timer();
   pass_host_if_needed();
   broadcast_room();

@@ -198,9 +198,9 @@ bool room::check_host(const pptr& p, const json& id, std::string_view what) {
 void room::do_set_options(const pptr& p, json options, const json& id) {
   if (!check_host(p, id, "change the options")) return;
   if (status_ == status::playing) return reply_error(p, id, errc::game_in_progress, "options can only change between games");
-  auto normalized = game_.normalize_options(options);
+  auto normalized = game().normalize_options(options);
   if (!normalized) return reply_error(p, id, normalized.error().code, normalized.error().message);
-  const int max = game_.seats(normalized.value()).max;
+  const int max = game().seats(normalized.value()).max;
   if (seated_count() > max)
     return reply_error(p, id, errc::invalid_option,
                        std::to_string(seated_count()) + " players are seated, more than these options allow");

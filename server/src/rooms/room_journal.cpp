@@ -5,7 +5,7 @@
 // hashes, removed players with their names) whenever those change; `started` (seed, players' names and ids, first seat, options);
 // every `command` a seat's player or the server played; every `timeout` default (also the host's skip, marked `by: "host"`); `default` (the
 // rulebook default where a server-played seat had no command); `ended` (result, and the game record);
-// `chat`; and finally `closed`. Replaying them through the engine rebuilds the room exactly.
+// `chat`; `game` (the host picked the next game: its id and options, set_game); and finally `closed`. Replaying them through the engine rebuilds the room exactly.
 #include <algorithm>
 
 #include <boost/asio/post.hpp>
@@ -59,12 +59,12 @@ void room::journal_game(json body) {
 // room shows every option (a game's full state, and so its hash, leaves a new option out at its
 // default: see ub_game::full_state). Options the game refuses are kept as they are.
 json room::stored_options(const json& o) const {
-  auto normalized = game_.normalize_options(o);
+  auto normalized = game().normalize_options(o);
   return normalized ? std::move(normalized.value()) : o;
 }
 
 void room::restore_reset() {
-  seats_.assign(static_cast<std::size_t>(game_.seats(options_).max), seat{});
+  seats_.assign(static_cast<std::size_t>(game().seats(options_).max), seat{});
   host_.clear();
   {
     std::lock_guard lock(kicked_mutex_);
@@ -104,6 +104,16 @@ void room::restore_lobby(const json& r) {
 }
 
 bool room::restore_started(const json& r, std::string& why) {
+  // The game it started (journals written before set_game existed: the room's only game).
+  if (r.contains("game") && r.at("game").get<std::string>() != game().id) {
+    const auto* g = engine::builtin_games().find(r.at("game").get<std::string>());
+    if (!g) {
+      why = "a game '" + r.at("game").get<std::string>() + "' not hosted here";
+      return false;
+    }
+    game_ = g;
+    table_.change_game(*g);
+  }
   options_ = stored_options(r.at("options"));
   // The players' ids by game seat; journals written before they were kept: the seated players of
   // the last lobby snapshot, in seat order, as the start compacted them.
@@ -137,10 +147,26 @@ bool room::restore_record(const json& r, std::string& why) {
   }
   const auto kind = r.at("kind").get<std::string>();
   if (kind == "created") {
+    // The room's first game (a rebuild after a failed write may find the room at another one).
+    if (const auto* g = engine::builtin_games().find(r.value("game", game().id))) game_ = g;
+    table_.change_game(game());
     options_ = stored_options(r.at("options"));
-    seats_.assign(static_cast<std::size_t>(game_.seats(options_).max), seat{});
+    seats_.assign(static_cast<std::size_t>(game().seats(options_).max), seat{});
   } else if (kind == "lobby") {
     restore_lobby(r);
+  } else if (kind == "game") {
+    const auto* next = engine::builtin_games().find(r.at("game").get<std::string>());
+    if (!next) {
+      why = "the next game '" + r.at("game").get<std::string>() + "' is not hosted here";
+      return false;
+    }
+    if (status_ == status::playing) {
+      why = "the game changed while a game was running";
+      return false;
+    }
+    switch_game(*next, json::object());
+    options_ = stored_options(r.at("options"));
+    compact_seats(static_cast<std::size_t>(game().seats(options_).max));  // as do_set_game left them
   } else if (kind == "started") {
     return restore_started(r, why);
   } else if (kind == "command" || kind == "timeout" || kind == "default") {

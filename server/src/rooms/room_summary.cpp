@@ -18,11 +18,11 @@ void room::refresh_public_summary() {
     if (host) host_name = st.name;
   }
   const status s = status_;
-  const auto range = game_.seats(options_);
+  const auto range = game().seats(options_);
   const auto spectators = std::count_if(members_.begin(), members_.end(), [](const auto& kv) { return kv.second.seat < 0; });
   json j = {{"code", code_},
-            {"game", game_.id},
-            {"title", game_.title},
+            {"game", game().id},
+            {"title", game().title},
             {"status", s == status::lobby ? "lobby" : s == status::playing ? "playing" : "finished"},
             {"host", host_name},
             {"players", std::move(players)},

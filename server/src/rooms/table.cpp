@@ -25,7 +25,7 @@ engine::outcome<table::json> table::start(const json& options, int players, std:
                                            std::vector<std::string> ids) {
   const auto seed = seeds_();
   auto d = std::make_unique<engine::seeded_dice>(seed);
-  auto created = game_.create(engine::setup{options, players, first_seat}, *d);
+  auto created = game_->create(engine::setup{options, players, first_seat}, *d);
   if (!created) return created.error();
   state_ = std::move(created.value());
   dice_ = std::move(d);
@@ -43,12 +43,13 @@ engine::outcome<table::json> table::start(const json& options, int players, std:
               {"players", names},
               {"player_ids", ids},
               {"first_seat", first_seat ? json(*first_seat) : json(nullptr)},
+              {"game", game_->id},
               {"options", options}};
 }
 
 engine::event table::started_event() const {
   return engine::event::public_event({{"kind", "game_started"},
-                                      {"game", game_.id},
+                                      {"game", game_->id},
                                       {"players", names_},
                                       {"commitment", protocol::sha256_hex(std::to_string(seed_))}});
 }
@@ -87,7 +88,7 @@ table::json table::game_record(const json& options, const std::vector<std::strin
   return {{"format", "tinsel-game-record"},
           {"version", 1},
           {"id", record_id},  // random, like the seed: nothing in a record leads to the room (no code)
-          {"game", game_.id},
+          {"game", game_->id},
           {"options", options},
           {"players", players},
           {"first_seat", first_seat_ ? json(*first_seat_) : json(nullptr)},
@@ -191,7 +192,7 @@ engine::viewer table::viewer_of(int seat, const std::string& player_id) const {
 }
 
 std::string table::game_log_frame(engine::viewer v) const {
-  return protocol::make_game_log(event_log_, v, game_.id, code_, seq_, event_log_truncated_);
+  return protocol::make_game_log(event_log_, v, game_->id, code_, seq_, event_log_truncated_);
 }
 
 table::json table::seat_default_entry(int seat) const {
@@ -246,6 +247,20 @@ void table::arm_bot_timer(std::function<void()> fire) {
   });
 }
 
+void table::change_game(const engine::game_info& game) {
+  cancel_timers();
+  game_ = &game;
+  state_.reset();
+  dice_.reset();
+  deadline_.reset();
+  last_result_ = nullptr;
+  begin_memory({}, json::array());
+  records_ = json::array();
+  first_seat_.reset();
+  commands_since_hash_ = 0;
+  forget_views();
+}
+
 void table::reset() {
   state_.reset();
   dice_.reset();
@@ -263,7 +278,7 @@ bool table::restore_started(const json& r, const json& options, std::vector<std:
   const auto names = r.at("players");
   first_seat_ = r.at("first_seat").is_null() ? std::nullopt : std::optional<int>(r.at("first_seat").get<int>());
   dice_ = std::make_unique<engine::seeded_dice>(seed_);
-  auto created = game_.create(engine::setup{options, static_cast<int>(names.size()), first_seat_}, *dice_);
+  auto created = game_->create(engine::setup{options, static_cast<int>(names.size()), first_seat_}, *dice_);
   if (!created) {
     why = "the game does not start again: " + created.error().code;
     return false;

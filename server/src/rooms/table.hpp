@@ -32,7 +32,13 @@ class table {
 
   // `code`: the room's code, which every frame names (the room outlives its table).
   table(boost::asio::any_io_executor ex, const engine::game_info& game, const config& cfg, const std::string& code)
-      : game_(game), cfg_(cfg), code_(code), seeds_(secure_u64), prompt_timer_(ex), bot_timer_(ex) {}
+      : game_(&game), cfg_(cfg), code_(code), seeds_(secure_u64), prompt_timer_(ex), bot_timer_(ex) {}
+
+  // The room plays another game next (set_game, between games): the finished game leaves the
+  // table (its state, log, history and result: the room push shows the new game, and a result
+  // belongs with its game), and the state sequence goes on from where it was.
+  void change_game(const engine::game_info& game);
+  const engine::game_info& game_info() const { return *game_; }
 
   // Where each game's seed comes from: the kernel's CSPRNG; a test scripts the dice with its own.
   void set_seeds(std::function<std::uint64_t()> seeds) { seeds_ = std::move(seeds); }
@@ -148,7 +154,7 @@ class table {
     std::vector<protocol::logged_event> evs;
   };
 
-  const engine::game_info& game_;
+  const engine::game_info* game_;  // the room's game (set_game changes it between games)
   const config& cfg_;
   const std::string& code_;
   std::function<std::uint64_t()> seeds_;

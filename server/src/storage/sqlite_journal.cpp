@@ -157,7 +157,7 @@ class sqlite_journal final : public journal {
     end_room_ = std::make_unique<stmt>(writer_db_, "UPDATE rooms SET state = ?, reason = ?, ended_ms = ? WHERE code = ?");
     del_entries_ = std::make_unique<stmt>(writer_db_, "DELETE FROM entries WHERE room = ?");
     del_game_ = std::make_unique<stmt>(
-        writer_db_, "DELETE FROM entries WHERE room = ? AND kind IN ('started', 'command', 'timeout', 'default', 'ended')");
+        writer_db_, "DELETE FROM entries WHERE room = ? AND kind IN ('game', 'started', 'command', 'timeout', 'default', 'ended')");
     // A lobby snapshot replaces the one before it (restore reads the last one only), so a host who
     // changes options or adds and removes bots forever does not grow the room's journal.
     del_lobby_ = std::make_unique<stmt>(writer_db_, "DELETE FROM entries WHERE room = ? AND kind = 'lobby'");
@@ -445,7 +445,9 @@ class sqlite_journal final : public journal {
       end_room_->bind(1, kind).bind(2, r.body.value("reason", "")).bind(3, now_ms()).bind(4, r.room).run();
       del_entries_->bind(1, r.room).run();
       return;
-    } else if (kind == "started") {
+    } else if (kind == "started" || kind == "game") {
+      // A new game, or the host's choice of the next one (set_game): the last game's records and
+      // an earlier choice are done with (its record stays in `games`).
       del_game_->bind(1, r.room).run();
     } else if (kind == "lobby") {
       del_lobby_->bind(1, r.room).run();

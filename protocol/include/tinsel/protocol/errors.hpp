@@ -28,6 +28,7 @@ inline constexpr std::string_view not_host = "not_host";
 inline constexpr std::string_view game_in_progress = "game_in_progress";
 inline constexpr std::string_view game_not_started = "game_not_started";
 inline constexpr std::string_view not_enough_players = "not_enough_players";
+inline constexpr std::string_view too_many_players = "too_many_players";  // set_game: more seated than the next game allows
 inline constexpr std::string_view not_a_player = "not_a_player";
 inline constexpr std::string_view not_awaited = "not_awaited";  // skip: the open prompt does not wait for that seat
 // Host controls and limits
@@ -50,7 +51,7 @@ inline constexpr std::string_view all[] = {
     bad_json,     invalid_message, unknown_type,    invalid_field,  frame_too_large,  frame_too_deep, hello_required,
     already_hello, unsupported_protocol, internal_error, unknown_game, invalid_option,   unknown_room,
     room_full,    already_in_room, not_in_room,     not_host,       game_in_progress, game_not_started,
-    not_enough_players, not_a_player, not_awaited, unknown_player, not_a_bot, too_many_bots, rate_limited,
+    not_enough_players, too_many_players, not_a_player, not_awaited, unknown_player, not_a_bot, too_many_bots, rate_limited,
     too_many_rooms, too_many_attempts, too_many_identities, too_many_spectators, kicked,
     storage_failed, room_unavailable};
 

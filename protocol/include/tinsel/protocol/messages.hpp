@@ -41,6 +41,11 @@ struct chat_msg {
 struct set_options_msg {
   json options = json::object();
 };
+// The host picks the next game in the same room (between games); options left out take defaults.
+struct set_game_msg {
+  std::string game;
+  json options = json::object();
+};
 // Host controls. `player` is a public player id (as in the room push).
 struct kick_msg {
   std::string player;
@@ -73,7 +78,7 @@ struct full_view_msg {};
 using client_message =
     std::variant<hello_msg, create_room_msg, join_room_msg, leave_room_msg, chat_msg, set_options_msg, start_game_msg,
                  action_msg, kick_msg, transfer_host_msg, add_bot_msg, remove_bot_msg, close_room_msg, skip_msg,
-                 readmit_msg, full_view_msg>;
+                 readmit_msg, full_view_msg, set_game_msg>;
 
 struct protocol_error {
   std::string code;
