@@ -185,12 +185,16 @@ function header() {
 // have (yet): there, sound and vibration call, and no offer promises a message that never comes.
 const canNotify = typeof window.Notification === 'function' && !/Android/i.test(navigator.userAgent);
 
+let offerOpen = false; // the offer is on screen
 function offerWanted() {
-  // Asked while the player waits for the others (the moment a message would help), not during
-  // their own turn, where the first-turn tips and the choices need the space.
-  return canNotify && Notification.permission === 'default' && !muted() &&
+  // First made while the player waits for the others (the moment a message would help), not
+  // during their own turn, where the first-turn tips and the choices need the space; once on
+  // screen it stays until answered, so that the page does not jump at every turn.
+  const wanted = canNotify && Notification.permission === 'default' && !muted() &&
     !settings.get('notifyAsked') && store.seat !== null && store.seat !== undefined && store.room?.status === 'playing' &&
-    Boolean(store.state) && !myDecision(store.state);
+    Boolean(store.state) && (offerOpen || !myDecision(store.state));
+  offerOpen = wanted;
+  return wanted;
 }
 
 function offer() {
