@@ -100,6 +100,8 @@ await run('browser: a timed game shows whose clock it is and what happens; heade
   await hostClock.getByText(/the game chooses for Ben/).waitFor();
   assert.match(await hostClock.innerText(), /^⏱ in \d:\d\d the game chooses for Ben$/);
   assert.equal(await countdowns(host.page), 1);
+  // The offer of a message waits until Ben waits for the others: not during his own turn.
+  assert.equal(await ben.page.getByTestId('calls-offer').isVisible(), false, 'no offer during his own turn');
 
   // The header's mute switch and the timed turn bar, at both sizes in both languages.
   for (const { page } of [host, ben]) {
@@ -131,7 +133,7 @@ await run('browser: the turn calls with sound, vibration and a notification, and
   await oma.page.locator('#first-seat').selectOption({ label: 'Oma' });
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
 
-  // Seated in a running game: the offer. Its "Yes" is a tap, which also unlocks the sound.
+  // Seated in a running game, waiting for Oma: the offer. Its "Yes" is a tap, which also unlocks the sound.
   const offer = ben.page.getByTestId('calls-offer');
   await offer.waitFor();
   await screenshot(ben.page, 'calls-offer-en-390.png');

@@ -8,7 +8,8 @@
 // vibration and notifications; it is remembered in this browser (settings, localStorage).
 // Browsers play sound only after a user gesture: the AudioContext is made and resumed on the first
 // click, tap or key press. Notification permission is never asked at load: once the player is
-// seated in a running game, a small offer asks whether they want a message when it is their turn.
+// seated in a running game and waits for the others, a small offer asks whether they want a
+// message when it is their turn.
 //
 // Everything the module does is also written to `window.__tinselCalls` (the last 50 calls:
 // kind, and whether sound, vibration and a notification went out), so the browser tests can see it.
@@ -184,9 +185,16 @@ function header() {
 // have (yet): there, sound and vibration call, and no offer promises a message that never comes.
 const canNotify = typeof window.Notification === 'function' && !/Android/i.test(navigator.userAgent);
 
+let offerOpen = false; // the offer is on screen
 function offerWanted() {
-  return canNotify && Notification.permission === 'default' && !muted() &&
-    !settings.get('notifyAsked') && store.seat !== null && store.seat !== undefined && store.room?.status === 'playing';
+  // First made while the player waits for the others (the moment a message would help), not
+  // during their own turn, where the first-turn tips and the choices need the space; once on
+  // screen it stays until answered, so that the page does not jump at every turn.
+  const wanted = canNotify && Notification.permission === 'default' && !muted() &&
+    !settings.get('notifyAsked') && store.seat !== null && store.seat !== undefined && store.room?.status === 'playing' &&
+    Boolean(store.state) && (offerOpen || !myDecision(store.state));
+  offerOpen = wanted;
+  return wanted;
 }
 
 function offer() {
