@@ -250,16 +250,20 @@ export function clockHtml(state, room) {
   const mine = store.seat !== null && store.seat !== undefined && seats.includes(store.seat);
   // A window that only waits for whoever wants to act (Christmas Penguins' "Stop!") closes by
   // itself: nobody's choice is made for them, play just goes on.
+  // The bar already says what the window is for: the clock there is the time alone.
   const window_ = games[room?.game]?.windowPrompts?.includes(prompt.kind);
   let key = 'calls.clock_nobody';
-  if (window_) key = 'calls.clock_nobody';
+  if (window_) key = 'calls.clock_window';
   else if (mine) key = 'calls.clock_you';
   else if (people.length === 1) key = 'calls.clock_one';
   else if (people.length > 1) key = 'calls.clock_many';
   const mark = '\u0000';
   const [before, after = ''] = t(key, { time: mark, name: people.length === 1 ? seatName(people[0]) : '' }).split(mark);
   const left = secondsLeft(prompt.deadline);
-  return `<span class="timer ${left <= 15 ? 'urgent' : ''}" data-testid="clock" title="${esc(t('a11y.timer'))}"><span aria-hidden="true">⏱</span> ${esc(before)}<span class="countdown" data-clock="${prompt.deadline}">${clockText(left)}</span>${esc(after)}</span>`;
+  // On a phone the words show for the player's own decision; for someone else's the bar already
+  // names them and the time stands alone (the words stay for screen readers): the bar stays low.
+  const words = (text) => (text ? `<span class="clock-words">${esc(text)}</span>` : '');
+  return `<span class="timer ${mine ? 'clock-mine' : ''} ${left <= 15 ? 'urgent' : ''}" data-testid="clock" title="${esc(t('a11y.timer'))}"><span aria-hidden="true">⏱</span> ${words(before)}<span class="countdown" data-clock="${prompt.deadline}">${clockText(left)}</span>${words(after)}</span>`;
 }
 
 // Always minutes and seconds ("0:45"), so that "in 0:45" reads as a time.
