@@ -32,7 +32,7 @@ bool is_room(const json& j) { return j.value("type", "") == "room"; }
 
 TEST_CASE("presence: the room push says since when a player dropped and who watches by name in join order",
           "[presence][binary]") {
-  server_process srv({});
+  server_process srv;
   ws_client oma(srv.port);
   const auto oma_id = say_hello(oma, "Oma Rosi")["player"].get<std::string>();
   const auto created = oma.request({{"type", "create_room"}, {"game", "happy_holidays"},
@@ -104,7 +104,7 @@ TEST_CASE("presence: the room push says since when a player dropped and who watc
 }
 
 TEST_CASE("presence: an away player carries since when and loses it with the next command", "[presence][binary]") {
-  server_process srv({});
+  server_process srv;
   ws_client emil(srv.port);
   say_hello(emil, "Emil");
   REQUIRE(emil.request({{"type", "create_room"}, {"game", "happy_holidays"},
@@ -130,7 +130,7 @@ TEST_CASE("presence: an away player carries since when and loses it with the nex
                  !j["legal"].empty();
         },
         "Emil's turn", 30s);
-    back = emil.request({{"type", "action"}, {"command", mine["legal"][0]}})["type"] == "ok";
+    back = emil.request({{"type", "action"}, {"action", mine["legal"][0]}})["type"] == "ok";
   }
   REQUIRE(back);
   push = emil.expect([](const json& j) { return is_room(j) && j["room"]["seats"][0]["status"] == "connected"; },
