@@ -130,7 +130,7 @@ TEST_CASE("presence: an away player carries since when and loses it with the nex
                  !j["legal"].empty();
         },
         "Emil's turn", 30s);
-    back = emil.request({{"type", "action"}, {"command", mine["legal"][0]}})["type"] == "ok";
+    back = emil.request({{"type", "action"}, {"action", mine["legal"][0]}})["type"] == "ok";
   }
   REQUIRE(back);
   push = emil.expect([](const json& j) { return is_room(j) && j["room"]["seats"][0]["status"] == "connected"; },

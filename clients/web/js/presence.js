@@ -179,7 +179,9 @@ function openChat() {
   }
   chat.unread = 0;
   renderChatButton();
-  $('#chat-text').focus({ preventScroll: true });
+  // On a phone the keyboard would cover half the sheet before anything is read: the focus goes to
+  // the sheet's close button there, to the message field on a desktop.
+  (phone() ? $('#chat-close') : $('#chat-text')).focus({ preventScroll: true });
   const listEl = $('#chat-list');
   listEl.scrollTop = listEl.scrollHeight;
 }
