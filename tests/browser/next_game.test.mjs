@@ -42,7 +42,7 @@ await run('browser: the next game in the same room, with the same links, on thre
   await tom.page.goto(watchLink);
   await tom.page.fill('#name', 'Onkel Tom');
   await tom.page.locator('button[data-as="spectator"]').click();
-  await host.page.getByText('1 person watching').waitFor();
+  await host.page.getByTestId('watchers').getByText('Watching: Onkel Tom').waitFor();
   const urls = { rosi: rosi.page.url(), tom: tom.page.url() };
   assert.equal(urls.rosi, invite);
   assert.equal(urls.tom, watchLink);
@@ -96,7 +96,7 @@ await run('browser: the next game in the same room, with the same links, on thre
   assert.equal(await host.page.getByTestId('room-code').textContent(), code);
   // Seats, names and the watcher carried over.
   for (const name of ['Oma Inge', 'Oma Rosi']) await tom.page.locator('ul.seats').getByText(name, { exact: true }).waitFor();
-  await host.page.getByText('1 person watching').waitFor();
+  await host.page.getByTestId('watchers').getByText('Watching: Onkel Tom').waitFor();
   await screenshot(rosi.page, 'next-game-chosen-de-390.png');
   await assertNoSideScroll(rosi.page, 'the lobby of the next game on the phone');
   await assertCleanText(rosi.page, 'de');

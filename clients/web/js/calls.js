@@ -192,7 +192,8 @@ function offerWanted() {
   // screen it stays until answered, so that the page does not jump at every turn.
   const wanted = canNotify && Notification.permission === 'default' && !muted() &&
     !settings.get('notifyAsked') && store.seat !== null && store.seat !== undefined && store.room?.status === 'playing' &&
-    Boolean(store.state) && (offerOpen || !myDecision(store.state));
+    Boolean(store.state) && (offerOpen || !myDecision(store.state)) &&
+    !document.getElementById('coach'); // one thing at a time: the first-turn tip first
   offerOpen = wanted;
   return wanted;
 }

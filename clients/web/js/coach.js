@@ -129,6 +129,9 @@ function show(first) {
   const last = here.length === 1;
   const n = list.findIndex((s) => s.key === step.key) + 1;
   if (!bubble) {
+    // One thing at a time: the offer of turn messages (calls.js) waits while a tip is shown.
+    const offer = document.getElementById('calls-offer');
+    if (offer) offer.hidden = true;
     bubble = document.createElement('div');
     bubble.className = 'coach';
     bubble.id = 'coach';
