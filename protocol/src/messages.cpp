@@ -198,8 +198,10 @@ or_error<client_message> parse_hello(json& j, const limits& lim) {
   return m;
 }
 
-or_error<client_message> parse_create_room(json& j, const limits&) {
-  create_room_msg m;
+// A game id and its options (create_room, set_game): `game` required, `options` an optional object.
+template <class Msg>
+or_error<client_message> parse_game_and_options(json& j) {
+  Msg m;
   auto game = req_string(j, "game");
   if (auto* e = error_in(game)) return *e;
   m.game = std::move(std::get<std::string>(game));
@@ -208,6 +210,8 @@ or_error<client_message> parse_create_room(json& j, const limits&) {
   m.options = std::move(std::get<json>(options));
   return m;
 }
+
+or_error<client_message> parse_create_room(json& j, const limits&) { return parse_game_and_options<create_room_msg>(j); }
 
 or_error<client_message> parse_join_room(json& j, const limits&) {
   join_room_msg m;
@@ -247,16 +251,7 @@ or_error<client_message> parse_set_options(json& j, const limits&) {
   return set_options_msg{std::move(j["options"])};  // j is ours: no copy
 }
 
-or_error<client_message> parse_set_game(json& j, const limits&) {
-  set_game_msg m;
-  auto game = req_string(j, "game");
-  if (auto* e = error_in(game)) return *e;
-  m.game = std::move(std::get<std::string>(game));
-  auto options = opt_object(j, "options");
-  if (auto* e = error_in(options)) return *e;
-  m.options = std::move(std::get<json>(options));
-  return m;
-}
+or_error<client_message> parse_set_game(json& j, const limits&) { return parse_game_and_options<set_game_msg>(j); }
 
 or_error<client_message> parse_start_game(json& j, const limits&) {
   start_game_msg m;

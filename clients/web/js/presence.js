@@ -107,35 +107,33 @@ setInterval(() => {
 const chat = { unread: 0, visible: false, open: false, toastTimer: null };
 const phone = () => window.matchMedia('(max-width: 60rem)').matches;
 
+// A button with its id as its test id.
+function plainButton(id, className) {
+  const button = document.createElement('button');
+  button.id = id;
+  button.type = 'button';
+  button.className = className;
+  button.dataset.testid = id;
+  return button;
+}
+
 // Creates the header button, the toast and the sheet's close button (once, at start), and watches
 // whether the chat is in sight.
 export function initChat() {
   const header = $('header.top');
-  const button = document.createElement('button');
-  button.id = 'chat-open';
-  button.type = 'button';
-  button.className = 'chat-open';
-  button.dataset.testid = 'chat-open';
+  const button = plainButton('chat-open', 'chat-open');
   button.hidden = true;
   button.innerHTML = '<span aria-hidden="true">💬</span> <span class="chat-open-label"></span> <span class="chat-badge" data-testid="chat-badge" hidden></span>';
   header.insertBefore(button, $('#lang'));
   button.addEventListener('click', openChat);
 
-  const toast = document.createElement('button');
-  toast.id = 'chat-toast';
-  toast.type = 'button';
-  toast.className = 'chat-toast';
-  toast.dataset.testid = 'chat-toast';
+  const toast = plainButton('chat-toast', 'chat-toast');
   toast.hidden = true;
   toast.setAttribute('aria-live', 'polite');
   document.body.appendChild(toast);
   toast.addEventListener('click', openChat);
 
-  const close = document.createElement('button');
-  close.id = 'chat-close';
-  close.type = 'button';
-  close.className = 'small chat-close';
-  close.dataset.testid = 'chat-close';
+  const close = plainButton('chat-close', 'small chat-close');
   $('#chat').insertBefore(close, $('#chat-list'));
   close.addEventListener('click', closeChat);
   document.addEventListener('keydown', (ev) => {
