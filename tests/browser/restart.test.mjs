@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { assertNoPageErrors, createRoom, joinByInvite, launchBrowser, newPlayer, playOneStep, screenshot, sleep, startServer } from './lib.mjs';
+import { assertNoPageErrors, createRoom, joinByInvite, launchBrowser, newPlayer, playOneStep, screenshot, sleep, startServer, watchdogMs } from './lib.mjs';
 
 const replayBinary = process.env.TINSEL_REPLAY_BINARY || 'build/tools/replay/tinsel-replay';
 
@@ -45,10 +45,10 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tinsel-restart-'));
 let server;
 let browser;
 const watchdog = setTimeout(() => {
-  console.error('FAILED browser: restart: no result after 270 s');
+  console.error(`FAILED browser: restart: no result after ${watchdogMs / 1000} s`);
   server?.proc.kill('SIGKILL');
   process.exit(1);
-}, 270000);
+}, watchdogMs);
 watchdog.unref();
 try {
   server = await startServer(['--data-dir', dataDir]);
