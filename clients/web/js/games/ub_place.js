@@ -111,10 +111,11 @@ export async function tapPlace(loc, ctx, ui) {
   }
 }
 
-// The part of the screen no sticky bar covers: below the turn bar, above the dock.
-function freeBand() {
-  const bar = document.querySelector('#screen .turn-bar');
-  const over = (bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0) + 8;
+// The part of the screen no sticky bar covers: below the turn bar, above the dock. `stuck`: once
+// the page has scrolled (the bar then sticks to the top of the screen).
+function freeBand(stuck = false) {
+  const bar = document.querySelector('#screen .turn-bar')?.getBoundingClientRect();
+  const over = (bar ? Math.max(0, stuck ? bar.height : bar.bottom) : 0) + 8;
   const dock = document.querySelector('#screen .game-unterm_baum > .actions');
   const d = dock?.getBoundingClientRect();
   const under = d && getComputedStyle(dock).position === 'sticky' && d.bottom >= window.innerHeight - 2 ? d.top - 8 : window.innerHeight - 8;
@@ -129,7 +130,7 @@ function bringDestinations(behavior) {
   const from = screen?.querySelector('.ub-card.selected');
   const dests = [...(screen?.querySelectorAll('.ub-board .ub-card.can:not(.selected)') || [])];
   if (!from || !dests.length) return;
-  const { over, under } = freeBand();
+  let { over, under } = freeBand();
   const inSight = (el) => {
     const r = el.getBoundingClientRect();
     return r.top >= over && r.bottom <= under;
@@ -143,6 +144,7 @@ function bringDestinations(behavior) {
     if (target) break;
   }
   target ||= dests[0];
+  ({ over, under } = freeBand(true));
   const block = target.closest('.ub-field') || target;
   const b = block.getBoundingClientRect();
   const r = target.getBoundingClientRect();
