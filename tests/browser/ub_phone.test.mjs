@@ -100,7 +100,7 @@ await run('browser: the Unterm Baum phone placement in two taps without scrollin
   await page.fill('#name', 'Oma Rosi');
   await page.locator('[data-act="pick-game"][data-game="unterm_baum"]').click();
   await page.locator('#create-form').waitFor();
-  const options = { maxPlayers: 2, maxRounds: 1, startPlayer: 'host-picks', assignSeconds: 3, memorizeSeconds: 2, revealSeconds: 4, mainTimeoutSec: 600 };
+  const options = { maxPlayers: 2, maxRounds: 2, startPlayer: 'host-picks', assignSeconds: 3, memorizeSeconds: 2, revealSeconds: 4, mainTimeoutSec: 600 };
   for (const [k, v] of Object.entries(options)) await setOption(page, k, v);
   await page.locator('#create-form button[type="submit"]').click();
   await page.getByTestId('room-code').waitFor();
@@ -210,7 +210,40 @@ await run('browser: the Unterm Baum phone placement in two taps without scrollin
   await scrollSettled(page);
   await page.locator('#screen .ub-tree').screenshot({ path: `${screenshotDir}/ub-phone-tree-free-de-390.png` });
 
-  // She ends her turn; the computer player's turn ends the only round: the results.
+  // She ends her turn; after the computer player's, in her next turn she takes the card from her
+  // table again: the places it may go (the tree, the other table) come into view next to the chip.
+  await page.locator('#screen .actions button.action').tap();
+  await page.locator('.turn-bar.mine').waitFor({ state: 'detached', timeout: 30000 });
+  await page.locator('.turn-bar.mine').waitFor({ timeout: 60000 });
+  await quietScreen(page);
+  await page.locator('#screen .actions button.mode[data-mode="move"]').tap();
+  await page.locator('#screen .actions button.mode[data-mode="move"][aria-pressed="true"]').waitFor();
+  await page.locator(`[data-testid="${place.id}"]`).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await scrollSettled(page);
+  const own = await page.locator(`[data-testid="${place.id}"]`).evaluate((el) => { const r = el.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
+  await page.touchscreen.tap(own.x, own.y);
+  await page.getByTestId('ub-pick').waitFor({ timeout: 10000 });
+  await scrollSettled(page);
+  const back = await page.evaluate(() => {
+    const bar = document.querySelector('#screen .turn-bar').getBoundingClientRect();
+    const dock = document.querySelector('#screen .actions').getBoundingClientRect();
+    const chip = document.querySelector('[data-testid="ub-pick"]').getBoundingClientRect();
+    const places = [...document.querySelectorAll('#screen .ub-board .ub-card.can:not(.selected)')].map((el) => ({ id: el.dataset.testid, r: el.getBoundingClientRect() }))
+      .filter(({ r }) => r.top >= bar.bottom && r.bottom <= dock.top);
+    return {
+      chipIn: chip.top >= 0 && chip.bottom <= window.innerHeight, text: document.querySelector('[data-testid="ub-pick"]').innerText.replace(/\s+/g, ' ').trim(),
+      places: places.map(({ id, r }) => ({ id, x: r.left + r.width / 2, y: r.top + r.height / 2 })),
+    };
+  });
+  assert.ok(back.chipIn, 'the chip is on the screen');
+  assert.match(back.text, /^Karte von deinem Tisch \(.+\) Wohin\? Tippe einen freien Platz an\./);
+  assert.ok(back.places.length > 0, 'a place the card may go is on the screen next to the chip');
+  await shot(page, 'ub-phone-chosen-own-de-390.png');
+  await page.touchscreen.tap(back.places[0].x, back.places[0].y);
+  await page.locator(`[data-testid="${back.places[0].id}"].full`).waitFor({ timeout: 10000 });
+  await page.locator(`[data-testid="${place.id}"].free`).waitFor({ timeout: 10000 });
+
+  // She ends her turn; the computer player's turn ends the last round: the results.
   await page.locator('#screen .actions button.action').tap();
   await page.getByTestId('results').waitFor({ timeout: 60000 });
   await quietScreen(page).catch(() => {});
@@ -227,24 +260,24 @@ await run('browser: the Unterm Baum phone placement in two taps without scrollin
       inside: !!r && r.left >= card.left - 1 && r.right <= card.right + 1 && r.bottom <= card.bottom + 1 && name.scrollWidth <= name.clientWidth + 1,
     };
   }));
-  assert.ok(named.length >= 1, 'a present lies on a table');
+  assert.ok(named.length >= 1, 'a present lies on a table');  // the computer player's, at least
   for (const n of named) {
     assert.ok(n.shown, `the present is named on the phone: ${n.label}`);
     assert.ok(n.inside, `its name fits its card: ${n.name}`);
     assert.ok(n.label.includes(n.name), `"${n.name}" is the present's name (${n.label})`);
   }
-  await page.locator('#screen .ub-field.mine').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.locator('#screen .ub-field:has(.ub-card.full)').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await scrollSettled(page);
   await shot(page, 'ub-phone-results-table-de-390.png');
   // The same in English on the phone and on a desktop.
   await page.locator('#lang').click();
   await page.getByTestId('results').getByText('Game over').first().waitFor();
-  const en = await page.locator('#screen .ub-field.mine .ub-card.full .motif .name').first().isVisible();
+  const en = await page.locator('#screen .ub-field .ub-card.full .motif .name').first().isVisible();
   assert.ok(en, 'the name is shown in English too');
-  await page.locator('#screen .ub-field.mine').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.locator('#screen .ub-field:has(.ub-card.full)').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await shot(page, 'ub-phone-results-table-en-390.png');
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.locator('#screen .ub-field.mine').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.locator('#screen .ub-field:has(.ub-card.full)').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await shot(page, 'ub-phone-results-table-en-1280.png');
   assertNoPageErrors(page);
 });

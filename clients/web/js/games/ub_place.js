@@ -145,13 +145,14 @@ function bringDestinations(behavior) {
   }
   target ||= dests[0];
   ({ over, under } = freeBand(true));
-  const block = target.closest('.ub-field') || target;
-  const b = block.getBoundingClientRect();
+  const block = target.closest('.ub-field');
   const r = target.getBoundingClientRect();
-  // The table's heading right under the bar, unless the place itself would then still be hidden
-  // below the dock: then the place in the middle of the free part.
-  let top = b.top - over;
-  if (r.bottom - top > under) top = r.top - over - Math.max(0, (under - over - r.height) / 2);
+  // A table's heading right under the bar, unless the place itself would then still be hidden
+  // below the dock; a place on the tree (or that one), in the middle of the free part, with the
+  // branches around it.
+  const middle = r.top - over - Math.max(0, (under - over - r.height) / 2);
+  let top = block ? block.getBoundingClientRect().top - over : middle;
+  if (r.bottom - top > under) top = middle;
   window.scrollBy({ top, behavior });
 }
 
