@@ -8,7 +8,8 @@
 //   the screen, outside every sticky bar (the geometry from getBoundingClientRect against
 //   window.innerHeight). Her second tap, at that place's position on the screen as it is, places the
 //   card, and the server's next state shows it there (her table counts 1 present, the log says
-//   where it went). Before that, the chip's ✕ leaves a chosen card where it is.
+//   where it went). Before that, the chip's ✕ leaves a chosen card where it is. In her next turn
+//   she takes that card from her own table: a place it may go is on the screen next to the chip.
 // - A free place on the tree is an empty hook, not a hole: it has no dashed frame or light fill.
 // - The results on the phone name every present on the tables under its picture.
 import assert from 'node:assert/strict';
