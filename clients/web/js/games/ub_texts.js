@@ -92,6 +92,17 @@ const texts = {
     'ub.count': '{n} of {k} presents',
     'ub.count_tip': 'When a table holds {k} presents, it is full and the game ends.',
     'ub.tip.points': { one: '{label}. {n} point: {how}', other: '{label}. {n} points: {how}' },
+    // The dock on a phone (a few words each) and the chip of a card chosen to move (ub_place.js).
+    'ub.mode_short.reveal': 'Look', 'ub.mode_short.move': 'Move', 'ub.mode_short.rearrange': 'Re\u00ADarrange',
+    'ub.hint_short.reveal': 'Tap a card: everyone sees it briefly.',
+    'ub.hint_short.move_from': 'Tap the card you want to move.',
+    'ub.hint_short.move_to': 'Where to? Tap a free place.',
+    'ub.hint_short.rearrange_from': 'Tap a card on your table.',
+    'ub.hint_short.rearrange_to': 'Where to? A card there swaps places.',
+    'ub.chip.tree': 'Card from the tree',
+    'ub.chip.mine': 'Card from your table ({member})',
+    'ub.chip.field': "Card from {name}'s table",
+    'ub.pick_cancel': 'Leave the card where it is',
   },
   de: {
     'ub.tree': 'Unterm Baum',
@@ -185,6 +196,17 @@ const texts = {
     'ub.count': '{n} von {k} Geschenken',
     'ub.count_tip': 'Liegen {k} Geschenke auf einem Tisch, ist er voll und das Spiel ist aus.',
     'ub.tip.points': { one: '{label}. {n} Punkt: {how}', other: '{label}. {n} Punkte: {how}' },
+    // Das Dock auf dem Handy (wenige Worte) und der Chip der gewählten Karte (ub_place.js).
+    'ub.mode_short.reveal': 'Ansehen', 'ub.mode_short.move': 'Ver\u00ADschieben', 'ub.mode_short.rearrange': 'Um\u00ADräumen',
+    'ub.hint_short.reveal': 'Tippe eine Karte an: alle sehen sie kurz.',
+    'ub.hint_short.move_from': 'Tippe die Karte an, die du verschiebst.',
+    'ub.hint_short.move_to': 'Wohin? Tippe einen freien Platz an.',
+    'ub.hint_short.rearrange_from': 'Tippe eine Karte auf deinem Tisch an.',
+    'ub.hint_short.rearrange_to': 'Wohin? Eine Karte dort tauscht den Platz.',
+    'ub.chip.tree': 'Karte vom Baum',
+    'ub.chip.mine': 'Karte von deinem Tisch ({member})',
+    'ub.chip.field': 'Karte vom Tisch von {name}',
+    'ub.pick_cancel': 'Karte liegen lassen, wo sie ist',
   },
 };
 export default texts;

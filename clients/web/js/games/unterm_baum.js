@@ -5,9 +5,11 @@ import { addTexts, lang, t } from '../i18n.js';
 import { esc, same } from '../util.js';
 import motifsDe from './motifs_de.js';
 import { backSvg, motifCardHtml } from './ub_motifs.js';
-import { reducedMotion } from '../motion.js';
-import { hasLocation } from '/lib/legal.js';
 import texts from './ub_texts.js';
+import {
+  actionsExtra, afterRender, clickable, domainOf, entries, placeBanner, settleAfterRender, tapPlace,
+} from './ub_place.js';
+import { chipColours } from './ub_colours.js';
 
 // The board's words (the picker's and the lobby's are in catalogue.js, loaded on every page).
 addTexts(texts);
@@ -64,7 +66,6 @@ const keyLoc = (key) => {
   const [seat, row, slot] = key.slice(1).split(':').map(Number);
   return { seat, row, slot };
 };
-const area = (loc) => ('tree' in loc ? 'tree' : `seat${loc.seat}`);
 
 // Moves whatever `map` holds at each `from` to its `to`, all at once (a rearrangement swaps).
 function relocate(map, pairs) {
@@ -114,49 +115,16 @@ function placeWord(dir, loc, ctx) {
   if ('tree' in loc) return t(`ub.${dir}.${p.under ? 'under' : 'tree'}`, p);
   return t(`ub.${dir}.${p.mine ? 'mine' : 'field'}`, p);
 }
+// Where a card chosen to move comes from, in a few words (the chip in the dock): "from the tree",
+// "from your table, at Oma Erna", "from Ben's table".
+function whence(loc, ctx) {
+  if ('tree' in loc) return t('ub.chip.tree');
+  if (loc.seat !== ctx.seat) return t('ub.chip.field', { name: ctx.name(loc.seat) });
+  return t('ub.chip.mine', { member: memberName(ctx.view.players[loc.seat]?.members?.[loc.row], ctx) || t('ub.row', { n: loc.row + 1 }) });
+}
 // "Your table" or "Ben's table", as the table's heading says it.
 function tableName(seat, ctx) {
   return seat === ctx.seat ? t('ub.field_mine') : t('ub.field', { name: ctx.name(seat) });
-}
-
-function entries(ctx, kind) {
-  return ctx.legal.filter((e) => e.kind === kind);
-}
-function domainOf(ctx, kind) {
-  return entries(ctx, kind).find((e) => e.domain)?.domain || null;
-}
-
-function availableModes(ctx) {
-  const modes = [];
-  if (entries(ctx, 'reveal').length) modes.push('reveal');
-  if (domainOf(ctx, 'move')) modes.push('move');
-  if (domainOf(ctx, 'rearrange')) modes.push('rearrange');
-  return modes;
-}
-
-function currentMode(ctx, ui) {
-  const modes = availableModes(ctx);
-  if (!modes.includes(ui.mode)) {
-    ui.mode = modes[0] || null;
-    ui.selected = null;
-  }
-  return ui.mode;
-}
-
-// Is `loc` a place the player may click now, and what would it do?
-function clickable(loc, occupied, ctx, ui) {
-  const mode = currentMode(ctx, ui);
-  if (mode === 'reveal') return occupied && entries(ctx, 'reveal').some((e) => same(e.location, loc));
-  if (mode === 'move') {
-    const d = domainOf(ctx, 'move');
-    if (!ui.selected) return hasLocation(d.from, loc);
-    return same(ui.selected, loc) || (area(ui.selected) !== area(loc) && hasLocation(d.to, loc));
-  }
-  if (mode === 'rearrange') {
-    if (!('seat' in loc) || loc.seat !== ctx.seat) return false;
-    return ui.selected ? true : occupied;
-  }
-  return false;
 }
 
 // After the end, the motif on a table's card, from the state's result (the view shows occupancy only).
@@ -266,22 +234,6 @@ function treeHtml(ctx, ui) {
     <div class="ub-trunk" aria-hidden="true"></div>
     ${under ? `<div class="ub-under">${span(hung, under)}</div>` : '<div class="ub-skirt" aria-hidden="true"></div>'}
   </section>`;
-}
-
-// A player's colour as a name chip with text at WCAG AA contrast (4.5:1): dark text on a light
-// colour, white on a dark one, and a mid-tone colour darkened until white reads on it.
-const luminance = (rgb) => {
-  const lin = (v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-  return 0.2126 * lin(rgb[0] / 255) + 0.7152 * lin(rgb[1] / 255) + 0.0722 * lin(rgb[2] / 255);
-};
-const inkRgb = [0x1d, 0x2a, 0x24];
-function chipColours(hex) {
-  let rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  const onWhite = (l) => 1.05 / (l + 0.05);
-  const onInk = (l) => (l + 0.05) / (luminance(inkRgb) + 0.05);
-  if (onInk(luminance(rgb)) >= 4.5 && onInk(luminance(rgb)) > onWhite(luminance(rgb))) return { bg: hex, fg: '#1d2a24' };
-  while (onWhite(luminance(rgb)) < 4.6) rgb = rgb.map((v) => Math.round(v * 0.9));
-  return { bg: `rgb(${rgb.join(',')})`, fg: '#fff' };
 }
 
 function fieldHtml(p, ctx, ui) {
@@ -445,78 +397,6 @@ function onChange(el, ctx, ui) {
   ctx.render();
 }
 
-// After a render (the sticky reveal sits right under the sticky turn bar: --turn-bar-h, app.js),
-// what has to be seen now (the wish list when MEMORIZE starts, a card that was just turned over:
-// `pending`) is scrolled into the part of the screen that no sticky bar covers.
-function afterRender(pending) {
-  const dockEl = document.querySelector('#screen .game-unterm_baum > .actions');
-  document.documentElement.style.setProperty('--ub-dock-h', `${dockEl ? Math.ceil(dockEl.getBoundingClientRect().height) : 0}px`);
-  const bar = document.querySelector('#screen .turn-bar');
-  const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().height) : 0;
-  const behavior = reducedMotion() ? 'auto' : 'smooth';
-  if (pending.wishlist) {
-    pending.wishlist = false;
-    const list = document.querySelector('#screen [data-testid="ub-wishlist"]');
-    if (list) {
-      const top = list.getBoundingClientRect().top - barBottom - 8;
-      window.scrollBy({ top, behavior });
-    }
-  }
-  // The player's own turn begins (the tree) or a new game's wish list is to be written (the list):
-  // brought into view if it is not, so that she does not start her turn looking at someone else's
-  // table with the clock running (found by a newcomer trial).
-  if (pending.to) {
-    const el = document.querySelector(`#screen ${pending.to}`);
-    pending.to = null;
-    const r = el?.getBoundingClientRect();
-    if (r && (r.bottom < barBottom + 120 || r.top > window.innerHeight * 0.6)) window.scrollBy({ top: r.top - barBottom - 8, behavior });
-  }
-  if (pending.card) {
-    const el = document.querySelector(`#screen [data-testid="ub-${pending.card}"]`);
-    pending.card = null;
-    if (!el) return;
-    const banner = document.querySelector('#screen .ub-reveal');
-    const dock = document.querySelector('#screen .actions');
-    const over = Math.max(barBottom, banner ? banner.getBoundingClientRect().bottom : 0) + 8;
-    let under = window.innerHeight - 8;
-    const d = dock?.getBoundingClientRect();
-    if (d && getComputedStyle(dock).position === 'sticky' && d.bottom >= window.innerHeight - 2) under = d.top - 8;
-    const c = el.getBoundingClientRect();
-    // Instant: the card must be visible while it is open, and open it is now.
-    if (c.top < over) window.scrollBy(0, c.top - over);
-    else if (c.bottom > under) window.scrollBy(0, Math.min(c.bottom - under, c.top - over));
-  }
-}
-function settleAfterRender(pending) {
-  requestAnimationFrame(() => {
-    afterRender(pending);
-    placeBanner();
-  });
-}
-
-// The banner sticks under the turn bar; when the page is scrolled so that the revealed card would
-// lie under the banner, the banner moves down below the card: it never covers what it shows.
-function placeBanner() {
-  const banner = document.querySelector('#screen .ub-reveal');
-  if (!banner) return;
-  banner.style.transform = '';
-  const card = document.querySelector('#screen .ub-card.revealed');
-  if (!card) return;
-  const b = banner.getBoundingClientRect();
-  const c = card.getBoundingClientRect();
-  const overlaps = b.bottom > c.top && b.top < c.bottom && b.right > c.left && b.left < c.right;
-  if (overlaps) banner.style.transform = `translateY(${Math.ceil(c.bottom + 6 - b.top)}px)`;
-}
-let placing = false;
-window.addEventListener('scroll', () => {
-  if (placing) return;
-  placing = true;
-  requestAnimationFrame(() => {
-    placing = false;
-    placeBanner();
-  });
-}, { passive: true });
-
 // How long a place a present was taken from stays marked.
 const takenMs = 4000;
 
@@ -555,13 +435,13 @@ export function createBoard() {
   const ui = {
     reveals: new Map(), taken: new Map(), landed: new Map(), nearlyFull: null, news: new WeakMap(),
     mode: null, selected: null, draft: null, draftFor: null, pick: null, note: null,
-    cards: { at: new Map(), next: 0 }, pending: { wishlist: false, card: null, to: null },
+    cards: { at: new Map(), next: 0 }, pending: { wishlist: false, card: null, to: null, dest: false },
   };
   return {
     ...hooks,
     moments: { ...hooks.moments, moved: (ev, ctx) => movedMoment(ev, ctx, ui) },
     onState: (msg, ctx) => onState(msg, ctx, ui),
-    actionsExtra: (ctx) => actionsExtra(ctx, ui),
+    actionsExtra: (ctx) => actionsExtra(ctx, ui, (loc) => whence(loc, ctx)),
     render: (ctx) => render(ctx, ui),
     onClick: (el, ctx) => onClick(el, ctx, ui),
     onChange: (el, ctx) => onChange(el, ctx, ui),
@@ -607,7 +487,9 @@ const hooks = {
       const names = new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'conjunction' }).format(close);
       return { turn: t('game.your_turn'), what: `${t('ub.p.turn')} ${t('ub.tb.other_last', { n: close.length, names })}` };
     }
-    return null;
+    // Otherwise the bar says whose turn it is, and the dock below says what to tap: one line less
+    // under a sticky bar on a phone.
+    return { turn: t('game.your_turn'), what: '' };
   },
 
   // The board handles reveals, moves, rearrangements and the wish list; end_turn stays a button.
@@ -721,17 +603,6 @@ function onState(msg, ctx, ui) {
   if (ctx.view?.phase !== 'play') ui.selected = null;
 }
 
-function actionsExtra(ctx, ui) {
-  const modes = availableModes(ctx);
-  if (!modes.length) return '';
-  const mode = currentMode(ctx, ui);
-  const hint = mode === 'reveal' ? 'ub.hint.reveal'
-    : mode === 'move' ? (ui.selected ? 'ub.hint.move_to' : 'ub.hint.move_from')
-      : ui.selected ? 'ub.hint.rearrange_to' : 'ub.hint.rearrange_from';
-  const buttons = modes.map((m) => `<button class="mode ${m === mode ? 'primary' : ''}" data-act="ub-mode" data-mode="${m}" aria-pressed="${m === mode}">${esc(t(`ub.mode.${m}`))}</button>`);
-  return `<div class="buttons">${buttons.join('')}</div><p class="hint">${esc(t(hint))}</p>`;
-}
-
 // The tree and the tables, the player's own table first (on a phone right under the tree).
 function render(ctx, ui) {
   const v = ctx.view;
@@ -758,7 +629,7 @@ function render(ctx, ui) {
   const fields = players.map((p) => fieldHtml(p, ctx, ui));
   settleAfterRender(ui.pending);
   return `${revealBanner(ctx, ui)}${top.join('')}
-    <div class="ub-board" data-key="ub-board">${treeHtml(ctx, ui)}<div class="ub-fields" data-key="ub-fields">${fields.join('')}</div></div>`;
+    <div class="ub-board ${ctx.state.over ? 'over' : ''}" data-key="ub-board">${treeHtml(ctx, ui)}<div class="ub-fields" data-key="ub-fields">${fields.join('')}</div></div>`;
 }
 
 async function onClick(el, ctx, ui) {
@@ -775,35 +646,11 @@ async function onClick(el, ctx, ui) {
     ui.selected = null;
     ctx.render();
   } else if (act === 'ub-loc') {
-    const loc = JSON.parse(el.dataset.loc);
-    const mode = currentMode(ctx, ui);
-    if (mode === 'reveal') {
-      const entry = entries(ctx, 'reveal').find((e) => same(e.location, loc));
-      if (entry) await ctx.act(entry).catch(() => {});
-    } else if (mode === 'move') {
-      if (!ui.selected) ui.selected = loc;
-      else if (same(ui.selected, loc)) ui.selected = null;
-      else {
-        const from = ui.selected;
-        ui.selected = null;
-        await ctx.act({ kind: 'move', from, to: loc }).catch(() => {});
-      }
-      ctx.render();
-    } else if (mode === 'rearrange') {
-      const field = ctx.view.players[ctx.seat].field;
-      if (!ui.selected) {
-        if (field[loc.row][loc.slot]) ui.selected = loc;
-      } else if (same(ui.selected, loc)) {
-        ui.selected = null;
-      } else {
-        const a = { row: ui.selected.row, slot: ui.selected.slot };
-        const b = { row: loc.row, slot: loc.slot };
-        ui.selected = null;
-        const moves = field[b.row][b.slot] ? [{ from: a, to: b }, { from: b, to: a }] : [{ from: a, to: b }];
-        await ctx.act({ kind: 'rearrange', moves }).catch(() => {});
-      }
-      ctx.render();
-    }
+    await tapPlace(JSON.parse(el.dataset.loc), ctx, ui);
+  } else if (act === 'ub-cancel') {
+    // The ✕ on the chosen card's chip: the card stays where it is.
+    ui.selected = null;
+    ctx.render();
   } else if (act === 'ub-wish') {
     const cell = { row: Number(el.dataset.row), slot: Number(el.dataset.slot) };
     const at = (c) => ui.draft.wishes.find((w) => w.row === c.row && w.slot === c.slot);
