@@ -92,6 +92,9 @@ const texts = {
     'ub.count': '{n} of {k} presents',
     'ub.count_tip': 'When a table holds {k} presents, it is full and the game ends.',
     'ub.tip.points': { one: '{label}. {n} point: {how}', other: '{label}. {n} points: {how}' },
+    // Said to the player it concerns (issue 31).
+    'ub.end_field_you': 'Your table is full: the game is over.',
+    'ub.family_why': 'Pick any family you like: it only gives the rows of your wish list their names, and every family plays the same. Each family is at the table once.',
   },
   de: {
     'ub.tree': 'Unterm Baum',
@@ -185,6 +188,9 @@ const texts = {
     'ub.count': '{n} von {k} Geschenken',
     'ub.count_tip': 'Liegen {k} Geschenke auf einem Tisch, ist er voll und das Spiel ist aus.',
     'ub.tip.points': { one: '{label}. {n} Punkt: {how}', other: '{label}. {n} Punkte: {how}' },
+    // Zu dem gesagt, den es betrifft (Issue 31).
+    'ub.end_field_you': 'Dein Tisch ist voll: das Spiel ist aus.',
+    'ub.family_why': 'Nimm eine Familie, die dir gefällt: sie gibt nur den Reihen deiner Wunschliste die Namen, jede Familie spielt gleich. Jede Familie gibt es nur einmal am Tisch.',
   },
 };
 export default texts;
