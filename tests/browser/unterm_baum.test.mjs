@@ -195,7 +195,12 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   assert.equal(await hint(ben.page).getAttribute('data-state'), 'ready');
   await assertFitsPhones(ben.page, 'the suggestion taken again');
   await screenshotOf(ben.page.locator('.ub-assign'), 'unterm-baum-assign-back-phone-de.png');
-  // Ben chooses the Weber family for his list: the rows carry its names.
+  // The family picker explains itself: each family with the names its rows would carry, under a
+  // surname that fits them (issue 31), and a line that says what the choice is for.
+  assert.equal(await ben.page.locator('#ub-family option[value="weber"]').textContent(), 'Dubois: Oma Jeanne, Pierre, Claire, Hugo');
+  assert.equal(await ben.page.getByTestId('ub-family-why').textContent(),
+    'Nimm eine Familie, die dir gefällt: sie gibt nur den Reihen deiner Wunschliste die Namen, jede Familie spielt gleich. Jede Familie gibt es nur einmal am Tisch.');
+  // Ben chooses the Dubois family (wire id "weber") for his list: the rows carry its names.
   await ben.page.getByTestId('ub-family').selectOption('weber');
   await benGrid.locator('.ub-row .member').first().getByText('Oma Jeanne').waitFor();
   // A reload while writing keeps the list as edited.

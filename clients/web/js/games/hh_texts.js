@@ -162,7 +162,7 @@ export default {
     'hh.tip.die': 'Der Würfel zeigt: {face}',
     'hh.die_not_rolled': 'Der Würfel: noch nicht gewürfelt',
     'hh.a.reward_other': '{load} vom Schlitten von {name} auf deine Stapel ({name} bekommt deinen Schlitten: {mine})',
-    'hh.a.reward_other_empty': 'Schlitten von {name} ist leer: nichts für dich ({name} bekommt deinen Schlitten: {mine})',
+    'hh.a.reward_other_empty': 'Der Schlitten von {name} ist leer: nichts für dich ({name} bekommt deinen Schlitten: {mine})',
     'hh.a.reward_own': '{load} vom eigenen Schlitten auf deine Stapel (kein Tausch)',
     'hh.a.reward_own_empty': 'Dein eigener Schlitten ist leer: nichts für dich (kein Tausch)',
     'hh.from_you': '1 von dir', 'hh.from': '1 von {name}',
