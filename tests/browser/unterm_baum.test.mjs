@@ -199,7 +199,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   // surname that fits them (issue 31), and a line that says what the choice is for.
   assert.equal(await ben.page.locator('#ub-family option[value="weber"]').textContent(), 'Dubois: Oma Jeanne, Pierre, Claire, Hugo');
   assert.equal(await ben.page.getByTestId('ub-family-why').textContent(),
-    'Nimm eine Familie, die dir gefällt: sie gibt nur den Reihen deiner Wunschliste die Namen, jede Familie spielt gleich. Jede Familie gibt es nur einmal am Tisch.');
+    'Die Familie gibt nur den Reihen deiner Liste ihre Namen: jede spielt gleich, und jede gibt es nur einmal am Tisch.');
   // Ben chooses the Dubois family (wire id "weber") for his list: the rows carry its names.
   await ben.page.getByTestId('ub-family').selectOption('weber');
   await benGrid.locator('.ub-row .member').first().getByText('Oma Jeanne').waitFor();

@@ -94,7 +94,7 @@ const texts = {
     'ub.tip.points': { one: '{label}. {n} point: {how}', other: '{label}. {n} points: {how}' },
     // Said to the player it concerns (issue 31).
     'ub.end_field_you': 'Your table is full: the game is over.',
-    'ub.family_why': 'Pick any family you like: it only gives the rows of your wish list their names, and every family plays the same. Each family is at the table once.',
+    'ub.family_why': 'The family only gives the rows of your list their names: every family plays the same, and each is at the table once.',
   },
   de: {
     'ub.tree': 'Unterm Baum',
@@ -190,7 +190,7 @@ const texts = {
     'ub.tip.points': { one: '{label}. {n} Punkt: {how}', other: '{label}. {n} Punkte: {how}' },
     // Zu dem gesagt, den es betrifft (Issue 31).
     'ub.end_field_you': 'Dein Tisch ist voll: das Spiel ist aus.',
-    'ub.family_why': 'Nimm eine Familie, die dir gefällt: sie gibt nur den Reihen deiner Wunschliste die Namen, jede Familie spielt gleich. Jede Familie gibt es nur einmal am Tisch.',
+    'ub.family_why': 'Die Familie gibt nur den Reihen deiner Liste ihre Namen: jede spielt gleich, und jede gibt es nur einmal am Tisch.',
   },
 };
 export default texts;
