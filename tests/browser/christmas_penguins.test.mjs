@@ -145,6 +145,7 @@ async function step(page, state) {
     const channelMode = page.getByRole('button', { name: /Build a water channel|Wasserrinne bauen/ });
     if (!state.channel && (await channelMode.count())) {
       const before = await page.locator('.cp-board .channel').count();
+      const builtBefore = await page.getByTestId('log').getByText(/^(You build a water channel|Du baust eine Wasserrinne)$/).count();
       await channelMode.click({ timeout: 1000 });
       const first = page.locator('.cp-board .floe.mode').first();
       const a = await first.getAttribute('data-testid');
@@ -154,7 +155,11 @@ async function step(page, state) {
       const n = await partners.count();
       assert.ok(n >= 1 && n <= 6, `${n} floes offered across an edge from ${a}`);
       await partners.nth(pick(n)).click({ timeout: 1000 });
-      await page.getByTestId('log').getByText(/builds a water channel$|baut eine Wasserrinne$/).first().waitFor({ timeout: 5000 });
+      // The builder's own log says it in the second person (issue 31): one line more.
+      const built = page.getByTestId('log').getByText(/^(You build a water channel|Du baust eine Wasserrinne)$/);
+      const until = Date.now() + 5000;
+      while ((await built.count()) <= builtBefore && Date.now() < until) await sleep(50);
+      assert.ok((await built.count()) > builtBefore, 'the log says "You build a water channel"');
       assert.equal(await page.locator('.cp-board .channel').count(), before + 1, 'the channel is drawn on the board');
       state.channel = true;
       return 'channel';

@@ -293,7 +293,7 @@ const texts = {
     'cp.e.present_dropped': '{name} lässt ein Geschenk in {colour} fallen', 'cp.e.present_dropped_you': 'Du lässt ein Geschenk in {colour} fallen',
     'cp.e.fled_you': 'Du fliehst auf {to}', 'cp.e.channel_placed_you': 'Du baust eine Wasserrinne',
     'cp.e.turn_ended_you': 'Du beendest deinen Zug', 'cp.e.stop_claimed_you': 'Du rufst „Stopp!“',
-    'cp.e.stop_queued_you': 'Du rufst „Stopp!“ (wartet, Platz {position})', 'cp.e.stop_granted_you': 'Du darfst jetzt einen Stein spielen',
+    'cp.e.stop_queued_you': 'Du rufst „Stopp!“ (du wartest, Platz {position})', 'cp.e.stop_granted_you': 'Du darfst jetzt einen Stein spielen',
     'cp.e.stop_dropped_you': 'Dein „Stopp!“ entfällt', 'cp.e.stop_withdrawn_you': 'Du nimmst dein „Stopp!“ zurück',
     'cp.e.stone_used_you': 'Du spielst einen Stein in {stone}',
     'cp.e.stone_swap_you': 'Du spielst den Stein in {stone} und tauschst den Platz mit {who}',
