@@ -318,8 +318,7 @@ function boardSvg(ctx, ui) {
     const place = where(id, v);
     const label = `${place.charAt(0).toUpperCase()}${place.slice(1)}${on.length ? `: ${on.join(', ')}` : ''}${danger ? `. ${t('cp.danger_santa')}` : ''}`;
     parts.push(`<g class="${cls}" ${clickable ? `data-act="cp-floe" data-floe="${id}" role="button" tabindex="0" aria-label="${esc(label)}"` : ''} data-testid="floe-${id}">
-      <polygon points="${hexPoints(c, size - 2)}"></polygon><polygon class="sheen" points="${hexPoints([c[0] - size * 0.08, c[1] - size * 0.1], size * 0.62)}"></polygon>
-      <text class="floe-no" x="${(c[0] - size * 0.62).toFixed(1)}" y="${(c[1] - size * 0.12).toFixed(1)}" aria-hidden="true">${id + 1}</text>`);
+      <polygon points="${hexPoints(c, size - 2)}"></polygon><polygon class="sheen" points="${hexPoints([c[0] - size * 0.08, c[1] - size * 0.1], size * 0.62)}"></polygon>`);
     const crowded = here.length > 0;
     if (id === v.tree) parts.push(piece(t('cp.tip.tree'), [c[0], c[1] + size * 0.1], 0.5, art.tree(), { key: 'cp-tree' }));
     if (id === v.hut) {
@@ -354,7 +353,8 @@ function boardSvg(ctx, ui) {
       const at = [c[0] - size * 0.5, c[1] + size * 0.45];
       parts.push(piece(t('cp.tip.loose'), at, 0.32, `${art.gift('#d62828')}<text class="count" x="0" y="9" font-size="28">${loose.get(id)}</text>`));
     }
-    parts.push('</g>');
+    // The floe's number (the log names floes by it), over whatever stands there.
+    parts.push(`<text class="floe-no" x="${(c[0] - size * 0.62).toFixed(1)}" y="${(c[1] - size * 0.12).toFixed(1)}" aria-hidden="true">${id + 1}</text></g>`);
   });
   for (const cell of extra) {
     const c = centre(cell);
