@@ -68,6 +68,10 @@ await run('browser: moments in the second person for the player they concern', a
     out.toSleigh = each((seat) => hh.eventText({ kind: 'gifts_to_sleigh', seat: 0, colours: ['red', 'yellow'] }, ctxFor(seat, hhView)));
     out.hhRolled = each((seat) => hh.eventText({ kind: 'rolled', seat: 0, face: 'christmas_wish' }, ctxFor(seat, hhView)));
     out.hhTurn = each((seat) => hh.eventText({ kind: 'turn_started', seat: 0, turn: 3, round: 2, has_reindeer: true }, ctxFor(seat, hhView)));
+    // The line under the tree about the last roll.
+    const hp = (seat) => ({ seat, reindeer: true, score: 0, total_gifts: 0, sleigh: { id: seat, gifts: { ...none } }, stacks: { ...none } });
+    const rolledView = { ...hhView, players: [hp(0), hp(1), hp(2)], last_roll: { seat: 0, face: 'christmas_wish' } };
+    out.dieCaption = each((seat) => new DOMParser().parseFromString(hh.render(ctxFor(seat, rolledView)), 'text/html').querySelector('.die-caption').textContent);
 
     // Unterm Baum: whose table filled up and ended the game.
     const ubState = (seat) => ({ ...ctxFor(seat, { game: 'unterm_baum', players: [] }), state: { result: { reason: 'field_full', ended_by: 0 } } });
@@ -124,6 +128,8 @@ await run('browser: moments in the second person for the player they concern', a
   assert.equal(de.toSleigh.oma, 'Auf deinen Schlitten: 1 rotes und 1 gelbes Geschenk');
   assert.equal(de.toSleigh.ben, 'Auf den Schlitten von Oma Rosi: 1 rotes und 1 gelbes Geschenk');
   assert.equal(de.hhRolled.oma, 'Du würfelst Weihnachtswunsch');
+  assert.equal(de.dieCaption.oma, 'Du würfelst Weihnachtswunsch');
+  assert.equal(de.dieCaption.ben, 'Oma Rosi würfelt Weihnachtswunsch');
   assert.equal(de.hhTurn.oma, 'Du bist dran');
   assert.equal(de.hhTurn.watcher, 'Oma Rosi ist dran');
   assert.equal(de.ubEnd.oma, 'Dein Tisch ist voll: das Spiel ist aus.');
@@ -156,6 +162,8 @@ await run('browser: moments in the second person for the player they concern', a
   assert.equal(en.bankedOther.clara, "Oma Rosi stacks 2 green gifts and 1 blue gift from Ben's sleigh");
   assert.equal(en.toSleigh.oma, 'Onto your sleigh: 1 red gift and 1 yellow gift');
   assert.equal(en.hhTurn.oma, 'Your turn');
+  assert.equal(en.dieCaption.oma, 'You rolled Christmas wish');
+  assert.equal(en.dieCaption.watcher, 'Oma Rosi rolled Christmas wish');
   assert.equal(en.ubEnd.oma, 'Your table is full: the game is over.');
   assertNoPageErrors(page);
 });

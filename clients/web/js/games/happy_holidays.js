@@ -405,7 +405,7 @@ function render(ctx, moves, told) {
     <div class="tree-area" ${tip(t('hh.tip.tree'))}>
       <h3>${esc(t('hh.tree'))}</h3>
       <p class="round">${esc(t('hh.round', { n: v.round }))}</p>
-      <p class="die-caption">${v.last_roll ? esc(t('hh.e.rolled', { name: names(v.last_roll.seat), face: faceName(face) })) : ''}</p>
+      <p class="die-caption">${v.last_roll ? esc(t(isMe(ctx, v.last_roll.seat) ? 'hh.e.rolled_you' : 'hh.e.rolled', { name: names(v.last_roll.seat), face: faceName(face) })) : ''}</p>
       ${endNear ? `<p class="end-near ${endNear.last ? 'last' : ''}" data-testid="hh-end-near">${esc(endNear.text)}</p>` : ''}
       <div class="die-area">
         <div id="hh-die" class="die3d ${rolled}" role="img" aria-label="${esc(dieLabel)}" ${tip(dieLabel)} data-face="${esc(face || '')}" data-testid="hh-die">${dieSvg(face)}</div>
