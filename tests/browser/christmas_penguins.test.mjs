@@ -17,6 +17,7 @@
 // without a time limit shows no countdown but in the "Stop!" window.
 import assert from 'node:assert/strict';
 import { assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, run, screenshot, sleep } from './lib.mjs';
+import { brokenWords } from './text_checks.mjs';
 
 const pick = (n) => Math.floor(Math.random() * n);
 // A "Stop!" in the log or a banner, in either language.
@@ -81,6 +82,8 @@ function snapshot(page) {
     };
   });
 }
+// The player's own move in their own log, in the second person.
+const ownMove = /^(You move to|Du ziehst auf) /;
 const rolledIn = (s) => s?.match(/rolled an? (\d)|eine (\d) gewürfelt/)?.slice(1).find(Boolean) ?? null;
 const dieIn = (s) => s?.match(/^(?:Die|Würfel): (\d)$/)?.[1] ?? null;
 
@@ -142,6 +145,7 @@ async function step(page, state) {
     const channelMode = page.getByRole('button', { name: /Build a water channel|Wasserrinne bauen/ });
     if (!state.channel && (await channelMode.count())) {
       const before = await page.locator('.cp-board .channel').count();
+      const builtBefore = await page.getByTestId('log').getByText(/^(You build a water channel|Du baust eine Wasserrinne)$/).count();
       await channelMode.click({ timeout: 1000 });
       const first = page.locator('.cp-board .floe.mode').first();
       const a = await first.getAttribute('data-testid');
@@ -151,7 +155,11 @@ async function step(page, state) {
       const n = await partners.count();
       assert.ok(n >= 1 && n <= 6, `${n} floes offered across an edge from ${a}`);
       await partners.nth(pick(n)).click({ timeout: 1000 });
-      await page.getByTestId('log').getByText(/builds a water channel$|baut eine Wasserrinne$/).first().waitFor({ timeout: 5000 });
+      // The builder's own log says it in the second person (issue 31): one line more.
+      const built = page.getByTestId('log').getByText(/^(You build a water channel|Du baust eine Wasserrinne)$/);
+      const until = Date.now() + 5000;
+      while ((await built.count()) <= builtBefore && Date.now() < until) await sleep(50);
+      assert.ok((await built.count()) > builtBefore, 'the log says "You build a water channel"');
       assert.equal(await page.locator('.cp-board .channel').count(), before + 1, 'the channel is drawn on the board');
       state.channel = true;
       return 'channel';
@@ -162,7 +170,7 @@ async function step(page, state) {
       const phase = await page.locator('.cp-layout').getAttribute('data-phase');
       const floe = targets.nth(pick(n));
       const id = Number((await floe.getAttribute('data-testid')).replace('floe-', ''));
-      const movesBefore = await page.getByTestId('log').getByText(/ moves to | zieht auf /).count();
+      const movesBefore = await page.getByTestId('log').getByText(ownMove).count();
       if (phase === 'move') {
         // Which figure moves, in words and on the board: one figure has the gold ring (unless it
         // is the penguin still in the hut, whose floe is marked instead).
@@ -291,7 +299,7 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
       // The results give each player's bonus point in a column (none for the final Santa).
       const bonus = await oma.page.locator('[data-testid^="cp-bonus-"]').allTextContents();
       assert.equal(bonus.length, 2, 'a bonus cell per player');
-      assert.ok(bonus.every((b) => /^\+[0-2]$|^none: Santa$/.test(b)), `bonus cells: ${bonus}`);
+      assert.ok(bonus.every((b) => /^\+[0-2]$|^none 🎅$/.test(b)), `bonus cells: ${bonus}`);
       // Another game until the "Stop!" window after a roll was caught on screen too (it lasts 3 s:
       // a slow machine's round of checks can miss every one of a game).
       if (state.moved && state.stopped && state.channel && state.reloaded && state.barSeen.has('reaction')) break;
@@ -352,14 +360,17 @@ await run('browser: Christmas Penguins click to move, Stop! granted, the board g
         await shot(page, `christmas-penguins-stop${page === ben.page ? '-de' : ''}.png`);
         state.stopped = true;
       } else if (did.move !== undefined && !state.moved) {
-        // One more "moves to" line in the log (in words, no floe number), and a figure stands on
+        // One more "You move to" line in the mover's own log (the second person, issue 31), naming
+        // the floe: the tree's or the hut's, or by the number drawn on it. A figure stands on
         // exactly the floe that was clicked.
-        const lines = page.getByTestId('log').getByText(/ moves to | zieht auf /);
+        const lines = page.getByTestId('log').getByText(ownMove);
         const until = Date.now() + 5000;
         while ((await lines.count()) <= did.movesBefore && Date.now() < until) await sleep(50);
         assert.ok((await lines.count()) > did.movesBefore, 'the log shows the move');
         const text = await lines.first().textContent();
-        assert.doesNotMatch(text, /\d/, `the log line has no floe number: ${text}`);
+        const number = await page.getByTestId(`floe-${did.move}`).locator('.floe-no').textContent();
+        assert.equal(number, String(did.move + 1), 'the floe shows its number');
+        assert.match(text, new RegExp(`^(You move to|Du ziehst auf) ((floe|Scholle) ${number} |the tree's floe|the hut's floe|die Scholle mit)`), `the log line names the floe: ${text}`);
         const floe = page.getByTestId(`floe-${did.move}`);
         assert.ok((await floe.locator('[data-flip^="cp-penguin-"], [data-flip="cp-santa"]').count()) > 0, `a figure stands on floe ${did.move}`);
         state.moved = true;
@@ -509,6 +520,8 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
     if (!phase || checked.get(page).has(phase)) return;
     const size = await page.evaluate(() => `${window.innerWidth}x${window.innerHeight}`);
     await assertNoSideScroll(page, `${phase} at ${size}`);
+    // The results break no word in the middle ("Weihnacht / smann" at 390 px, issue 31).
+    if (phase === 'over') assert.deepEqual(await brokenWords(page, '#screen'), [], `${page.playerName}: no word broken in the middle of the results at ${size}`);
     // The sticky turn bar (with Santa's "You are Santa: …" prompts) takes at most a fifth of the screen.
     const bar = await page.evaluate(() => ({ h: document.querySelector('#screen .turn-bar')?.getBoundingClientRect().height || 0, H: window.innerHeight }));
     assert.ok(bar.h <= bar.H / 5, `${phase} at ${size}: the turn bar is ${bar.h} px high, more than a fifth of ${bar.H} px`);
@@ -559,6 +572,14 @@ await run('browser: Christmas Penguins on phones, no sideways scroll in any phas
     for (const w of want) assert.ok(seen.includes(w), `${page.playerName}'s phone was checked in the ${w} phase (${seen.join(', ')})`);
   }
   await assertCleanText(ben.page, 'de');
+  // Each log says the reader's own rolls in the second person and the other's in the third.
+  const logOf = (page) => page.getByTestId('log').locator('li').allTextContents();
+  const omaLog = await logOf(oma.page);
+  const benLog = await logOf(ben.page);
+  assert.ok(omaLog.some((l) => /^You rolled an? \d$/.test(l)) && omaLog.some((l) => /^Ben rolled an? \d$/.test(l)), `Oma's log: ${omaLog.join(' | ')}`);
+  assert.ok(!omaLog.some((l) => l.startsWith('Oma Inge ')), `Oma's log names her in the third person: ${omaLog.join(' | ')}`);
+  assert.ok(benLog.some((l) => /^Du würfelst eine \d$/.test(l)) && benLog.some((l) => /^Oma Inge würfelt eine \d$/.test(l)), `Ben's log: ${benLog.join(' | ')}`);
+  assert.ok(!benLog.some((l) => l.startsWith('Ben ')), `Ben's log names him in the third person: ${benLog.join(' | ')}`);
   // The "How to play" sheet shows the board's own pictures of the pieces.
   const help = ben.page.locator('.turn-bar .help-open');
   if (await help.count()) {

@@ -31,7 +31,8 @@ await run('browser: host sends a player away, lets them back, and moves the game
   await ben.page.getByTestId('room-code').waitFor();
   await oma.page.locator('ul.seats').getByText('Ben', { exact: true }).waitFor();
 
-  // Ben begins; the host moves the game on for him, and both logs say the game chose for Ben.
+  // Ben begins; the host moves the game on for him, and both logs say the game chose for Ben: to
+  // Ben himself, "for you" (issue 31).
   await oma.page.locator('#first-seat').selectOption({ label: 'Ben' });
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
   await ben.page.getByTestId('turn').getByText('Your turn').waitFor();
@@ -45,8 +46,8 @@ await run('browser: host sends a player away, lets them back, and moves the game
   assert.equal(await ben.page.getByRole('button', { name: /Move on for/ }).count(), 0, 'only the host has the button');
   await screenshot(oma.page, 'host-move-on.png');
   await skip.click();
-  for (const page of [oma.page, ben.page])
-    await page.getByTestId('log').getByText('The game chose for Ben (time ran out, or the host moved on)').first().waitFor();
+  await oma.page.getByTestId('log').getByText('The game chose for Ben (time ran out, or the host moved on)').first().waitFor();
+  await ben.page.getByTestId('log').getByText('The game chose for you (time ran out, or the host moved on)').first().waitFor();
   // Ben is told in a banner what the game did for him (moments.js, the game's timeoutText).
   await ben.page.waitForFunction(() => JSON.parse(document.getElementById('moment')?.dataset.shown || '[]')
     .includes("⏱ Time was up: the game took Oma Inge's reindeer for you and rolled the die"), null, { timeout: 5000 });

@@ -253,7 +253,9 @@ await run('browser: rules sheets, first-turn walkthrough, pieces that explain th
     const floe = oma.page.locator('.cp-board .floe.target').first();
     const name = await floe.getAttribute('aria-label');
     assert.match(name, /floe/i, `a floe to click has a name: ${name}`);
-    assert.doesNotMatch(name, /\d/, 'in words, not floe numbers');
+    // Its number as drawn on it (the log names floes by it, issue 31), and where it lies in words.
+    const number = await floe.locator('.floe-no').textContent();
+    assert.match(name, new RegExp(`^(Floe ${number} (next to|in the middle|on the edge|on the|at the)|The tree's floe|The hut's floe)`), `the floe's name says which floe: ${name}`);
     await floe.click();
   }
   await oma.page.locator('.turn-bar.mine .what', { hasText: 'Roll the die' }).waitFor();

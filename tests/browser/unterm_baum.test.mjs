@@ -195,7 +195,12 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   assert.equal(await hint(ben.page).getAttribute('data-state'), 'ready');
   await assertFitsPhones(ben.page, 'the suggestion taken again');
   await screenshotOf(ben.page.locator('.ub-assign'), 'unterm-baum-assign-back-phone-de.png');
-  // Ben chooses the Weber family for his list: the rows carry its names.
+  // The family picker explains itself: each family with the names its rows would carry, under a
+  // surname that fits them (issue 31), and a line that says what the choice is for.
+  assert.equal(await ben.page.locator('#ub-family option[value="weber"]').textContent(), 'Dubois: Oma Jeanne, Pierre, Claire, Hugo');
+  assert.equal(await ben.page.getByTestId('ub-family-why').textContent(),
+    'Die Familie gibt nur den Reihen deiner Liste ihre Namen: jede spielt gleich, und jede gibt es nur einmal am Tisch.');
+  // Ben chooses the Dubois family (wire id "weber") for his list: the rows carry its names.
   await ben.page.getByTestId('ub-family').selectOption('weber');
   await benGrid.locator('.ub-row .member').first().getByText('Oma Jeanne').waitFor();
   // A reload while writing keeps the list as edited.
@@ -208,7 +213,7 @@ await run('browser: Unterm Baum wish list, reveal, play to the end, on a desktop
   await oma.page.getByRole('button', { name: 'Done: fold my wish list' }).click();
   await ben.page.locator('[data-testid="ub-assign-hint"][data-state="family"]').waitFor({ timeout: 5000 });
   assert.equal(await hint(ben.page).textContent(),
-    'Die Familie Weber hat gerade Oma Inge genommen. Bitte wähl eine andere Familie für deine Liste: die Reihen tragen dann deren Namen.');
+    'Die Familie Dubois hat gerade Oma Inge genommen. Bitte wähl eine andere Familie für deine Liste: die Reihen tragen dann deren Namen.');
   assert.equal(await ben.page.locator('#ub-family option[value="weber"]').count(), 0, 'a family taken by another is no longer offered');
   assert.ok(await ben.page.locator('[data-act="ub-assign"]').isDisabled(), 'the list cannot be folded without a family');
   assert.equal(await benGrid.getByText('Oma Jeanne').count(), 0, "the rows no longer carry the taken family's names");
@@ -607,7 +612,7 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   const oma = await newPerson(browser, 'Oma', { locale: 'en-GB', viewport: { width: 1280, height: 900 } });
   const ben = await newPerson(browser, 'Ben', { locale: 'de-DE', viewport: phoneSizes[1], hasTouch: true });
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Unterm Baum', { maxPlayers: 2, cardsToRemember: 20, memorizeSeconds: 2, revealSeconds: 60 });
-  // Ben plays as "Tom", like a member of the Schmidt family he will choose.
+  // Ben plays as "Tom", like a member of the Smith family he will choose.
   await joinByInvite(ben.page, baseUrl, code, 'Tom');
   await oma.page.getByText('Tom', { exact: true }).waitFor();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
@@ -635,7 +640,7 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
   await oma.page.locator('.waiting[data-key="ub-waiting"]').waitFor();
   await ben.page.getByTestId('ub-family-note').waitFor({ timeout: 5000 });
   assert.equal(await ben.page.getByTestId('ub-family-note').textContent(),
-    'ℹ️ Die Familie Wagner hat gerade Oma Inge genommen. Deine Liste gehört jetzt zur Familie Meyer: ihre Reihen sind Oma Zofia, Piotr, Ewa, Kuba.');
+    'ℹ️ Die Familie García hat gerade Oma Inge genommen. Deine Liste gehört jetzt zur Familie Kowalski: ihre Reihen sind Oma Zofia, Piotr, Ewa, Kuba.');
   // While Ben still writes, Oma's bar says whom she waits for.
   assert.equal(await oma.page.getByTestId('turn').textContent(), 'Waiting for the wish list of Tom');
   for (const phone of phoneSizes) {
@@ -643,7 +648,7 @@ await run('browser: Unterm Baum with 20 gifts to remember fits a phone', async (
     await assertNoSideScroll(ben.page, `a suggested family taken by another at ${phone.width} px`);
   }
   await screenshotOf(ben.page.locator('.ub-assign'), 'unterm-baum-assign-family-followed-phone-de.png');
-  // Ben plays as "Tom": he picks the Schmidts, who have a Tom too.
+  // Ben plays as "Tom": he picks the Smiths, who have a Tom too.
   await ben.page.getByTestId('ub-family').selectOption('schmidt');
   await ben.page.locator('[data-act="ub-assign"]').click();
   await ben.page.getByTestId('ub-folded').waitFor({ timeout: 15000 });

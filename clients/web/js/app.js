@@ -226,7 +226,9 @@ function eventText(ev, game, board, log, i) {
   if (ev.kind === 'game_started') return t('game.started', { names: list(ev.players.map((name) => displayName(name))) });
   if (ev.kind === 'timed_out') {
     if (game?.windowPrompts?.includes(ev.prompt)) return null; // a window closing: nobody's time ran out
-    const names = ev.seats.map((s) => seatName(s));
+    // The reader first, as "you" ("The game chose for you and Ben").
+    const seats = [...ev.seats].sort((x, y) => Number(y === store.seat) - Number(x === store.seat));
+    const names = seats.map((s) => (store.seat !== null && store.seat !== undefined && s === store.seat ? t('game.timed_out_you') : seatName(s)));
     return names.length ? t('game.timed_out', { names: list(names) }) : null;
   }
   return board?.eventText?.(ev, context(), log, i) ?? null; // none before the board is loaded (log, i: for a line that depends on earlier ones)

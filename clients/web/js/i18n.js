@@ -230,6 +230,9 @@ const texts = {
     'next.note': 'Next game: {game}. {name} starts it when everyone is ready.',
     'next.note_host': 'Next game: {game}. Start it when everyone is ready.',
     'error.too_many_players': 'Too many are seated for this game. Choose more seats, or remove a player or a computer player first.',
+
+    // Said to the player it concerns (issue 31): "The game chose for you".
+    'game.timed_out_you': 'you',
   },
   de: {
     tagline: 'Weihnachtliche Brettspiele für Familien, die weit auseinander wohnen.',
@@ -455,6 +458,9 @@ const texts = {
     'next.note': 'Als Nächstes: {game}. {name} startet, wenn alle bereit sind.',
     'next.note_host': 'Als Nächstes: {game}. Starte, wenn alle bereit sind.',
     'error.too_many_players': 'Für dieses Spiel sitzen zu viele am Tisch. Wähle mehr Plätze oder nimm erst einen Mitspieler oder Computerspieler heraus.',
+
+    // Zu dem gesagt, den es betrifft (Issue 31): „Das Spiel hat für dich gewählt“.
+    'game.timed_out_you': 'dich',
   },
 };
 

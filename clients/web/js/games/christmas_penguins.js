@@ -19,9 +19,10 @@ const colourName = (c) => t(`cp.${c}`);
 // "a red" or "an orange" (English texts say {a_colour}; German ones "ein Geschenk in {colour}").
 const aColour = (c) => { const w = colourName(c); return `${/^[aeiou]/i.test(w) ? 'an' : 'a'} ${w}`; };
 
-// A floe in words a family uses, never its number: the tree's or the hut's floe, one next to them,
-// or where it lies on the board ("a floe at the top left", "on the edge"). `on`: the form after
-// "stands on" (German dative) rather than "moves to" (accusative).
+// A floe in words a family uses: the tree's or the hut's floe, or its number (written small on the
+// board, so that a log line says which floe: issue 31) with where it lies ("floe 12 next to the
+// tree", "floe 7 on the edge at the top left"). `on`: the form after "stands on" (German dative)
+// rather than "moves to" (accusative); only the tree's and the hut's floe differ.
 const ring = ([q, r]) => (Math.abs(q) + Math.abs(r) + Math.abs(q + r)) / 2;
 const apart = ([q1, r1], [q2, r2]) => ring([q1 - q2, r1 - r2]);
 function side([q, r]) {
@@ -35,15 +36,21 @@ function where(f, v, on = false, { noTree = false } = {}) {
   const tree = noTree ? null : v.tree;  // where the tree itself goes is not told by the tree
   if (f === tree) return t(key('tree'));
   if (f === v.hut) return t(key('hut'));
-  if (tree !== null && tree !== undefined && apart(cell, v.cells[tree]) === 1) return t(key('by_tree'));
-  if (apart(cell, v.cells[v.hut]) === 1) return t(key('by_hut'));
-  if (ring(cell) <= 1) return t(key('middle'));
-  return t(key(ring(cell) >= v.radius ? 'edge' : 'side'), { side: side(cell) });
+  const n = f + 1;
+  if (tree !== null && tree !== undefined && apart(cell, v.cells[tree]) === 1) return t(key('by_tree'), { n });
+  if (apart(cell, v.cells[v.hut]) === 1) return t(key('by_hut'), { n });
+  if (ring(cell) <= 1) return t(key('middle'), { n });
+  return t(key(ring(cell) >= v.radius ? 'edge' : 'side'), { side: side(cell), n });
 }
+// Whether `seat` is the viewer's own (a spectator has none).
+const isMe = (ctx, seat) => ctx.seat !== null && ctx.seat !== undefined && seat === ctx.seat;
+// "Oma's penguin", or "your penguin" to Oma (German dative: "mit deinem Pinguin").
+const penguinOf = (seat, ctx) => (isMe(ctx, seat) ? t('cp.who.your_penguin') : t('cp.who.penguin', { name: ctx.name(seat) }));
+const penguinTip = (seat, ctx) => (isMe(ctx, seat) ? t('cp.tip.penguin_you') : t('cp.tip.penguin', { name: ctx.name(seat) }));
 // The figure on floe f other than the seat's own penguin: for the red and blue stones.
 function figureOn(f, v, ctx, seat) {
   const penguin = v.players.find((p) => p.penguin === f && p.seat !== seat);
-  if (penguin) return t('cp.who.penguin', { name: ctx.name(penguin.seat) });
+  if (penguin) return penguinOf(penguin.seat, ctx);
   if (v.santa === f) return t('cp.who.santa');
   if (v.bear === f) return t('cp.who.bear');
   return '?';
@@ -134,7 +141,7 @@ export function boardAfterLog(log, v) {
 // Who stood on floe f on board b (for a swap: the figure on the target before it).
 function figureWas(f, b, ctx, seat) {
   const penguin = Object.keys(b.penguins).find((s) => b.penguins[s] === f && Number(s) !== seat);
-  if (penguin !== undefined) return t('cp.who.penguin', { name: ctx.name(Number(penguin)) });
+  if (penguin !== undefined) return penguinOf(Number(penguin), ctx);
   if (b.santa === f) return t('cp.who.santa');
   if (b.bear === f) return t('cp.who.bear');
   return '?';
@@ -307,7 +314,7 @@ function boardSvg(ctx, ui) {
     // A clickable floe is a button, whose name says what stands on it (its pieces are inside it).
     const on = [id === v.tree ? t('cp.tree') : '', id === v.hut ? t('cp.hut') : '',
       stones.has(id) ? t('cp.tip.stone', { colour: colourName(stones.get(id)) }).split(':')[0] : '',
-      ...here.map((f) => (f.kind === 'penguin' ? t('cp.tip.penguin', { name: ctx.name(f.seat) }) : t(`cp.${f.kind}`)))].filter(Boolean);
+      ...here.map((f) => (f.kind === 'penguin' ? penguinTip(f.seat, ctx) : t(`cp.${f.kind}`)))].filter(Boolean);
     const place = where(id, v);
     const label = `${place.charAt(0).toUpperCase()}${place.slice(1)}${on.length ? `: ${on.join(', ')}` : ''}${danger ? `. ${t('cp.danger_santa')}` : ''}`;
     parts.push(`<g class="${cls}" ${clickable ? `data-act="cp-floe" data-floe="${id}" role="button" tabindex="0" aria-label="${esc(label)}"` : ''} data-testid="floe-${id}">
@@ -327,7 +334,7 @@ function boardSvg(ctx, ui) {
       let tip;
       let drawing;
       if (fig.kind === 'penguin') {
-        tip = t('cp.tip.penguin', { name: ctx.name(fig.seat) });
+        tip = penguinTip(fig.seat, ctx);
         drawing = art.penguin(ctx.colour(fig.seat));
       } else {
         tip = fig.kind === 'santa' ? t('cp.tip.santa', { name: santaName }) : t('cp.tip.bear');
@@ -346,7 +353,8 @@ function boardSvg(ctx, ui) {
       const at = [c[0] - size * 0.5, c[1] + size * 0.45];
       parts.push(piece(t('cp.tip.loose'), at, 0.32, `${art.gift('#d62828')}<text class="count" x="0" y="9" font-size="28">${loose.get(id)}</text>`));
     }
-    parts.push('</g>');
+    // The floe's number (the log names floes by it), over whatever stands there.
+    parts.push(`<text class="floe-no" x="${(c[0] - size * 0.62).toFixed(1)}" y="${(c[1] - size * 0.12).toFixed(1)}" aria-hidden="true">${id + 1}</text></g>`);
   });
   for (const cell of extra) {
     const c = centre(cell);
@@ -356,7 +364,7 @@ function boardSvg(ctx, ui) {
     const a = centres[ch.a];
     const b = centres[ch.b];
     if (!a || !b) continue;
-    parts.push(channelSvg(a, b, ctx.colour(ch.owner), t('cp.tip.channel', { name: ctx.name(ch.owner) })));
+    parts.push(channelSvg(a, b, ctx.colour(ch.owner), (isMe(ctx, ch.owner) ? t('cp.tip.channel_you') : t('cp.tip.channel', { name: ctx.name(ch.owner) }))));
   }
   // Which figure goes where: a dashed arrow from the moving figure to the floe under the pointer
   // (or with the keyboard focus). The penguin still waiting at the hut starts from the hut.
@@ -624,7 +632,7 @@ const hooks = {
       const claimant = v.stop?.claimant;
       what = claimant === ctx.seat ? t('cp.tb.stopped_you') : t('cp.tb.stopped', { name: ctx.name(claimant) });
     } else {
-      what = mine ? hooks.promptText(ctx) : t(`cp.tb.${kind}`, { name: ctx.name(seats[0]) });
+      what = mine ? hooks.promptText(ctx) : t(kind === 'confiscate' && you ? 'cp.tb.confiscate_you' : `cp.tb.${kind}`, { name: ctx.name(seats[0]) });
     }
     return { turn, what };
   },
@@ -852,16 +860,28 @@ function eventText(ev, ctx, log, i) {
     params.colour = colourName(ev.colour);
     params.a_colour = aColour(ev.colour);
   }
-  if (ev.kind === 'present_confiscated') params.victim = ctx.name(ev.from);
+  // What the viewer did is said to them ("You roll a 4"), and what was done to them too ("Santa
+  // takes a red present from you"); everyone else reads the third person.
+  const say = (key, p = params) => (isMe(ctx, ev.seat) && t(`${key}_you`) !== `${key}_you` ? t(`${key}_you`, p) : t(key, p));
+  if (ev.kind === 'present_confiscated') {
+    params.victim = ctx.name(ev.from);
+    if (isMe(ctx, ev.from)) return t('cp.e.present_confiscated_yours', params);
+    // Santa is the one who caught the penguin just before (santa_met, in the same state).
+    const met = log && log.slice(0, i).reverse().find((e) => e.kind === 'santa_met');
+    if (met && isMe(ctx, met.santa_seat)) return t('cp.e.present_confiscated_you', params);
+  }
   if (ev.kind === 'santa_met') {
     params.santa = ctx.name(ev.santa_seat);
     params.penguin = ctx.name(ev.penguin_seat);
-    if (ctx.seat !== null && ctx.seat !== undefined && ev.penguin_seat === ctx.seat) return t('cp.e.santa_met_you', params);
+    if (isMe(ctx, ev.penguin_seat)) return t('cp.e.santa_met_you', params);
+    if (isMe(ctx, ev.santa_seat)) return t('cp.e.santa_met_by_you', params);
   }
   if (ev.kind === 'roles_swapped') {
     params.santa = ctx.name(ev.santa_seat);
-    if (ev.santa_seat === ctx.seat) return t('cp.e.you_are_santa');
+    if (isMe(ctx, ev.santa_seat)) return t('cp.e.you_are_santa');
+    if (isMe(ctx, ev.at_hut_seat)) return t('cp.e.roles_swapped_hut_you', params);
   }
+  if (ev.kind === 'pushed' && !isMe(ctx, ev.seat) && (ev.penguins || []).some((s) => isMe(ctx, s))) return t('cp.e.pushed_yours', params);
   const noTree = ev.kind === 'tree_placed' || ev.kind === 'tree_relocated';
   const at = board || ctx.view;
   if (typeof ev.to === 'number') params.to = where(ev.to, at, false, { noTree });
@@ -870,12 +890,12 @@ function eventText(ev, ctx, log, i) {
   if (ev.kind === 'passed' || ev.kind === 'reaction_closed') return null;
   if (ev.kind === 'stone_used') {
     // What the stone did: after a red or blue swap the other figure stands on `from`.
-    if (ev.stone === 'green') return t('cp.e.stone_floe', params);
+    if (ev.stone === 'green') return say('cp.e.stone_floe');
     // Replayed: the figure that stood on the target before; as on screen now: the one on `from`.
     const who = board && !board.now ? figureWas(ev.to, board, ctx, ev.seat)
       : board ? figureWas(ev.from, board, ctx, ev.seat) : figureOn(ev.from, ctx.view, ctx, ev.seat);
-    if (who !== '?') return t('cp.e.stone_swap', { ...params, who });
+    if (who !== '?') return say('cp.e.stone_swap', { ...params, who });
   }
   const key = `cp.e.${ev.kind}`;
-  return t(key) !== key ? t(key, params) : null;
+  return t(key) !== key ? say(key) : null;
 }

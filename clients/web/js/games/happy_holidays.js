@@ -13,12 +13,15 @@ const colourName = (c) => t(`hh.${c}`);
 // Whether `seat` is the viewer's own (a spectator has none): what happens to them is told to them.
 const isMe = (ctx, seat) => ctx.seat !== null && ctx.seat !== undefined && seat === ctx.seat;
 
-// "2 green and 1 blue", or "empty".
-function loadText(gifts) {
-  const parts = colours.filter((c) => (gifts?.[c] || 0) > 0).map((c) => `${gifts[c]} ${colourName(c)}`);
-  return parts.length ? list(parts) : t('hh.empty');
+// Gifts with their colours, as a family says them: "2 green gifts and 1 blue gift" ("2 grüne und
+// 1 blaues Geschenk": German says the noun once, at the end), or `none` ("empty").
+function loadText(gifts, none = t('hh.empty')) {
+  const held = colours.filter((c) => (gifts?.[c] || 0) > 0);
+  if (!held.length) return none;
+  const last = held[held.length - 1];
+  return list([...held.slice(0, -1).map((c) => `${gifts[c]} ${t(`hh.adj.${c}`, { n: gifts[c] })}`), t(`hh.gifts.${last}`, { n: gifts[last] })]);
 }
-const bankedText = (ev) => (ev.gifts ? loadText(ev.gifts) : String(ev.count));
+const bankedText = (ev) => (ev.gifts ? loadText(ev.gifts, t('hh.nothing')) : String(ev.count));
 const treeLeft = (v) => colours.filter((c) => (v?.tree?.[c] || 0) > 0);
 
 // The line near the tree when the end is near: two colours left (one used up ends the game), or
@@ -176,22 +179,29 @@ function endReason(r, v) {
 }
 
 // A log line (and a banner's words): what happened to the viewer is said to them ("from you").
+// The viewer's own doings are said to them ("You roll …": the key's `_you` form), what others did
+// to them too ("… from your sleigh"); everyone else reads the third person, with the colours.
 function eventText(ev, ctx) {
   const name = ctx.name(ev.seat);
+  const me = isMe(ctx, ev.seat);
+  const say = (key, params) => t(me && t(`${key}_you`) !== `${key}_you` ? `${key}_you` : key, { name, ...params });
   switch (ev.kind) {
-    case 'took_reindeer': return isMe(ctx, ev.from) ? t('hh.e.took_your_reindeer', { name }) : t('hh.e.took_reindeer', { name, from: ctx.name(ev.from) });
-    case 'forgot_reindeer': return t('hh.e.forgot_reindeer', { name });
-    case 'rolled': return t('hh.e.rolled', { name, face: faceName(ev.face) });
-    case 'gifts_to_sleigh': return t('hh.e.gifts_to_sleigh', { name, colours: ev.colours.map(colourName).join(' + ') });
-    case 'roll_again': return t('hh.e.roll_again', { name });
+    case 'took_reindeer': return isMe(ctx, ev.from) ? t('hh.e.took_your_reindeer', { name }) : say('hh.e.took_reindeer', { from: ctx.name(ev.from) });
+    case 'forgot_reindeer': return say('hh.e.forgot_reindeer');
+    case 'rolled': return say('hh.e.rolled', { face: faceName(ev.face) });
+    case 'gifts_to_sleigh': return say('hh.e.gifts_to_sleigh', { gifts: loadText(Object.fromEntries(ev.colours.map((c) => [c, 1]))) });
+    case 'roll_again': return say('hh.e.roll_again');
     case 'reroll_cap': return t('hh.e.reroll_cap', { name });
     case 'banked': {
       const load = bankedText(ev);
-      if (ev.sleigh_owner === ev.seat) return isMe(ctx, ev.seat) && ev.count ? t('hh.e.banked_own_you', { load }) : t('hh.e.banked_own', { name, count: ev.count });
+      if (ev.sleigh_owner === ev.seat) {
+        if (!ev.count) return say('hh.e.banked_own_empty');
+        return me ? t('hh.e.banked_own_you', { load }) : t('hh.e.banked_own_load', { name, load });
+      }
       if (isMe(ctx, ev.sleigh_owner)) return t(ev.count ? 'hh.e.banked_yours' : 'hh.e.banked_empty_yours', { name, load });
       const owner = ctx.name(ev.sleigh_owner);
-      if (isMe(ctx, ev.seat)) return ev.count ? t('hh.e.banked_you', { load, owner }) : t('hh.e.banked_empty_you', { owner });
-      return ev.count ? t('hh.e.banked', { name, count: ev.count, owner }) : t('hh.e.banked_empty', { name, owner });
+      if (me) return ev.count ? t('hh.e.banked_you', { load, owner }) : t('hh.e.banked_empty_you', { owner });
+      return ev.count ? t('hh.e.banked_other', { name, load, owner }) : t('hh.e.banked_empty', { name, owner });
     }
     case 'sleigh_swapped': {
       // The other player now has the active player's old sleigh, with what was on it.
@@ -201,7 +211,7 @@ function eventText(ev, ctx) {
       return t('hh.e.swap', { name, with: ctx.name(ev.with), load });
     }
     case 'wish_given': {
-      if (!Array.isArray(ev.from)) return t('hh.e.wish_given', { name, colour: colourName(ev.colour), count: ev.count });
+      if (!Array.isArray(ev.from)) return say('hh.e.wish_given', { colour: colourName(ev.colour), count: loadText({ [ev.colour]: ev.count }, t('hh.nothing')) });
       // Who gave: "1 from you and 1 from Rudi" (the viewer first).
       const from = [...ev.from].sort((x, y) => Number(isMe(ctx, y)) - Number(isMe(ctx, x)))
         .map((s) => (isMe(ctx, s) ? t('hh.from_you') : t('hh.from', { name: ctx.name(s) })));
@@ -210,7 +220,7 @@ function eventText(ev, ctx) {
       if (!from.length) return t(me ? 'hh.e.wish_nothing_you' : 'hh.e.wish_nothing', { name, colour });
       return t(me ? 'hh.e.wish_from_you' : 'hh.e.wish_from', { name, colour, from: list(from) });
     }
-    case 'turn_started': return t('hh.e.turn_started', { name });
+    case 'turn_started': return say('hh.e.turn_started');
     case 'game_over': return t('hh.e.game_over');
     default: return null;
   }
@@ -395,7 +405,7 @@ function render(ctx, moves, told) {
     <div class="tree-area" ${tip(t('hh.tip.tree'))}>
       <h3>${esc(t('hh.tree'))}</h3>
       <p class="round">${esc(t('hh.round', { n: v.round }))}</p>
-      <p class="die-caption">${v.last_roll ? esc(t('hh.e.rolled', { name: names(v.last_roll.seat), face: faceName(face) })) : ''}</p>
+      <p class="die-caption">${v.last_roll ? esc(t(isMe(ctx, v.last_roll.seat) ? 'hh.e.rolled_you' : 'hh.e.rolled', { name: names(v.last_roll.seat), face: faceName(face) })) : ''}</p>
       ${endNear ? `<p class="end-near ${endNear.last ? 'last' : ''}" data-testid="hh-end-near">${esc(endNear.text)}</p>` : ''}
       <div class="die-area">
         <div id="hh-die" class="die3d ${rolled}" role="img" aria-label="${esc(dieLabel)}" ${tip(dieLabel)} data-face="${esc(face || '')}" data-testid="hh-die">${dieSvg(face)}</div>

@@ -103,6 +103,9 @@ const texts = {
     'ub.chip.mine': 'Card from your table ({member})',
     'ub.chip.field': "Card from {name}'s table",
     'ub.pick_cancel': 'Leave the card where it is',
+    // Said to the player it concerns (issue 31).
+    'ub.end_field_you': 'Your table is full: the game is over.',
+    'ub.family_why': 'The family only gives the rows of your list their names: every family plays the same, and each is at the table once.',
   },
   de: {
     'ub.tree': 'Unterm Baum',
@@ -207,6 +210,9 @@ const texts = {
     'ub.chip.mine': 'Karte von deinem Tisch ({member})',
     'ub.chip.field': 'Karte vom Tisch von {name}',
     'ub.pick_cancel': 'Karte liegen lassen, wo sie ist',
+    // Zu dem gesagt, den es betrifft (Issue 31).
+    'ub.end_field_you': 'Dein Tisch ist voll: das Spiel ist aus.',
+    'ub.family_why': 'Die Familie gibt nur den Reihen deiner Liste ihre Namen: jede spielt gleich, und jede gibt es nur einmal am Tisch.',
   },
 };
 export default texts;

@@ -15,15 +15,17 @@ import { chipColours } from './ub_colours.js';
 addTexts(texts);
 
 // The family sheets (public, rulebook A2): names and members, so the wish-list grid can name its
-// rows before the list is submitted; afterwards the view's own `members` are shown.
+// rows before the list is submitted; afterwards the view's own `members` are shown. The wire ids
+// are the sheets' old German surnames; the surname a family is called by fits its members' names
+// (a trial found "the Schmidts" with Grandma Rose and Grandpa Bill odd: they are the Smiths).
 const families = {
   mueller: { name: 'Müller', members: ['Oma Erna', 'Opa Karl', 'Anna', 'Jonas', 'Mia'] },
-  schmidt: { name: 'Schmidt', members: ['Grandma Rose', 'Grandpa Bill', 'Sarah', 'Tom', 'Lily'] },
-  schneider: { name: 'Schneider', members: ['Nonna Lucia', 'Marco', 'Giulia', 'Luca', 'Sofia'] },
-  fischer: { name: 'Fischer', members: ['Mormor Ingrid', 'Lars', 'Karin', 'Erik', 'Elsa'] },
-  weber: { name: 'Weber', members: ['Mamie Jeanne', 'Pierre', 'Claire', 'Hugo', 'Chloe'] },
-  meyer: { name: 'Meyer', members: ['Babcia Zofia', 'Piotr', 'Ewa', 'Kuba', 'Ola'] },
-  wagner: { name: 'Wagner', members: ['Abuela Carmen', 'Javier', 'Lucia', 'Pablo', 'Ines'] },
+  schmidt: { name: 'Smith', members: ['Grandma Rose', 'Grandpa Bill', 'Sarah', 'Tom', 'Lily'] },
+  schneider: { name: 'Rossi', members: ['Nonna Lucia', 'Marco', 'Giulia', 'Luca', 'Sofia'] },
+  fischer: { name: 'Lindqvist', members: ['Mormor Ingrid', 'Lars', 'Karin', 'Erik', 'Elsa'] },
+  weber: { name: 'Dubois', members: ['Mamie Jeanne', 'Pierre', 'Claire', 'Hugo', 'Chloe'] },
+  meyer: { name: 'Kowalski', members: ['Babcia Zofia', 'Piotr', 'Ewa', 'Kuba', 'Ola'] },
+  wagner: { name: 'García', members: ['Abuela Carmen', 'Javier', 'Lucia', 'Pablo', 'Ines'] },
   becker: { name: 'Becker', members: ['Oma Trudi', 'Vati Horst', 'Mutti Gabi', 'Tim', 'Lea'] },
 };
 const familyName = (id) => families[id]?.name || id;
@@ -326,12 +328,14 @@ function assignHtml(ctx, ui) {
     ? `<p class="ub-assign-note ub-family-note" data-key="ub-follow-${esc(lost.to)}" data-testid="ub-family-note">ℹ️ ${esc(t('ub.family_followed', {
       family: familyName(lost.family), name: byName(lost), to: familyName(lost.to), members: (families[lost.to]?.members || []).slice(0, domain.rows).map((m) => memberName(m, ctx)).join(', ') }))}</p>` : '';
   const note = followed + (ui.note ? `<p class="ub-assign-note" data-key="ub-note-${ui.noteN}" data-testid="ub-assign-note" data-note="${ui.note}">${ui.note === 'same' ? 'ℹ️' : '↩️'} ${esc(t(ui.note === 'same' ? 'ub.assign_same' : 'ub.assign_back'))}</p>` : '');
-  const fams = domain.families.map((f) => `<option value="${esc(f)}" ${f === ui.draft.family ? 'selected' : ''}>${esc(familyName(f))}</option>`);
+  // Each family with the names its rows would carry, so the choice explains itself.
+  const fams = domain.families.map((f) => `<option value="${esc(f)}" ${f === ui.draft.family ? 'selected' : ''}>${esc(familyName(f))}: ${esc((families[f]?.members || []).slice(0, domain.rows).map((m) => memberName(m, ctx)).join(', '))}</option>`);
   if (!ui.draft.family) fams.unshift(`<option value="" disabled selected>${esc(t('ub.family_choose'))}</option>`);
   return `<section class="ub-assign card" data-key="ub-assign">
     <h3>📝 ${esc(t('ub.wish_list'))}</h3>
     <p>${esc(t('ub.assign_help'))}</p>
-    <label class="field ${state === 'family' ? 'ub-family-lost' : ''}"><span>${esc(t('ub.assign_family'))}</span><select id="ub-family" data-testid="ub-family" data-fresh>${fams.join('')}</select></label>
+    <label class="field ${state === 'family' ? 'ub-family-lost' : ''}"><span>${esc(t('ub.assign_family'))}</span><select id="ub-family" data-testid="ub-family" data-fresh aria-describedby="ub-family-why">${fams.join('')}</select></label>
+    <p class="hint ub-family-why" id="ub-family-why" data-testid="ub-family-why">${esc(t('ub.family_why'))}</p>
     <div class="ub-wishes" data-testid="ub-assign-grid">${wishGrid(ctx, ui.draft.wishes, domain.rows, domain.slots, members, true, ui.pick)}</div>
     <div role="status">${note}<p class="ub-assign-hint ${state === 'empty' || state === 'family' ? 'error' : ''}" data-testid="ub-assign-hint" data-state="${state}">${esc(hint)}</p></div>
     <div class="row"><button class="big primary" data-act="ub-assign" ${allRows ? '' : 'disabled'}>${esc(t('ub.assign_submit'))}</button>
@@ -532,7 +536,8 @@ const hooks = {
   // Why the game ended, in a line under the table.
   resultNote(ctx) {
     const r = ctx.state.result || {};
-    return r.reason === 'round_cap' ? t('ub.end_rounds') : t('ub.end_field', { name: ctx.name(r.ended_by) });
+    if (r.reason === 'round_cap') return t('ub.end_rounds');
+    return ctx.seat !== null && ctx.seat !== undefined && r.ended_by === ctx.seat ? t('ub.end_field_you') : t('ub.end_field', { name: ctx.name(r.ended_by) });
   },
 
   resultHtml(ctx) {
