@@ -94,6 +94,22 @@ function scrollSettled(page) {
   }, null, { polling: 'raf', timeout: 15000 });
 }
 
+// Waits until at least `min` elements matching `selector` lie on the screen between the turn bar
+// and the dock (the page brings them there by itself, with a smooth scroll that on a busy machine
+// may begin some frames late), then until the scroll has ended.
+async function placesInView(page, selector, min) {
+  await page.waitForFunction(({ sel, n }) => {
+    const bar = document.querySelector('#screen .turn-bar')?.getBoundingClientRect();
+    const dock = document.querySelector('#screen .actions')?.getBoundingClientRect();
+    if (!bar || !dock) return false;
+    return [...document.querySelectorAll(sel)].filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= bar.bottom && r.bottom <= dock.top && r.top >= 0 && r.bottom <= window.innerHeight;
+    }).length >= n;
+  }, { sel: selector, n: min }, { polling: 'raf', timeout: 20000 }).catch(() => {});
+  await scrollSettled(page);
+}
+
 await run('browser: the Unterm Baum phone placement in two taps without scrolling away from the card', async ({ browser, baseUrl }) => {
   const oma = await newPlayer(browser, 'Oma', { locale: 'de-DE', viewport: phone, hasTouch: true, isMobile: true });
   const { page } = oma;
@@ -163,7 +179,7 @@ await run('browser: the Unterm Baum phone placement in two taps without scrollin
   await page.getByTestId('ub-pick').waitFor({ timeout: 10000 });
   // Without her scrolling: the chip of the chosen card and free places on her own table are on the
   // screen together, outside the sticky bars.
-  await scrollSettled(page);
+  await placesInView(page, '#screen .ub-field.mine .ub-card.can.free', 5);
   const seen = await page.evaluate(() => {
     const H = window.innerHeight;
     const bar = document.querySelector('#screen .turn-bar').getBoundingClientRect();
@@ -224,7 +240,7 @@ await run('browser: the Unterm Baum phone placement in two taps without scrollin
   const own = await page.locator(`[data-testid="${place.id}"]`).evaluate((el) => { const r = el.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
   await page.touchscreen.tap(own.x, own.y);
   await page.getByTestId('ub-pick').waitFor({ timeout: 10000 });
-  await scrollSettled(page);
+  await placesInView(page, '#screen .ub-board .ub-card.can:not(.selected)', 1);
   const back = await page.evaluate(() => {
     const bar = document.querySelector('#screen .turn-bar').getBoundingClientRect();
     const dock = document.querySelector('#screen .actions').getBoundingClientRect();
