@@ -6,7 +6,7 @@
 // - every element that carries a colour (a seat's dot, a penguin, Santa's badge, a channel's buoys,
 //   an event stone, a present or stone chip, a Happy Holidays gift pile, load, stack or result, a
 //   die face's half) carries that colour's shape, drawn (the path is the shape's own) and big
-//   enough to see;
+//   enough to see (7 px; two figures sharing a floe on the phone's largest ice 5.25 px);
 // - no two colours share a shape and no colour has two: the shape alone tells them apart;
 // - the board is photographed as a person with deuteranopia, protanopia and achromatopsia sees it
 //   (Chromium's vision deficiency emulation), for review in build/screenshots (cb-*.png).
@@ -57,12 +57,14 @@ function marksOnPage(page, minPx) {
         : el.querySelector(`path.mark[data-mark="${mark}"], path.buoy[data-mark="${mark}"], svg.mark[data-mark="${mark}"] path`)
           || (el.matches('svg.mark, .seat-mark') ? el.querySelector('path:last-of-type') : null);
       const box = drawn?.getBoundingClientRect();
-      const what = el.closest('[data-testid]')?.dataset.testid || el.className?.baseVal || el.className || el.tagName;
+      const piece = el.closest('.piece')?.getAttribute('aria-label');
+      const what = [el.closest('[data-testid]')?.dataset.testid || el.className?.baseVal || el.className || el.tagName, piece].filter(Boolean).join(': ');
       out.push({
-        colour, mark, what: String(what).slice(0, 40),
+        colour, mark, what: String(what).slice(0, 80),
         drawn: Boolean(drawn) && drawn.getAttribute('d') === shapes[mark],
         px: box ? Math.round(Math.min(box.width, box.height) * 10) / 10 : 0,
         shown: Boolean(box && box.width > 0 && el.closest('details:not([open])') === null),
+        shared: Boolean(el.closest('.piece.shared')),
       });
     }
     // Elements painted in a colour of meaning that carry no colour name at all would escape the
@@ -80,7 +82,9 @@ async function assertMarks(page, where, { minPx = 7, colours = [] } = {}) {
   assert.ok(out.length > 0, `${where}: coloured pieces on the screen`);
   const shapeOf = new Map();
   const colourOf = new Map();
-  const small = out.filter((m) => m.shown && m.px < minPx).map((m) => `the ${m.mark} of ${m.what} in ${m.colour}: ${m.px} px`);
+  // Two figures on one floe stand side by side at 60 %: on a phone with the largest ice their
+  // shapes may be a little smaller (a long press names them).
+  const small = out.filter((m) => m.shown && m.px < (m.shared ? minPx * 0.75 : minPx)).map((m) => `the ${m.mark} of ${m.what} in ${m.colour}: ${m.px} px`);
   assert.deepEqual(small, [], `${where}: shapes under ${minPx} px`);
   for (const m of out) {
     assert.ok(m.mark, `${where}: ${m.what} in ${m.colour} has no shape`);
@@ -219,6 +223,16 @@ await run('browser: Happy Holidays tells every colour apart by its shape', async
       assert.ok(die.length >= 1, `${where}: the die's colours wear their shapes`);
       break;
     }
+    // Each gift box under the tree and on a sleigh has its colour's shape as a sticker.
+    const boxes = await p.evaluate(async () => {
+      const { markOf, shapes } = await import('/js/marks.js');
+      return [...document.querySelectorAll('#screen .pile-boxes .gb, #screen .load-boxes .gb')].map((el) => {
+        const colour = [...el.classList].find((k) => k.startsWith('gb-') && k !== 'gb-mark')?.slice(3);
+        return el.querySelector('.gb-mark path')?.getAttribute('d') === shapes[markOf[colour]] ? 'ok' : `${colour}: ${el.innerHTML}`;
+      });
+    });
+    assert.ok(boxes.length > 0, `${where}: gift boxes on the screen`);
+    assert.deepEqual(boxes.filter((b) => b !== 'ok'), [], `${where}: gift boxes without their shape`);
     await assertCleanText(p, lang);
     await shots(p, `hh-${lang}`, own);
   }

@@ -339,12 +339,12 @@ function boardSvg(ctx, ui) {
         if (fig.kind === 'santa' && santaSeat !== undefined) attrs = markAttrs(seatColourName(santaSeat));
       }
       if (moving) tip = `${tip} · ${t('cp.moves_now')}`;
-      parts.push(piece(tip, [x, y], 0.46 * k, ring + drawing, { key: figureKey(fig), cls: moving ? 'moving' : '', attrs }));
+      parts.push(piece(tip, [x, y], 0.46 * k, ring + drawing, { key: figureKey(fig), cls: `${moving ? 'moving' : ''} ${here.length > 1 ? 'shared' : ''}`, attrs }));
     });
     // Stones and loose presents lie in front of the figures, at the floe's lower corners.
     if (stones.has(id)) {
       const s = stones.get(id);
-      parts.push(piece(t('cp.tip.stone', { colour: colourName(s) }), crowded || id === v.hut ? [c[0] + size * 0.5, c[1] + size * 0.45] : c, crowded || id === v.hut ? 0.4 : 0.56, art.stone(paint[s], s), { attrs: markAttrs(s) }));
+      parts.push(piece(t('cp.tip.stone', { colour: colourName(s) }), crowded || id === v.hut ? [c[0] + size * 0.5, c[1] + size * 0.45] : c, crowded || id === v.hut ? 0.46 : 0.56, art.stone(paint[s], s), { attrs: markAttrs(s) }));
     }
     if (loose.has(id)) {
       const at = [c[0] - size * 0.5, c[1] + size * 0.45];

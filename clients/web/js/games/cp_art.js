@@ -34,7 +34,7 @@ export const art = {
     <path d="M-16 -23 Q-6 -54 22 -40 L15 -23 Z" fill="#c62828"></path>
     <rect x="-19" y="-28" width="38" height="8" rx="4" fill="#fff" stroke="#d9d9d9" stroke-width="1"></rect>
     <circle cx="23" cy="-40" r="5.5" fill="#fff" stroke="#d9d9d9" stroke-width="1"></circle>
-    ${name ? `<circle cx="34" cy="30" r="15" fill="#fff" stroke="${ring}" stroke-width="3"></circle>${markPath(name, { x: 34, y: 30.5, size: 20, fill: ring, stroke: dark, width: 1.8 })}` : ''}`,
+    ${name ? `<circle cx="33" cy="29" r="17" fill="#fff" stroke="${ring}" stroke-width="3"></circle>${markPath(name, { x: 33, y: 29.5, size: 25, fill: ring, stroke: dark, width: 2 })}` : ''}`,
   bear: () => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
     <circle r="44" fill="#bcd9ea" stroke="#4f7894" stroke-width="6"></circle>
     <circle cx="-22" cy="-20" r="10" fill="#fbfbf5" stroke="#8aa4b6" stroke-width="3"></circle><circle cx="-22" cy="-20" r="4.5" fill="#e3cfc4"></circle>
