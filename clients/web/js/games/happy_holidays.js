@@ -382,7 +382,7 @@ function render(ctx, moves, told) {
   const pile = (c) => {
     const n = v.tree[c] ?? 0;
     const label = t('hh.tip.pile', { count: t('hh.count', { n, colour: colourName(c) }) });
-    return `<div class="pile ${n ? '' : 'gone'}" ${markAttrs(c)} style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)} data-testid="hh-tree-${c}">
+    return `<div class="pile ${n ? '' : 'gone'}" style="--g:${paint[c]}" ${markAttrs(c)} role="img" aria-label="${esc(label)}" ${tip(label)} data-testid="hh-tree-${c}">
       <span class="pile-boxes">${anchor(`tree-${c}`)}${boxes(moves, c, `tree-${c}`, n, 6)}</span>${countChip(n, c)}</div>`;
   };
   const face = v.last_roll?.face;
@@ -425,7 +425,7 @@ function playerHtml(ctx, p, moves, news) {
   const stacks = colours.map((c) => {
     const n = p.stacks[c] || 0;
     const label = t('hh.tip.stack', { name, count: t('hh.count', { n, colour: colourName(c) }) });
-    return `<div class="tower ${n ? '' : 'none'}" ${markAttrs(c)} style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)}>
+    return `<div class="tower ${n ? '' : 'none'}" style="--g:${paint[c]}" ${markAttrs(c)} role="img" aria-label="${esc(label)}" ${tip(label)}>
       <span class="tower-boxes">${anchor(`st-${p.seat}-${c}`)}${boxes(moves, c, `st-${p.seat}-${c}`, n, 10)}</span>${countChip(n, c)}</div>`;
   }).join('');
   return `<div class="hh-player ${active ? 'active' : ''} ${isMe(ctx, p.seat) ? 'me' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
