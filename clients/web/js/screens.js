@@ -6,6 +6,7 @@ import { addTexts, list, t } from './i18n.js';
 import { defaultsOf, fieldOf, optionSpecs, seatsMax, unitOf } from './options.js';
 import { boardReady, displayName, errorText, gameTitle, games, isHost, loadBoard, roomBoard, seatColours, seatName, store } from './state.js';
 import { concrete, esc, settings } from './util.js';
+import { seatDot } from './marks.js';
 import { clockHtml } from './calls.js';
 import { helpButton } from './help.js';
 import { droppedTurnLine, presenceHtml, skipExplainHtml, stateText, watchersHtml } from './presence.js';
@@ -190,7 +191,7 @@ function seatsHtml(room, controls) {
   const rows = room.seats.map((s) => {
     const colour = seatColours[s.seat % seatColours.length];
     if (s.status === 'empty') {
-      return `<li class="seat empty"><span class="dot" style="--c:${colour}"></span><em>${esc(t('lobby.empty_seat'))}</em></li>`;
+      return `<li class="seat empty">${seatDot(s.seat, colour)}<em>${esc(t('lobby.empty_seat'))}</em></li>`;
     }
     const tags = [];
     if (s.player === room.host) tags.push(t('lobby.host'));
@@ -203,7 +204,7 @@ function seatsHtml(room, controls) {
         if (s.status === 'connected') buttons.push(`<button class="small" data-act="make-host" data-player="${esc(s.player)}">${esc(t('lobby.make_host'))}</button>`);
       }
     }
-    return `<li class="seat status-${esc(s.status)}"><span class="who"><span class="dot" style="--c:${colour}"></span><strong>${esc(displayName(s.name, s.player))}</strong></span>
+    return `<li class="seat status-${esc(s.status)}"><span class="who">${seatDot(s.seat, colour)}<strong>${esc(displayName(s.name, s.player))}</strong></span>
       ${tags.length ? `<span class="tag">${esc(tags.join(', '))}</span>` : ''}
       <span class="status"${s.status === 'disconnected' && s.since ? ` data-since="${Number(s.since)}"` : ''}>${esc(stateText(s))}</span> ${buttons.join(' ')}</li>`;
   });

@@ -6,6 +6,7 @@
 import { addTexts, t } from '../i18n.js';
 import { esc } from '../util.js';
 import { reducedMotion } from '../motion.js';
+import { markAttrs, markPath, markSvg, seatColourName, seatDot } from '../marks.js';
 import { art, picture } from './cp_art.js';
 import texts from './cp_texts.js';
 
@@ -237,13 +238,13 @@ function moverOf(ctx) {
 // A piece on the board that explains itself: a tooltip on hover (title), an accessible name, and
 // the long-press tooltip on touch screens (data-tip, see help.js). `key`: it slides when it moves
 // (motion.js); the <g> carrying the key has no transform of its own, the drawing inside has.
-function piece(tip, [x, y], scale, inner, { key = '', cls = '' } = {}) {
-  return `<g class="piece ${cls}" role="img" aria-label="${esc(tip)}" data-tip="${esc(tip)}"${key ? ` data-flip="${key}"` : ''}><title>${esc(tip)}</title><g transform="translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${scale.toFixed(3)})">${inner}</g></g>`;
+function piece(tip, [x, y], scale, inner, { key = '', cls = '', attrs = '' } = {}) {
+  return `<g class="piece ${cls}" ${attrs} role="img" aria-label="${esc(tip)}" data-tip="${esc(tip)}"${key ? ` data-flip="${key}"` : ''}><title>${esc(tip)}</title><g transform="translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${scale.toFixed(3)})">${inner}</g></g>`;
 }
 
-// A water channel: open water along the edge between two floes, with the builder's colour on
-// two little buoys at its ends.
-function channelSvg(a, b, colour, tip) {
+// A water channel: open water along the edge between two floes, with two little buoys at its ends
+// in the builder's colour and shape (`seat`: the builder's seat).
+function channelSvg(a, b, colour, seat, tip) {
   const m = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
   const d = [b[0] - a[0], b[1] - a[1]];
   const len = Math.hypot(d[0], d[1]) || 1;
@@ -258,10 +259,9 @@ function channelSvg(a, b, colour, tip) {
   const f = (p) => `${p[0].toFixed(1)} ${p[1].toFixed(1)}`;
   const ripple = `M${f(pt(-0.75, 0))} Q${f(pt(-0.5, 1))} ${f(pt(-0.25, 0))} T${f(pt(0.25, 0))} T${f(pt(0.75, 0))}`;
   const line = (cls, p, q) => `<line class="${cls}" x1="${p[0].toFixed(1)}" y1="${p[1].toFixed(1)}" x2="${q[0].toFixed(1)}" y2="${q[1].toFixed(1)}"></line>`;
-  return `<g class="channel" role="img" aria-label="${esc(tip)}" data-tip="${esc(tip)}"><title>${esc(tip)}</title>
-    ${line('water', e1, e2)}<path class="ripple" d="${ripple}"></path>
-    <circle class="buoy" cx="${e1[0].toFixed(1)}" cy="${e1[1].toFixed(1)}" r="${(size * 0.1).toFixed(1)}" fill="${colour}"></circle>
-    <circle class="buoy" cx="${e2[0].toFixed(1)}" cy="${e2[1].toFixed(1)}" r="${(size * 0.1).toFixed(1)}" fill="${colour}"></circle></g>`;
+  const buoy = (p) => markPath(seatColourName(seat), { x: p[0].toFixed(1), y: p[1].toFixed(1), size: size * 0.5, fill: colour, stroke: '#fff', width: 1.8, cls: 'buoy' });
+  return `<g class="channel" ${markAttrs(seatColourName(seat))} role="img" aria-label="${esc(tip)}" data-tip="${esc(tip)}"><title>${esc(tip)}</title>
+    ${line('water', e1, e2)}<path class="ripple" d="${ripple}"></path>${buoy(e1)}${buoy(e2)}</g>`;
 }
 
 function boardSvg(ctx, ui) {
@@ -333,21 +333,25 @@ function boardSvg(ctx, ui) {
       const ring = moving ? `<circle class="mover-ring" r="56"></circle>` : '';
       let tip;
       let drawing;
+      let attrs = '';
+      // A penguin (and Santa's badge) wears its player's shape as well as the colour (marks.js).
       if (fig.kind === 'penguin') {
         tip = penguinTip(fig.seat, ctx);
-        drawing = art.penguin(ctx.colour(fig.seat));
+        drawing = art.penguin(ctx.colour(fig.seat), seatColourName(fig.seat));
+        attrs = markAttrs(seatColourName(fig.seat));
       } else {
         tip = fig.kind === 'santa' ? t('cp.tip.santa', { name: santaName }) : t('cp.tip.bear');
         const santaSeat = v.players.find((p) => p.role === 'santa')?.seat;
-        drawing = fig.kind === 'santa' && santaSeat !== undefined ? art.santa(ctx.colour(santaSeat)) : art[fig.kind]();
+        drawing = fig.kind === 'santa' && santaSeat !== undefined ? art.santa(ctx.colour(santaSeat), seatColourName(santaSeat)) : art[fig.kind]();
+        if (fig.kind === 'santa' && santaSeat !== undefined) attrs = markAttrs(seatColourName(santaSeat));
       }
       if (moving) tip = `${tip} · ${t('cp.moves_now')}`;
-      parts.push(piece(tip, [x, y], 0.46 * k, ring + drawing, { key: figureKey(fig), cls: moving ? 'moving' : '' }));
+      parts.push(piece(tip, [x, y], 0.46 * k, ring + drawing, { key: figureKey(fig), cls: `${moving ? 'moving' : ''} ${here.length > 1 ? 'shared' : ''}`, attrs }));
     });
     // Stones and loose presents lie in front of the figures, at the floe's lower corners.
     if (stones.has(id)) {
       const s = stones.get(id);
-      parts.push(piece(t('cp.tip.stone', { colour: colourName(s) }), crowded || id === v.hut ? [c[0] + size * 0.5, c[1] + size * 0.45] : c, crowded || id === v.hut ? 0.3 : 0.5, art.stone(paint[s])));
+      parts.push(piece(t('cp.tip.stone', { colour: colourName(s) }), crowded || id === v.hut ? [c[0] + size * 0.5, c[1] + size * 0.45] : c, crowded || id === v.hut ? 0.46 : 0.56, art.stone(paint[s], s), { attrs: markAttrs(s) }));
     }
     if (loose.has(id)) {
       const at = [c[0] - size * 0.5, c[1] + size * 0.45];
@@ -364,7 +368,7 @@ function boardSvg(ctx, ui) {
     const a = centres[ch.a];
     const b = centres[ch.b];
     if (!a || !b) continue;
-    parts.push(channelSvg(a, b, ctx.colour(ch.owner), (isMe(ctx, ch.owner) ? t('cp.tip.channel_you') : t('cp.tip.channel', { name: ctx.name(ch.owner) }))));
+    parts.push(channelSvg(a, b, ctx.colour(ch.owner), ch.owner, isMe(ctx, ch.owner) ? t('cp.tip.channel_you') : t('cp.tip.channel', { name: ctx.name(ch.owner) })));
   }
   // Which figure goes where: a dashed arrow from the moving figure to the floe under the pointer
   // (or with the keyboard focus). The penguin still waiting at the hut starts from the hut.
@@ -395,10 +399,10 @@ function boardSvg(ctx, ui) {
     <rect x="${box[0]}" y="${box[1]}" width="${box[2]}" height="${box[3]}" fill="url(#cp-waves)"></rect>${parts.join('')}${routes}</svg>`;
 }
 
-// Chips in a piece's colour with the count on it: white or near-black writing, whichever reads
-// at WCAG AA (4.5:1) on that colour.
+// Chips in a piece's colour with its shape and the count on it: white or near-black writing,
+// whichever reads at WCAG AA (4.5:1) on that colour.
 const inkOn = { red: '#fff', blue: '#fff', purple: '#fff', green: '#111', yellow: '#111', orange: '#111' };
-const chip = (cls, c, n) => `<span class="${cls}" style="--g:${paint[c]};--ink-on:${inkOn[c]}" role="img" aria-label="${esc(`${n} × ${colourName(c)}`)}" title="${esc(colourName(c))}"><span>${n}</span></span>`;
+const chip = (cls, c, n) => `<span class="${cls}" ${markAttrs(c)} style="--g:${paint[c]};--ink-on:${inkOn[c]}" role="img" aria-label="${esc(`${n} × ${colourName(c)}`)}" title="${esc(colourName(c))}">${markSvg(c)}<span>${n}</span></span>`;
 
 function presentsHtml(presents) {
   return presentColours.filter((c) => presents[c]).map((c) => chip('present', c, presents[c])).join('') || '–';
@@ -417,6 +421,7 @@ function playersHtml(ctx) {
   return v.players.map((p) => {
     const where = p.role !== 'santa' && p.penguin === 'at_hut' ? t('cp.at_hut') : ''; // Santa's own penguin waits beside the board: nothing to show
     const stones = ['red', 'blue', 'green'].filter((s) => p.stones[s]).map((s) => chip('stone-chip', s, p.stones[s])).join('');
+    // Too small for a shape of its own: the dot before the name shows the player's shape.
     const figure = p.role === 'santa' ? art.santa(ctx.colour(p.seat)) : art.penguin(ctx.colour(p.seat));
     const mine = p.seat === ctx.seat;
     const total = Object.values(p.presents || {}).reduce((a, b) => a + b, 0);
@@ -424,7 +429,7 @@ function playersHtml(ctx) {
     const channels = mine ? t('cp.channels_mine', { n: p.channels_left }) : t('cp.channels_other', { n: p.channels_left, name: ctx.name(p.seat) });
     // on-turn: whose turn it is (the frame follows the prompt, which may wait on others).
     return `<div class="cp-player ${waiting.includes(p.seat) ? 'active' : ''} ${p.seat === v.active ? 'on-turn' : ''} ${mine ? 'me' : ''} ${p.role === 'santa' ? 'santa' : ''}" data-testid="cp-player-${p.seat}">
-      <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
+      <div class="who">${seatDot(p.seat, ctx.colour(p.seat))}<strong>${esc(ctx.who(p.seat))}</strong>
       <span class="role">${picture(figure)} ${esc(p.role === 'santa' ? t('cp.santa') : t('cp.penguin'))}</span>
       ${where ? `<span class="muted">${esc(where)}</span>` : ''}</div>
       ${mine && p.role === 'santa' ? `<p class="cp-you-santa" data-testid="cp-you-santa">${esc(t('cp.you_santa'))}</p>` : ''}
@@ -689,7 +694,7 @@ const hooks = {
     const presentCount = (p) => Object.values(p || {}).reduce((a, b) => a + b, 0);
     const r = ctx.state.result;
     const rows = r.scores.map((score, seat) => `<tr class="${r.winners.includes(seat) ? 'winner' : ''}">
-      <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))} ${seat === r.final_santa ? `<span role="img" aria-label="${esc(t('cp.santa'))}">${picture(art.santa())}</span>` : ''}</td>
+      <td>${seatDot(seat, ctx.colour(seat))}${esc(ctx.name(seat))} ${seat === r.final_santa ? `<span role="img" aria-label="${esc(t('cp.santa'))}">${picture(art.santa())}</span>` : ''}</td>
       <td><strong>${score}</strong></td><td>${presentsHtml(r.presents[seat] || {})}</td>
       <td data-testid="cp-bonus-${seat}">${esc(seat === r.final_santa ? t('cp.bonus_santa') : `+${score - presentCount(r.presents[seat])}`)}</td></tr>`);
     // The bonus point in a column of its own, so that a score above the presents (or equal to them,
@@ -771,7 +776,7 @@ function actionsExtra(ctx, ui) {
   const steals = ctx.legal.map((e, i) => [e, i]).filter(([e]) => e.kind === 'steal');
   if (steals.length) {
     out.push(`<p class="hint" data-testid="cp-worth-rule">${esc(t('cp.worth.rule'))}</p><div class="buttons cp-steals">${steals.map(([e, i]) =>
-      `<button class="action cp-steal" data-act="legal" data-i="${i}" data-testid="cp-steal-${esc(e.colour)}">${art.giftPicture(paint[e.colour] || '#888')}
+      `<button class="action cp-steal" data-act="legal" data-i="${i}" data-testid="cp-steal-${esc(e.colour)}">${art.giftPicture(paint[e.colour] || '#888', paint[e.colour] ? e.colour : undefined)}
         <span><span class="cp-steal-what">${esc(actionLabel(e, ctx))}</span><small class="cp-worth">${esc(stealWorth(ctx, e.colour))}</small></span></button>`).join('')}</div>`);
   }
   if (ui.choice) {

@@ -2,10 +2,14 @@
 // and the rules sheet (js/rules/christmas_penguins.js) both draw with it, so the sheet loads these
 // pictures without the board.
 
+import { markPath } from '../marks.js';
+
 // Each piece is drawn in a box of about -50..50 around its centre and scaled where it stands.
+// `name` (a colour's name: red, blue, …) adds that colour's shape (marks.js), so that a penguin,
+// a stone or a present is told apart without its colour; the rules sheet draws them without.
 const dark = '#1f2a36';
 export const art = {
-  penguin: (c) => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
+  penguin: (c, name) => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
     <circle r="44" fill="${c}" stroke="#fff" stroke-width="6"></circle>
     <ellipse cx="-24" cy="8" rx="8" ry="20" fill="${dark}" transform="rotate(18 -24 8)"></ellipse>
     <ellipse cx="24" cy="8" rx="8" ry="20" fill="${dark}" transform="rotate(-18 24 8)"></ellipse>
@@ -15,9 +19,11 @@ export const art = {
     <circle cx="-6" cy="-18" r="3.2" fill="${dark}"></circle><circle cx="6" cy="-18" r="3.2" fill="${dark}"></circle>
     <path d="M-6 -11 L6 -11 L0 -3 Z" fill="#f59e0b"></path>
     <path d="M-19 -4 Q0 6 19 -4 L19 3 Q0 13 -19 3 Z" fill="${c}" stroke="#fff" stroke-width="2"></path>
-    <ellipse cx="-9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse><ellipse cx="9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse>`,
+    <ellipse cx="-9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse><ellipse cx="9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse>
+    ${name ? markPath(name, { y: 16, size: 28, fill: c, stroke: dark, width: 2.8 }) : ''}`,
   // The ring is the colour of the player who is Santa (red when no one is, as in the panels).
-  santa: (ring = '#b3261e') => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
+  // With `name`, the Santa player's shape on a badge at the ring.
+  santa: (ring = '#b3261e', name) => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
     <circle r="44" fill="#fff" stroke="${ring}" stroke-width="6"></circle>
     <path d="M-27 38 Q-29 2 0 0 Q29 2 27 38 Z" fill="#c62828"></path>
     <rect x="-27" y="22" width="54" height="7" fill="${dark}"></rect><rect x="-5" y="20.5" width="10" height="10" rx="1.5" fill="#f2c14e"></rect>
@@ -27,7 +33,8 @@ export const art = {
     <circle cx="0" cy="-9" r="3.2" fill="#e8998d"></circle>
     <path d="M-16 -23 Q-6 -54 22 -40 L15 -23 Z" fill="#c62828"></path>
     <rect x="-19" y="-28" width="38" height="8" rx="4" fill="#fff" stroke="#d9d9d9" stroke-width="1"></rect>
-    <circle cx="23" cy="-40" r="5.5" fill="#fff" stroke="#d9d9d9" stroke-width="1"></circle>`,
+    <circle cx="23" cy="-40" r="5.5" fill="#fff" stroke="#d9d9d9" stroke-width="1"></circle>
+    ${name ? `<circle cx="33" cy="29" r="17" fill="#fff" stroke="${ring}" stroke-width="3"></circle>${markPath(name, { x: 33, y: 29.5, size: 25, fill: ring, stroke: dark, width: 2 })}` : ''}`,
   bear: () => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
     <circle r="44" fill="#bcd9ea" stroke="#4f7894" stroke-width="6"></circle>
     <circle cx="-22" cy="-20" r="10" fill="#fbfbf5" stroke="#8aa4b6" stroke-width="3"></circle><circle cx="-22" cy="-20" r="4.5" fill="#e3cfc4"></circle>
@@ -51,12 +58,13 @@ export const art = {
     <path d="M0 -53 L3 -46 L10 -46 L4.5 -41.5 L6.5 -34.5 L0 -38.5 L-6.5 -34.5 L-4.5 -41.5 L-10 -46 L-3 -46 Z" fill="#f5c518" stroke="#b8860b" stroke-width="1.2"></path>
     ${gift(-30, 22, 16, 13, '#d62828')}${gift(16, 24, 15, 11, '#1d6fd6')}${gift(-12, 30, 13, 9, '#e0a100')}`,
   // An event stone: a round, glossy pebble in its colour.
-  stone: (c) => `<ellipse cx="1" cy="6" rx="22" ry="9" fill="#0b2a4040"></ellipse>
+  // With `name`, its shape engraved in white on top.
+  stone: (c, name) => `<ellipse cx="1" cy="6" rx="22" ry="9" fill="#0b2a4040"></ellipse>
     <ellipse cx="0" cy="0" rx="21" ry="16" fill="${c}" stroke="#00000055" stroke-width="3"></ellipse>
-    <ellipse cx="-7" cy="-6" rx="8" ry="4.5" fill="#ffffffaa"></ellipse>`,
+    ${name ? markPath(name, { y: 0.5, size: 25, fill: '#fff', stroke: dark, width: 2.4 }) : '<ellipse cx="-7" cy="-6" rx="8" ry="4.5" fill="#ffffffaa"></ellipse>'}`,
   gift: (c) => gift(-16, -14, 32, 28, c),
-  // The gift alone, filling its picture (side panel).
-  giftPicture: (c) => `<svg class="cp-pic" viewBox="-20 -24 40 44" aria-hidden="true">${gift(-16, -14, 32, 28, c)}</svg>`,
+  // The gift alone, filling its picture (side panel); with `name`, its shape on the ribbons' knot.
+  giftPicture: (c, name) => `<svg class="cp-pic" viewBox="-20 -24 40 44" aria-hidden="true">${gift(-16, -14, 32, 28, c)}${name ? markPath(name, { y: 0, size: 17, fill: c, stroke: '#fff6d5', width: 2.4 }) : ''}</svg>`,
 };
 function gift(x, y, w, h, c) {
   return `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="2" fill="${c}" stroke="#00000040" stroke-width="1.5"></rect>

@@ -2,6 +2,7 @@
 // and the choices of `legal` as buttons. Everything here is public.
 import { addTexts, list, t } from '../i18n.js';
 import { esc } from '../util.js';
+import { markAttrs, markSvg, seatDot } from '../marks.js';
 import { colours, dieSvg, giftBox, paint, reindeerSvg, sleighSvg, special, treeSvg } from './hh_art.js';
 import texts from './hh_texts.js';
 
@@ -40,8 +41,9 @@ function faceName(face) {
   return face.split('_').map(colourName).join(' + ');
 }
 
-// A count next to the gifts, dark on white: readable on every colour (WCAG AA).
-const countChip = (n) => `<b class="cnt">${n}</b>`;
+// A count next to the gifts, dark on white: readable on every colour (WCAG AA); with the gifts'
+// colour, the colour's shape before the number (marks.js: told apart without the colour).
+const countChip = (n, c) => `<b class="cnt ${c ? 'marked' : ''}">${c ? markSvg(c, { fill: paint[c], edge: '#1f2a36' }) : ''}${n}</b>`;
 
 // Where a gift (or a reindeer) lies, for the slides between two renders: an invisible anchor with
 // a stable key (`data-flip`), measured before each render; a gift that arrived in this state is
@@ -164,7 +166,7 @@ function giftRow(gifts, marked = false) {
   const counting = new Set(marked ? [...colours].sort((x, y) => (gifts[y] || 0) - (gifts[x] || 0)).slice(0, 2).filter((c) => gifts[c] > 0) : []);
   return `<span class="gift-row">${colours.map((c) => {
     const label = t('hh.count', { n: gifts[c] ?? 0, colour: colourName(c) }) + (counting.has(c) ? ` (${t('hh.counts')})` : '');
-    return `<span class="gift ${counting.has(c) ? 'counts' : ''}" role="img" aria-label="${esc(label)}" title="${esc(label)}">${giftBox(c)}${countChip(gifts[c] ?? 0)}</span>`;
+    return `<span class="gift ${counting.has(c) ? 'counts' : ''}" ${markAttrs(c)} role="img" aria-label="${esc(label)}" title="${esc(label)}">${giftBox(c)}${countChip(gifts[c] ?? 0, c)}</span>`;
   }).join('')}</span>`;
 }
 
@@ -377,7 +379,7 @@ const hooks = {
   resultHtml(ctx) {
     const r = ctx.state.result;
     const rows = r.scores.map((score, seat) => `<tr class="${r.winners.includes(seat) ? 'winner' : ''}">
-      <td><span class="dot" style="--c:${ctx.colour(seat)}"></span>${esc(ctx.name(seat))}</td><td><strong>${score}</strong></td>
+      <td>${seatDot(seat, ctx.colour(seat))}${esc(ctx.name(seat))}</td><td><strong>${score}</strong></td>
       <td>${giftRow(r.stacks[seat], true)}</td><td>${r.total_gifts[seat]}</td></tr>`);
     return `<table class="score-table"><thead><tr><th></th><th>${esc(t('game.score'))}</th><th>${esc(t('hh.stacks'))}</th><th>${esc(t('hh.total_col'))}</th></tr></thead>
       <tbody>${rows.join('')}</tbody></table>`;
@@ -390,8 +392,8 @@ function render(ctx, moves, told) {
   const pile = (c) => {
     const n = v.tree[c] ?? 0;
     const label = t('hh.tip.pile', { count: t('hh.count', { n, colour: colourName(c) }) });
-    return `<div class="pile ${n ? '' : 'gone'}" style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)} data-testid="hh-tree-${c}">
-      <span class="pile-boxes">${anchor(`tree-${c}`)}${boxes(moves, c, `tree-${c}`, n, 6)}</span>${countChip(n)}</div>`;
+    return `<div class="pile ${n ? '' : 'gone'}" style="--g:${paint[c]}" ${markAttrs(c)} role="img" aria-label="${esc(label)}" ${tip(label)} data-testid="hh-tree-${c}">
+      <span class="pile-boxes">${anchor(`tree-${c}`)}${boxes(moves, c, `tree-${c}`, n, 6)}</span>${countChip(n, c)}</div>`;
   };
   const face = v.last_roll?.face;
   const dieLabel = face ? t('hh.tip.die', { face: faceName(face) }) : t('hh.die_not_rolled');
@@ -427,17 +429,17 @@ function playerHtml(ctx, p, moves, news) {
   const load = colours.filter((c) => p.sleigh.gifts[c] > 0).map((c) => {
     const n = p.sleigh.gifts[c];
     const label = t('hh.tip.load', { name, count: t('hh.count', { n, colour: colourName(c) }) });
-    return `<span class="load-group ${n === 1 ? 'one' : ''}" role="img" aria-label="${esc(label)}" ${tip(label)}>
-      <span class="load-boxes">${anchor(`sl-${p.seat}-${c}`)}${boxes(moves, c, `sl-${p.seat}-${c}`, n, 4)}</span>${countChip(n)}</span>`;
+    return `<span class="load-group ${n === 1 ? 'one' : ''}" ${markAttrs(c)} role="img" aria-label="${esc(label)}" ${tip(label)}>
+      <span class="load-boxes">${anchor(`sl-${p.seat}-${c}`)}${boxes(moves, c, `sl-${p.seat}-${c}`, n, 4)}</span>${countChip(n, c)}</span>`;
   }).join('');
   const stacks = colours.map((c) => {
     const n = p.stacks[c] || 0;
     const label = t('hh.tip.stack', { name, count: t('hh.count', { n, colour: colourName(c) }) });
-    return `<div class="tower ${n ? '' : 'none'}" style="--g:${paint[c]}" role="img" aria-label="${esc(label)}" ${tip(label)}>
-      <span class="tower-boxes">${anchor(`st-${p.seat}-${c}`)}${boxes(moves, c, `st-${p.seat}-${c}`, n, 10)}</span>${countChip(n)}</div>`;
+    return `<div class="tower ${n ? '' : 'none'}" style="--g:${paint[c]}" ${markAttrs(c)} role="img" aria-label="${esc(label)}" ${tip(label)}>
+      <span class="tower-boxes">${anchor(`st-${p.seat}-${c}`)}${boxes(moves, c, `st-${p.seat}-${c}`, n, 10)}</span>${countChip(n, c)}</div>`;
   }).join('');
   return `<div class="hh-player ${active ? 'active' : ''} ${isMe(ctx, p.seat) ? 'me' : ''}" style="--c:${ctx.colour(p.seat)}" data-testid="hh-player-${p.seat}">
-    <div class="who"><span class="dot" style="--c:${ctx.colour(p.seat)}"></span><strong>${esc(ctx.who(p.seat))}</strong>
+    <div class="who">${seatDot(p.seat, ctx.colour(p.seat))}<strong>${esc(ctx.who(p.seat))}</strong>
       <span class="score">${esc(t('hh.points', { n: p.score }))}</span></div>
     ${news && isMe(ctx, p.seat) ? `<ul class="hh-news" data-testid="hh-news"><li class="hh-news-head">${esc(t('hh.news_head'))}</li>${news}</ul>` : ''}
     <div class="hh-table">

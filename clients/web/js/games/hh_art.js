@@ -1,6 +1,7 @@
 // Happy Holidays' art: one warm style, drawn as inline SVG and CSS (css/happy_holidays.css). The
 // board (happy_holidays.js) and the rules sheet (js/rules/happy_holidays.js) both draw with it, so
 // the sheet loads these pictures without the board.
+import { markOf, markPath, shapes } from '../marks.js';
 
 // The gift colours in the order the board lists them, and how each is painted.
 export const colours = ['red', 'green', 'blue', 'yellow'];
@@ -50,8 +51,9 @@ export function sleighSvg() {
 
 const stud = (x, y) => `<circle class="stud" cx="${x}" cy="${y}" r="9"/>`;
 
-// A face of the LEGO die: two colours (a 2×2 plate, half and half), the reindeer or the star;
-// a plain blank face before the first roll (no studs: four of them looked like a 4).
+// A face of the LEGO die: two colours (a 2×2 plate, half and half), each half with its colour's
+// shape (marks.js) between its studs, the reindeer or the star; a plain blank face before the
+// first roll (no studs: four of them looked like a 4).
 export function dieSvg(face) {
   const faceShape = 'M14 4h58a10 10 0 0 1 10 10v58a10 10 0 0 1-10 10H14A10 10 0 0 1 4 72V14A10 10 0 0 1 14 4z';
   let inner;
@@ -59,7 +61,8 @@ export function dieSvg(face) {
     const [a, b] = face.split('_');
     inner = `<path style="fill:${paint[a]}" d="M14 4h29v78H14A10 10 0 0 1 4 72V14A10 10 0 0 1 14 4z"/>
       <path style="fill:${paint[b]}" d="M43 4h29a10 10 0 0 1 10 10v58a10 10 0 0 1-10 10H43z"/>
-      <g class="studs">${stud(24, 24)}${stud(24, 62)}${stud(62, 24)}${stud(62, 62)}</g>`;
+      <g class="studs">${stud(24, 20)}${stud(24, 66)}${stud(62, 20)}${stud(62, 66)}</g>
+      ${markPath(a, { x: 24, y: 43, size: 24, fill: '#fff', stroke: '#1d2a24', width: 2.5, cls: 'mark die-mark' })}${markPath(b, { x: 62, y: 43, size: 24, fill: '#fff', stroke: '#1d2a24', width: 2.5, cls: 'mark die-mark' })}`;
   } else if (face === 'reindeer_reward') {
     inner = `<g transform="translate(12 16) scale(.92)">${deerPath}</g>`;
   } else if (face === 'christmas_wish') {
@@ -73,8 +76,9 @@ export function dieSvg(face) {
   </svg>`;
 }
 
-// One gift box in a colour: ribbon and bow are CSS (.gb).
+// One gift box in a colour: ribbon and bow are CSS (.gb); where the ribbons cross, a sticker in
+// the colour's shape (marks.js), so that a red box and a green one differ without their colours.
 export function giftBox(colour, attrs = '') {
-  return `<i class="gb gb-${colour}" style="--g:${paint[colour]}" ${attrs}></i>`;
+  return `<i class="gb gb-${colour}" style="--g:${paint[colour]}" ${attrs}><svg class="gb-mark" viewBox="-11 -11 22 22" aria-hidden="true" focusable="false"><path d="${shapes[markOf[colour]]}"/></svg></i>`;
 }
 

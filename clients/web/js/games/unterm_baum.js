@@ -3,6 +3,7 @@
 // again. Motifs appear only in `revealed` events and after the end; the log never keeps one.
 import { addTexts, lang, t } from '../i18n.js';
 import { esc, same } from '../util.js';
+import { seatDot } from '../marks.js';
 import motifsDe from './motifs_de.js';
 import { backSvg, motifCardHtml } from './ub_motifs.js';
 import texts from './ub_texts.js';
@@ -543,7 +544,7 @@ const hooks = {
   resultHtml(ctx) {
     const r = ctx.state.result;
     const rows = r.players.map((p) => `<tr class="${r.winners.includes(p.seat) ? 'winner' : ''}">
-      <td><span class="dot" style="--c:${ctx.colour(p.seat)}"></span>${esc(ctx.name(p.seat))}</td><td><strong>${p.score}</strong></td>
+      <td>${seatDot(p.seat, ctx.colour(p.seat))}${esc(ctx.name(p.seat))}</td><td><strong>${p.score}</strong></td>
       <td>${p.exact}</td><td>${p.member}</td><td>${p.other}</td></tr>`);
     const lists = r.players.map((p) => `<details><summary>${esc(t('ub.wished'))}: ${esc(ctx.name(p.seat))}</summary>
       <div class="ub-wishes">${wishGrid(ctx, p.wishes, ctx.view.family_size, ctx.view.slots_per_row, ctx.view.players[p.seat]?.members)}</div></details>`);
