@@ -7,9 +7,11 @@ import { markPath } from '../marks.js';
 // Each piece is drawn in a box of about -50..50 around its centre and scaled where it stands.
 // `name` (a colour's name: red, blue, …) adds that colour's shape (marks.js), so that a penguin,
 // a stone or a present is told apart without its colour; the rules sheet draws them without.
+// `big`: two figures share the floe and stand smaller side by side; their shapes grow so that on a
+// phone's largest ice they stay big enough to see.
 const dark = '#1f2a36';
 export const art = {
-  penguin: (c, name) => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
+  penguin: (c, name, big = false) => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
     <circle r="44" fill="${c}" stroke="#fff" stroke-width="6"></circle>
     <ellipse cx="-24" cy="8" rx="8" ry="20" fill="${dark}" transform="rotate(18 -24 8)"></ellipse>
     <ellipse cx="24" cy="8" rx="8" ry="20" fill="${dark}" transform="rotate(-18 24 8)"></ellipse>
@@ -20,10 +22,10 @@ export const art = {
     <path d="M-6 -11 L6 -11 L0 -3 Z" fill="#f59e0b"></path>
     <path d="M-19 -4 Q0 6 19 -4 L19 3 Q0 13 -19 3 Z" fill="${c}" stroke="#fff" stroke-width="2"></path>
     <ellipse cx="-9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse><ellipse cx="9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse>
-    ${name ? markPath(name, { y: 16, size: 28, fill: c, stroke: dark, width: 2.8 }) : ''}`,
+    ${name ? markPath(name, big ? { y: 13, size: 40, fill: c, stroke: dark, width: 3.2 } : { y: 16, size: 28, fill: c, stroke: dark, width: 2.8 }) : ''}`,
   // The ring is the colour of the player who is Santa (red when no one is, as in the panels).
   // With `name`, the Santa player's shape on a badge at the ring.
-  santa: (ring = '#b3261e', name) => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
+  santa: (ring = '#b3261e', name, big = false) => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
     <circle r="44" fill="#fff" stroke="${ring}" stroke-width="6"></circle>
     <path d="M-27 38 Q-29 2 0 0 Q29 2 27 38 Z" fill="#c62828"></path>
     <rect x="-27" y="22" width="54" height="7" fill="${dark}"></rect><rect x="-5" y="20.5" width="10" height="10" rx="1.5" fill="#f2c14e"></rect>
@@ -34,7 +36,9 @@ export const art = {
     <path d="M-16 -23 Q-6 -54 22 -40 L15 -23 Z" fill="#c62828"></path>
     <rect x="-19" y="-28" width="38" height="8" rx="4" fill="#fff" stroke="#d9d9d9" stroke-width="1"></rect>
     <circle cx="23" cy="-40" r="5.5" fill="#fff" stroke="#d9d9d9" stroke-width="1"></circle>
-    ${name ? `<circle cx="33" cy="29" r="17" fill="#fff" stroke="${ring}" stroke-width="3"></circle>${markPath(name, { x: 33, y: 29.5, size: 25, fill: ring, stroke: dark, width: 2 })}` : ''}`,
+    ${name ? (big
+      ? `<circle cx="30" cy="26" r="23" fill="#fff" stroke="${ring}" stroke-width="3.5"></circle>${markPath(name, { x: 30, y: 26.5, size: 34, fill: ring, stroke: dark, width: 2.4 })}`
+      : `<circle cx="33" cy="29" r="17" fill="#fff" stroke="${ring}" stroke-width="3"></circle>${markPath(name, { x: 33, y: 29.5, size: 25, fill: ring, stroke: dark, width: 2 })}`) : ''}`,
   bear: () => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
     <circle r="44" fill="#bcd9ea" stroke="#4f7894" stroke-width="6"></circle>
     <circle cx="-22" cy="-20" r="10" fill="#fbfbf5" stroke="#8aa4b6" stroke-width="3"></circle><circle cx="-22" cy="-20" r="4.5" fill="#e3cfc4"></circle>

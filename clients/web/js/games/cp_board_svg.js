@@ -165,12 +165,12 @@ export function boardSvg(ctx, ui) {
       // A penguin (and Santa's badge) wears its player's shape as well as the colour (marks.js).
       if (fig.kind === 'penguin') {
         tip = penguinTip(fig.seat, ctx);
-        drawing = art.penguin(ctx.colour(fig.seat), seatColourName(fig.seat));
+        drawing = art.penguin(ctx.colour(fig.seat), seatColourName(fig.seat), here.length > 1);
         attrs = markAttrs(seatColourName(fig.seat));
       } else {
         tip = fig.kind === 'santa' ? t('cp.tip.santa', { name: santaName }) : t('cp.tip.bear');
         const santaSeat = v.players.find((p) => p.role === 'santa')?.seat;
-        drawing = fig.kind === 'santa' && santaSeat !== undefined ? art.santa(ctx.colour(santaSeat), seatColourName(santaSeat)) : art[fig.kind]();
+        drawing = fig.kind === 'santa' && santaSeat !== undefined ? art.santa(ctx.colour(santaSeat), seatColourName(santaSeat), here.length > 1) : art[fig.kind]();
         if (fig.kind === 'santa' && santaSeat !== undefined) attrs = markAttrs(seatColourName(santaSeat));
       }
       if (moving) tip = `${tip} · ${t('cp.moves_now')}`;
