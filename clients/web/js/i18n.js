@@ -230,6 +230,15 @@ const texts = {
     'next.note': 'Next game: {game}. {name} starts it when everyone is ready.',
     'next.note_host': 'Next game: {game}. Start it when everyone is ready.',
     'error.too_many_players': 'Too many are seated for this game. Choose more seats, or remove a player or a computer player first.',
+    // Computer players' levels (bots.js)
+    'bots.which': 'Which computer player?',
+    'bots.gentle': 'Gentle',
+    'bots.gentle_why': 'Plays kindly and makes mistakes: children usually win.',
+    'bots.fair': 'Fair',
+    'bots.fair_why': 'Plays like an attentive person: to win, play well.',
+    'bots.cancel': 'Cancel',
+    'status.bot_gentle': 'computer, gentle',
+    'status.bot_fair': 'computer, fair',
   },
   de: {
     tagline: 'Weihnachtliche Brettspiele für Familien, die weit auseinander wohnen.',
@@ -455,6 +464,15 @@ const texts = {
     'next.note': 'Als Nächstes: {game}. {name} startet, wenn alle bereit sind.',
     'next.note_host': 'Als Nächstes: {game}. Starte, wenn alle bereit sind.',
     'error.too_many_players': 'Für dieses Spiel sitzen zu viele am Tisch. Wähle mehr Plätze oder nimm erst einen Mitspieler oder Computerspieler heraus.',
+    // Computer players' levels (bots.js)
+    'bots.which': 'Welcher Computerspieler?',
+    'bots.gentle': 'Gemütlich',
+    'bots.gentle_why': 'Spielt freundlich und macht Fehler: Kinder gewinnen meistens.',
+    'bots.fair': 'Fair',
+    'bots.fair_why': 'Spielt wie ein aufmerksamer Mensch: Wer gewinnen will, muss gut spielen.',
+    'bots.cancel': 'Abbrechen',
+    'status.bot_gentle': 'Computer, gemütlich',
+    'status.bot_fair': 'Computer, fair',
   },
 };
 
