@@ -80,7 +80,7 @@ class player {
     const int age = s_.turn - s_.revealed_turn[m];
     if (age == 0) return true;  // shown this very turn
     const double rounds = static_cast<double>(age) / cfg_.players;
-    double p = gentle_ ? 0.6 * std::pow(0.8, rounds) : 0.95 * std::pow(0.93, rounds);
+    double p = gentle_ ? 0.6 * std::pow(0.8, rounds) : 0.9 * std::pow(0.88, rounds);
     if (in_own_field && !gentle_) p = 0.98;  // what you put on your own table you keep in mind
     return unit(seed_, m, static_cast<std::uint64_t>(s_.revealed_turn[m])) < p;
   }
