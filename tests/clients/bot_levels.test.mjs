@@ -12,9 +12,8 @@ import { parseArgs, startServer, killAll, within, show } from '../support/proces
 
 const args = parseArgs(process.argv.slice(2));
 
-// The first room push for which `test(room)` holds (the client's current room counts too).
+// The first room push from now on for which `test(room)` holds.
 function roomWhere(client, test) {
-  if (client.room && test(client.room)) return Promise.resolve(client.room);
   return new Promise((resolve) => {
     const off = client.on('room', (room) => {
       if (test(room)) {
@@ -34,17 +33,20 @@ try {
   const host = new TinselClient({ url, name: 'Oma Inge', WebSocket });
   await host.connect();
   const code = (await host.createRoom('unterm_baum', { maxPlayers: 4 })).room;
+  const gentle = roomWhere(host, (r) => bots(r) === 1);
   await host.addBot('gentle');
-  assert.deepEqual(levels(await within(10000, roomWhere(host, (r) => bots(r) === 1), 'the gentle bot')), ['-', 'gentle', '', '']);
+  assert.deepEqual(levels(await within(10000, gentle, 'the gentle bot')), ['-', 'gentle', '', '']);
   for (const bad of ['cruel', 'Gentle', 1, {}]) {
     await assert.rejects(host.request({ type: 'add_bot', level: bad }), (e) => e.code === 'invalid_field' && e.message.length > 0,
       `level ${JSON.stringify(bad)}`);
   }
+  const fair = roomWhere(host, (r) => bots(r) === 2);
   await host.addBot();
-  assert.deepEqual(levels(await within(10000, roomWhere(host, (r) => bots(r) === 2), 'the fair bot')), ['-', 'gentle', 'fair', ''],
+  assert.deepEqual(levels(await within(10000, fair, 'the fair bot')), ['-', 'gentle', 'fair', ''],
     'the refused levels added nobody; without a level the bot is fair');
+  const next = roomWhere(host, (r) => r.game === 'happy_holidays');
   await host.setGame('happy_holidays', { maxPlayers: 3, giftsPerColour: 5 });
-  assert.deepEqual(levels(await within(10000, roomWhere(host, (r) => r.game === 'happy_holidays'), 'the next game')),
+  assert.deepEqual(levels(await within(10000, next, 'the next game')),
     ['-', 'gentle', 'fair'], 'the next game keeps the bots and their levels');
 
   first.proc.child.kill('SIGKILL');
@@ -53,10 +55,12 @@ try {
   second = await startServer(args.server, [], { dataDir: first.dataDir });
   const uncle = new TinselClient({ url: `ws://127.0.0.1:${second.port}/ws`, name: 'Onkel Tom', WebSocket });
   await uncle.connect();
+  const back = roomWhere(uncle, (r) => r.code === code);
   await uncle.joinRoom(code, { as: 'spectator' });
-  const back = await within(10000, roomWhere(uncle, (r) => r.code === code), 'the room after the restart');
-  assert.equal(back.game, 'happy_holidays');
-  assert.deepEqual(levels(back), ['-', 'gentle', 'fair'], 'the levels survive kill -9');
+  await within(10000, back, 'the room after the restart');
+  const room = await back;
+  assert.equal(room.game, 'happy_holidays');
+  assert.deepEqual(levels(room), ['-', 'gentle', 'fair'], 'the levels survive kill -9');
   uncle.close();
   console.log('ok: levels shown, refused, kept for the next game and after kill -9');
   killAll();
