@@ -7,7 +7,7 @@ import { assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPl
 await run('browser: the host picks a gentle or a fair computer player and the seats show it', async ({ browser, baseUrl }) => {
   const oma = await newPlayer(browser, 'Oma');
   const ben = await newPlayer(browser, 'Ben', { locale: 'de-DE' });
-  const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Unterm Baum', { maxPlayers: 4 });
+  const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Unterm Baum', { maxPlayers: 5 });
   await joinByInvite(ben.page, baseUrl, code, 'Ben');
   await oma.page.locator('ul.seats').getByText('Ben', { exact: true }).waitFor();
 
