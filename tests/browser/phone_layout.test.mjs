@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import {
   assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, playOneStep, run,
-  screenshot, sleep,
+  screenshot, screenshotDir, sleep,
 } from './lib.mjs';
 
 const desktop = { width: 1280, height: 900 };
@@ -207,7 +207,7 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   // Two choices, each with its line (bots.js); Oma picks the gentle one, and every seat list says so.
   await oma.page.locator('[data-testid="bot-pick"]').waitFor();
   await assertNoSideScroll(oma.page, 'the computer player choice');
-  await screenshot(oma.page, 'phone-bot-pick-en-390.png');
+  await oma.page.getByTestId('bot-pick').screenshot({ path: `${screenshotDir}/phone-bot-pick-en-390.png` });
   await oma.page.getByRole('button', { name: /Gentle.*children usually win/ }).click();
   await oma.page.locator('.seat strong', { hasText: 'Holly' }).waitFor();
   await oma.page.locator('.seat', { hasText: 'Holly' }).getByText('computer, gentle').first().waitFor();
@@ -320,7 +320,7 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   await hilde.page.locator('[data-act="add-bot"]').click();
   await hilde.page.locator('[data-testid="bot-pick"]').waitFor();
   await assertNoSideScroll(hilde.page, 'the computer player choice in German');
-  await screenshot(hilde.page, 'phone-bot-pick-de-390.png');
+  await hilde.page.getByTestId('bot-pick').screenshot({ path: `${screenshotDir}/phone-bot-pick-de-390.png` });
   await hilde.page.getByRole('button', { name: /Gemütlich.*Kinder gewinnen meistens/ }).click();
   await hilde.page.locator('.seat', { hasText: 'Computer, gemütlich' }).first().waitFor();
   await hilde.page.locator('[data-act="start"]:not([disabled])').click();
