@@ -105,12 +105,16 @@ TEST_CASE("bot levels: the host adds a gentle and a fair computer player; the le
 }
 
 TEST_CASE("bot levels: a gentle and a fair bot play a whole game of each kind with a person", "[bot_levels][integration]") {
-  test_server s(lift_rate_limit);
+  test_server s([](tinsel::server::config& c) {
+    lift_rate_limit(c);
+    c.auto_play_delay = std::chrono::milliseconds(20);
+  });
   for (const std::string game : {"unterm_baum", "happy_holidays", "christmas_penguins"}) {
     INFO(game);
     json options = {{"maxPlayers", 3}, {"mainTimeoutSec", "off"}};
     if (game == "unterm_baum") options.update({{"memorizeSeconds", 1}, {"maxRounds", 6}});
     if (game == "happy_holidays") options["giftsPerColour"] = 5;
+    if (game == "christmas_penguins") options["maxRounds"] = 2;
     auto t = seat_players(s, 1, options, game);
     auto& host = *t.clients[0];
     REQUIRE(host.request({{"type", "add_bot"}, {"level", "gentle"}}, wait)["type"] == "ok");
