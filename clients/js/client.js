@@ -553,7 +553,8 @@ export class TinselClient {
   }
   kick(player) { return this.request({ type: 'kick', player }); }
   transferHost(player) { return this.request({ type: 'transfer_host', player }); }
-  addBot() { return this.request({ type: 'add_bot' }); }
+  /** Seats a computer player; `level` 'gentle' or 'fair' (the server's default when left out). */
+  addBot(level) { return this.request(level === undefined ? { type: 'add_bot' } : { type: 'add_bot', level }); }
   removeBot(seat) { return this.request({ type: 'remove_bot', seat }); }
   closeRoom() { return this.request({ type: 'close_room' }); }
   /** Sends one game command, e.g. an entry of `legal`. */

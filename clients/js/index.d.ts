@@ -171,7 +171,8 @@ export declare class TinselClient {
   setGame(game: string, options?: Record<string, unknown>): Promise<OkReply>;
   kick(player: string): Promise<OkReply>;
   transferHost(player: string): Promise<OkReply>;
-  addBot(): Promise<OkReply>;
+  /** Seats a computer player: 'gentle' (friendly, clearly weaker) or 'fair' (the default, plays as a sensible person would). */
+  addBot(level?: 'gentle' | 'fair'): Promise<OkReply>;
   removeBot(seat: number): Promise<OkReply>;
   closeRoom(): Promise<OkReply>;
   /** One game command, e.g. an entry of `legal`. */

@@ -3077,13 +3077,17 @@ export interface TransferHostClientToServer {
   id?: number | string;
 }
 /**
- * Host: seats a server bot in the first free seat (between games).
+ * Host: seats a server bot (a computer player) of the given level in the first free seat (between games).
  */
 export interface AddBotClientToServer {
   /**
    * The message type, "add_bot".
    */
   type: 'add_bot';
+  /**
+   * How the computer player plays: "fair" (the default) plays as a sensible person would (in Unterm Baum it remembers what was revealed, forgetting older reveals now and then, and collects its own wishes); "gentle" plays legal, friendly and clearly weaker moves and never the cruellest take, so a family with children usually wins. Any other value is refused with invalid_field.
+   */
+  level?: 'gentle' | 'fair';
   /**
    * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
    */
@@ -3724,6 +3728,10 @@ export interface RoomServerToClient {
            * Server time (milliseconds since the Unix epoch) since when the seat has had its status, for disconnected, away and gone (a client shows "dropped 2 min ago" from it, also after a reload); null for connected and bot. After a server restart, the time the room came back.
            */
           since: number | null;
+          /**
+           * On a server bot's seat (status bot) only: its level as add_bot chose it, "gentle" or "fair" (bots added before levels existed are fair). Absent on every other seat.
+           */
+          bot_level?: 'gentle' | 'fair';
         }
       | {
           /**

@@ -92,6 +92,11 @@ struct state {
   std::uint64_t serial = 1;              // prompt serial; bumped whenever a prompt opens
   std::string end_reason;                // "field_complete" or "round_cap" once over
   int ended_by = -1;                     // the seat whose move completed his field
+  // motif -> the turn it was last revealed (to everyone), -1 never: what the table has seen, which
+  // the bots remember (ub_bot.cpp). Public knowledge (the reveal was shown to all, and cards are
+  // followed through the public moves). Not in full_state: it is rebuilt by replaying the commands
+  // (as the server restores a room), and state hashes of older journals stay the same.
+  std::vector<int> revealed_turn;
 };
 
 // One card's score against its field owner's wish list (A20).

@@ -397,6 +397,8 @@ void ub_game::start_play(events& out) {
 
 void ub_game::reveal(const location& at, events& out) {
   ++s_.reveals_used;
+  s_.revealed_turn.resize(static_cast<std::size_t>(s_.cfg.motifs), -1);
+  s_.revealed_turn[static_cast<std::size_t>(card_at(at))] = s_.turn;
   // A12: the one place where a face leaves the engine during play, to everyone at once. Told again
   // (a catch-up, the game log) it says only who looked at which place.
   event e = event::public_event(object("display_ms", s_.cfg.reveal_ms, "kind", "revealed", "location",

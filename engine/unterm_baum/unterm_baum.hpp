@@ -51,6 +51,13 @@ outcome<std::unique_ptr<game>> restore(const json& full_state);
 // The public motif catalogue: a game with D motifs uses the first D names. Names are the motif
 // identifiers on the wire (snake_case, unique).
 inline constexpr int catalogue_size = 160;
+
+// The computer player's command for `seat` in a turn of the play phase (ub_bot.cpp); null when `g`
+// is not an Unterm Baum game or the seat is not taking its turn (then the generic bot chooses).
+// It knows its own wish list, the occupancy everyone sees and the motifs revealed to everyone, of
+// which it forgets older ones with a human, seeded chance; never a face nobody was shown.
+// gentle: forgets more, never takes from another table, collects slowly and leaves the end to others.
+json bot_command(const game& g, int seat, std::uint64_t seed, bool gentle);
 std::string_view motif_name(int motif);
 
 }  // namespace tinsel::engine::unterm_baum

@@ -270,6 +270,16 @@ or_error<client_message> parse_action(json& j, const limits&) {
   return action_msg{std::move(j["action"])};  // j is ours: no copy
 }
 
+or_error<client_message> parse_add_bot(json& j, const limits&) {
+  add_bot_msg m;
+  if (const json* level = field(j, "level"); level && !level->is_null()) {
+    if (!level->is_string() || (*level != "gentle" && *level != "fair"))
+      return field_error("level", "must be \"gentle\" or \"fair\" (the default)");
+    m.level = level->get<std::string>();
+  }
+  return m;
+}
+
 // Messages without fields of their own.
 template <class M>
 or_error<client_message> parse_bare(json&, const limits&) {
@@ -307,7 +317,7 @@ constexpr message_type message_types[] = {
     {"kick", parse_about_player<kick_msg>},
     {"transfer_host", parse_about_player<transfer_host_msg>},
     {"readmit", parse_about_player<readmit_msg>},
-    {"add_bot", parse_bare<add_bot_msg>},
+    {"add_bot", parse_add_bot},
     {"remove_bot", parse_about_seat<remove_bot_msg>},
     {"skip", parse_about_seat<skip_msg>},
     {"close_room", parse_bare<close_room_msg>},

@@ -39,9 +39,11 @@ std::string make_room(const room_fields& r) {
   for (std::size_t i = 0; i < r.seats.size(); ++i) {
     const auto& s = r.seats[i];
     if (s.player.empty()) seats.push_back({{"seat", i}, {"player", nullptr}, {"name", nullptr}, {"status", "empty"}});
-    else
+    else {
       seats.push_back({{"seat", i}, {"player", s.player}, {"name", s.name}, {"status", s.status},
                        {"since", s.since ? json(*s.since) : json(nullptr)}});
+      if (!s.bot_level.empty()) seats.back()["bot_level"] = s.bot_level;
+    }
   }
   json watchers = json::array();
   for (const auto& w : r.watchers) watchers.push_back({{"player", w.player}, {"name", w.name}});

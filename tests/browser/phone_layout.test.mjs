@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import {
   assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, playOneStep, run,
-  screenshot, sleep,
+  screenshot, screenshotDir, sleep,
 } from './lib.mjs';
 
 const desktop = { width: 1280, height: 900 };
@@ -204,7 +204,13 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Happy Holidays', { maxPlayers: 4, giftsPerColour: 5, mainTimeoutSec: 15, subPromptTimeoutSec: 10 });
   await joinByInvite(hilde.page, baseUrl, code, longName);
   await oma.page.getByRole('button', { name: 'Add a computer player' }).click();
+  // Two choices, each with its line (bots.js); Oma picks the gentle one, and every seat list says so.
+  await oma.page.locator('[data-testid="bot-pick"]').waitFor();
+  await assertNoSideScroll(oma.page, 'the computer player choice');
+  await oma.page.getByTestId('bot-pick').screenshot({ path: `${screenshotDir}/phone-bot-pick-en-390.png` });
+  await oma.page.getByRole('button', { name: /Gentle.*children usually win/ }).click();
   await oma.page.locator('.seat strong', { hasText: 'Holly' }).waitFor();
+  await oma.page.locator('.seat', { hasText: 'Holly' }).getByText('computer, gentle').first().waitFor();
   await hilde.page.locator('.seat strong', { hasText: 'Holly' }).waitFor(); // the same name in both languages
   for (const p of [oma.page, hilde.page]) {
     assert.doesNotMatch(await p.locator('#screen').innerText(), /Bot \d/, 'no "Bot 1" on screen');
@@ -236,6 +242,7 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   await assertCleanText(visitor.page, 'de');
   await screenshot(visitor.page, 'phone-invite-de-360.png');
   await oma.page.getByRole('button', { name: 'Add a computer player' }).click();
+  await oma.page.getByRole('button', { name: /Fair.*play well/ }).click();
   await oma.page.locator('.seat strong', { hasText: 'Rudi' }).waitFor();
   await visitor.page.reload();
   await visitor.page.getByTestId('invite-status').getByText('Alle Plätze sind besetzt').waitFor();
@@ -311,6 +318,11 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   await hilde.page.getByTestId('room-code').waitFor();
   assert.match(await hilde.page.locator('.lobby h2').innerText(), /Unterm Baum/);
   await hilde.page.locator('[data-act="add-bot"]').click();
+  await hilde.page.locator('[data-testid="bot-pick"]').waitFor();
+  await assertNoSideScroll(hilde.page, 'the computer player choice in German');
+  await hilde.page.getByTestId('bot-pick').screenshot({ path: `${screenshotDir}/phone-bot-pick-de-390.png` });
+  await hilde.page.getByRole('button', { name: /Gemütlich.*Kinder gewinnen meistens/ }).click();
+  await hilde.page.locator('.seat', { hasText: 'Computer, gemütlich' }).first().waitFor();
   await hilde.page.locator('[data-act="start"]:not([disabled])').click();
   await hilde.page.getByTestId('turn').waitFor();
   await atPhones(hilde.page, 'Unterm Baum game (de)', () => assertTurnBar(hilde.page, 'Unterm Baum (de)'));
@@ -348,6 +360,7 @@ await run('browser: the shared frame on a phone, in both languages, with legible
   await oma.page.locator('#create-form button[type="submit"]').click();
   await oma.page.getByTestId('room-code').waitFor();
   await oma.page.locator('[data-act="add-bot"]').click();
+  await oma.page.locator('[data-testid="add-bot-fair"]').click();
   await oma.page.locator('[data-act="start"]:not([disabled])').click();
   await oma.page.locator('.turn-bar.mine').waitFor();
   const tip = oma.page.getByTestId('coach');

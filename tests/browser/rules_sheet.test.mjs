@@ -243,6 +243,7 @@ await run('browser: rules sheets, first-turn walkthrough, pieces that explain th
   // title and a name.
   await createRoom(oma.page, baseUrl, 'Oma Inge', 'Christmas Penguins', { maxPlayers: 2, startPlayer: 'host-picks' });
   await oma.page.getByRole('button', { name: 'Add a computer player' }).click();
+  await oma.page.locator('[data-testid="add-bot-fair"]').click();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
   for (const prompt of ['You are Santa: place the tree', 'You are Santa: place the polar bear']) {
     await oma.page.locator('.turn-bar.mine .what', { hasText: prompt }).waitFor();
@@ -274,6 +275,7 @@ await run('browser: rules sheets, first-turn walkthrough, pieces that explain th
   await ben.page.locator('#create-form button[type="submit"]').click();
   await ben.page.getByTestId('room-code').waitFor();
   await ben.page.locator('[data-act="add-bot"]').click();
+  await ben.page.locator('[data-testid="add-bot-fair"]').click();
   await ben.page.locator('[data-act="start"]:not([disabled])').click();
   const card = ben.page.locator('.ub-tree .ub-card').first();
   await card.waitFor();

@@ -7,6 +7,7 @@
 //    order and every event exactly once (compared with a spectator who never lost its connection);
 //  - a second connection with the same token replaces the first (close code 4001), which stops;
 //  - the host picks the next game in the same room (setGame);
+//  - a computer player's level (addBot(level)) shows on its seat, an unknown one is refused;
 //  - a graceful server restart (close code 1012) shows as `restarting`, and the client comes back
 //    into its room by itself once the server is up again.
 //
@@ -59,6 +60,18 @@ async function requestsAndErrors(url) {
   assert.match(ok.room, /^[2-9A-Z]{6}$/);
   assert.equal(c.room, null, 'request() keeps no room state: a generic request is only sent');
   await c.request({ type: 'leave_room' });
+  // A computer player's level (issue 31): addBot(level) seats it, its seat shows the level, an
+  // unknown level is refused and adds nobody, and without a level it is fair.
+  await c.createRoom('happy_holidays', { maxPlayers: 4 });
+  const gentle = until(c, 'room', (room) => room.seats.some((s) => s.bot_level === 'gentle'));
+  await c.addBot('gentle');
+  await gentle;
+  await assert.rejects(c.addBot('cruel'), (e) => e.code === 'invalid_field');
+  const fair = until(c, 'room', (room) => room.seats.filter((s) => s.status === 'bot').length === 2);
+  await c.addBot();
+  const room = await fair;
+  assert.deepEqual(room.seats.map((s) => s.bot_level ?? null), [null, 'gentle', 'fair', null]);
+  await c.leaveRoom();
   c.close();
   assert.equal(c.status, 'closed');
   await assert.rejects(c.chat('hello?'), (e) => e.code === 'disconnected');

@@ -15,6 +15,7 @@ import { measure, play } from './motion.js';
 import { defaultsOf, optionSpecs } from './options.js';
 import { refreshInvite } from './invite.js';
 import { initChat, noteChat, renderChatButton } from './presence.js';
+import { botActions } from './bots.js';
 import { displayName, errorText, gameTitle, games, loadBoard, onBoard, parseRoute, roomBoard, seatColours, seatInk, seatLabel, seatName, seatOnColour, store } from './state.js';
 import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
@@ -523,9 +524,6 @@ const actions = {
     if (pick) msg.first_seat = Number(pick.value);
     await send(msg).catch(() => {});
   },
-  async 'add-bot'() {
-    await send({ type: 'add_bot' }).catch(() => {});
-  },
   async 'remove-bot'(el) {
     await send({ type: 'remove_bot', seat: Number(el.dataset.seat) }).catch(() => {});
   },
@@ -627,6 +625,7 @@ const actions = {
     render();
   },
   async noop() {},
+  ...botActions(send, render),
 };
 
 document.addEventListener('click', (ev) => {

@@ -233,6 +233,15 @@ const texts = {
 
     // Said to the player it concerns (issue 31): "The game chose for you".
     'game.timed_out_you': 'you',
+    // Computer players' levels (bots.js)
+    'bots.which': 'Which computer player?',
+    'bots.gentle': 'Gentle',
+    'bots.gentle_why': 'Plays kindly and makes mistakes: children usually win.',
+    'bots.fair': 'Fair',
+    'bots.fair_why': 'Plays like an attentive person: to win, play well.',
+    'bots.cancel': 'Cancel',
+    'status.bot_gentle': 'computer, gentle',
+    'status.bot_fair': 'computer, fair',
   },
   de: {
     tagline: 'Weihnachtliche Brettspiele für Familien, die weit auseinander wohnen.',
@@ -461,6 +470,15 @@ const texts = {
 
     // Zu dem gesagt, den es betrifft (Issue 31): „Das Spiel hat für dich gewählt“.
     'game.timed_out_you': 'dich',
+    // Computer players' levels (bots.js)
+    'bots.which': 'Welcher Computerspieler?',
+    'bots.gentle': 'Gemütlich',
+    'bots.gentle_why': 'Spielt freundlich und macht Fehler: Kinder gewinnen meistens.',
+    'bots.fair': 'Fair',
+    'bots.fair_why': 'Spielt wie ein aufmerksamer Mensch: Wer gewinnen will, muss gut spielen.',
+    'bots.cancel': 'Abbrechen',
+    'status.bot_gentle': 'Computer, gemütlich',
+    'status.bot_fair': 'Computer, fair',
   },
 };
 

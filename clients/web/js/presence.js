@@ -33,6 +33,7 @@ export function stateText(seat) {
     const { key, n } = agoParams(seat.since);
     return t(`presence.dropped_${key}`, { n });
   }
+  if (seat.status === 'bot' && ['gentle', 'fair'].includes(seat.bot_level)) return t(`status.bot_${seat.bot_level}`);
   return t(`status.${seat.status}`);
 }
 

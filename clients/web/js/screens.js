@@ -9,6 +9,7 @@ import { concrete, esc, settings } from './util.js';
 import { seatDot } from './marks.js';
 import { clockHtml } from './calls.js';
 import { helpButton } from './help.js';
+import { botPickHtml } from './bots.js';
 import { droppedTurnLine, presenceHtml, skipExplainHtml, stateText, watchersHtml } from './presence.js';
 
 addTexts({
@@ -250,10 +251,11 @@ function lobbyHtml(room, g) {
       ${firstSeatSelect(room)}
       <div class="row">
         <button class="big primary" data-act="start" ${enough ? '' : 'disabled'}>${esc(room.status === 'finished' ? t('game.play_again') : t('lobby.start'))}</button>
-        ${free ? `<button data-act="add-bot">${esc(t('lobby.add_bot'))}</button>` : ''}
+        ${free && !store.pickingBot ? `<button data-act="add-bot" data-testid="add-bot">${esc(t('lobby.add_bot'))}</button>` : ''}
         ${store.editingOptions ? '' : `<button data-act="edit-options">${esc(t('lobby.change_options'))}</button>`}
         ${store.pickingNext ? '' : `<button data-act="next-game" data-testid="next-game">${esc(t(room.status === 'finished' ? 'next.choose' : 'next.change'))}</button>`}
       </div>
+      ${free ? botPickHtml() : ''}
       ${enough ? '' : `<p class="muted">${esc(t('lobby.need_players', { n: room.min_players }))}</p>`}
       ${room.seats.filter((s) => s.status === 'disconnected').map((s) => `<p class="notice">${esc(t('lobby.disconnected_warning', { name: s.name }))}</p>`).join('')}
     </div>`;

@@ -103,6 +103,7 @@ export const store = {
   editingOptions: false,
   showLobby: false,
   pickingNext: false, // the host's "next game" picker is open (screens.js, nextGameHtml)
+  pickingBot: false, // the host's choice of computer player is open (bots.js)
   nextGame: null, // the game picked there
   nextNote: null, // the host picked the next game: the lobby says so until it starts
 };

@@ -198,7 +198,9 @@ void to_room(room& r, protocol::kick_msg& m, const json& id, const std::shared_p
 void to_room(room& r, protocol::transfer_host_msg& m, const json& id, const std::shared_ptr<participant>& self) {
   r.transfer_host(self, std::move(m.player), id);
 }
-void to_room(room& r, protocol::add_bot_msg&, const json& id, const std::shared_ptr<participant>& self) { r.add_bot(self, id); }
+void to_room(room& r, protocol::add_bot_msg& m, const json& id, const std::shared_ptr<participant>& self) {
+  r.add_bot(self, id, engine::bot_level_from_name(m.level).value_or(engine::bot_level::fair));  // parsed: one of the two
+}
 void to_room(room& r, protocol::remove_bot_msg& m, const json& id, const std::shared_ptr<participant>& self) {
   r.remove_bot(self, m.seat, id);
 }

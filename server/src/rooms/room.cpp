@@ -330,7 +330,8 @@ std::string room::room_frame(std::string_view status_override) const {
       st.shown_since_ms = now_ms;
     }
     const bool timed = state == "disconnected" || state == "away" || state == "gone";
-    seats.push_back({st.player_id, st.name, state, timed ? std::optional<std::int64_t>(st.shown_since_ms) : std::nullopt});
+    seats.push_back({st.player_id, st.name, state, timed ? std::optional<std::int64_t>(st.shown_since_ms) : std::nullopt,
+                     st.bot ? engine::bot_level_name(st.level) : std::string_view{}});
   }
   // Spectators in the order they joined (members_ is ordered by connection).
   std::vector<const member*> watching;

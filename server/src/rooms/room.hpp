@@ -31,6 +31,7 @@
 #include "rooms/participant.hpp"
 #include "rooms/table.hpp"
 #include "storage/journal.hpp"
+#include "tinsel/engine/bot.hpp"
 #include "tinsel/engine/game.hpp"
 
 namespace tinsel::server {
@@ -97,7 +98,7 @@ class room : public std::enable_shared_from_this<room> {
   // Host controls.
   void kick(std::shared_ptr<participant> p, std::string player, json request_id);
   void transfer_host(std::shared_ptr<participant> p, std::string player, json request_id);
-  void add_bot(std::shared_ptr<participant> p, json request_id);
+  void add_bot(std::shared_ptr<participant> p, json request_id, engine::bot_level level = engine::bot_level::fair);
   void remove_bot(std::shared_ptr<participant> p, int seat, json request_id);
   void close_room(std::shared_ptr<participant> p, json request_id);
   // A member taking views as changes asks for its whole view again: one state with the current
@@ -126,6 +127,7 @@ class room : public std::enable_shared_from_this<room> {
     std::uint64_t connection = 0; // 0: nobody connected to this seat
     bool gone = false;            // left for good during a game: played by the bot
     bool bot = false;             // a server-side bot sits here
+    engine::bot_level level = engine::bot_level::fair;  // the bot's (journaled; a gone player's: fair)
     std::string token_hash;       // journaled, so the player can resume after a restart
     bool away = false;            // rulebook C5: timed out repeatedly; prompts resolve quickly
     int timeouts = 0;             // consecutive timeouts

@@ -54,8 +54,8 @@ std::string bot_name(int n, const std::vector<std::string>& at_table) {
 }
 }  // namespace
 
-void room::add_bot(std::shared_ptr<participant> p, json request_id) {
-  dispatch([p, id = request_id](room& r) {
+void room::add_bot(std::shared_ptr<participant> p, json request_id, engine::bot_level level) {
+  dispatch([p, level, id = request_id](room& r) {
     if (!r.check_host(p, id, "add a bot")) return;
     if (r.status_ == status::playing) return r.reply_error(p, id, errc::game_in_progress, "bots join between games");
     const auto bots = std::count_if(r.seats_.begin(), r.seats_.end(), [](const seat& s) { return s.bot; });
@@ -71,6 +71,7 @@ void room::add_bot(std::shared_ptr<participant> p, json request_id) {
       if (!s.player_id.empty()) at_table.push_back(s.name);
     free->name = bot_name(r.bots_added_, at_table);
     free->bot = true;
+    free->level = level;
     r.reply_ok(p, id, {{"seat", free - r.seats_.begin()}, {"player", free->player_id}});
     r.broadcast_room();
   }, p, request_id);

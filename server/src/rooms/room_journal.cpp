@@ -35,8 +35,10 @@ void room::remember_chat(json msg) {
 void room::journal_lobby_if_changed() {
   if (!queue_.durable()) return;
   json seats = json::array();
-  for (const auto& st : seats_)
+  for (const auto& st : seats_) {
     seats.push_back({{"player", st.player_id}, {"name", st.name}, {"token_hash", st.token_hash}, {"bot", st.bot}, {"gone", st.gone}});
+    if (st.bot) seats.back()["bot_level"] = engine::bot_level_name(st.level);
+  }
   json kicked = json::array();
   {
     std::lock_guard lock(kicked_mutex_);
@@ -87,6 +89,8 @@ void room::restore_lobby(const json& r) {
     st.token_hash = s.at("token_hash").get<std::string>();
     st.bot = s.at("bot").get<bool>();
     st.gone = s.at("gone").get<bool>();
+    // Written before bots had levels: fair, as they played.
+    st.level = engine::bot_level_from_name(s.value("bot_level", "fair")).value_or(engine::bot_level::fair);
     seats_.push_back(std::move(st));
   }
   // Each removed player as {"player","name","token_hash"}; journals written before those were kept list ids.

@@ -53,7 +53,10 @@ struct kick_msg {
 struct transfer_host_msg {
   std::string player;
 };
-struct add_bot_msg {};
+// The host seats a server bot; level "gentle" or "fair" (the default when absent).
+struct add_bot_msg {
+  std::string level = "fair";
+};
 struct remove_bot_msg {
   int seat = 0;
 };

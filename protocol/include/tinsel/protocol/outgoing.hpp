@@ -48,6 +48,7 @@ struct room_seat {
   // Server time (ms since the Unix epoch) since when the seat has been disconnected, away or
   // gone; unset for connected and bot (the push's `since` is null then).
   std::optional<std::int64_t> since = std::nullopt;
+  std::string_view bot_level = {};  // a server bot's level, gentle or fair; empty for anyone else
 };
 struct sent_away_entry {
   std::string_view player, name;
