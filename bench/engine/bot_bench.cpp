@@ -35,13 +35,14 @@ struct tally {
   int games = 0, unfinished = 0;
 };
 
-json pick(const game& g, int seat, who w, std::uint64_t seed, seeded_dice& chooser) {
+// `memory`: one value per seat and game, as the server passes (what a player forgets stays forgotten).
+json pick(const game& g, int seat, who w, std::uint64_t seed, std::uint64_t memory, seeded_dice& chooser) {
   if (w == who::random) {
     const json all = g.commands(seat);
     if (all.empty()) return nullptr;
     return all[chooser.roll(static_cast<std::uint32_t>(all.size()))];
   }
-  return choose_bot_command(g, seat, seed, w == who::gentle ? bot_level::gentle : bot_level::fair);
+  return choose_bot_command(g, seat, seed, w == who::gentle ? bot_level::gentle : bot_level::fair, memory);
 }
 
 void play(const game_info& info, int players, who a, who b, std::uint64_t seed, tally& t) {
@@ -67,7 +68,7 @@ void play(const game_info& info, int players, who a, who b, std::uint64_t seed, 
       continue;
     }
     const int seat = pr->seats.front();
-    const json cmd = pick(g, seat, seat == 0 ? a : b, seed * 1000003 + step, chooser);
+    const json cmd = pick(g, seat, seat == 0 ? a : b, seed * 1000003 + step, seed * 7907 + static_cast<std::uint64_t>(seat), chooser);
     if (cmd.is_null()) {
       g.on_timeout(pr->serial, d);
       continue;

@@ -167,9 +167,10 @@ std::optional<bot_level> bot_level_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-json choose_bot_command(const game& g, int seat, std::uint64_t seed, bot_level level) {
+json choose_bot_command(const game& g, int seat, std::uint64_t seed, bot_level level,
+                        std::optional<std::uint64_t> memory_seed) {
   // Unterm Baum's turns are a memory game: its own player (null outside a turn of its play phase).
-  json own = unterm_baum::bot_command(g, seat, seed, level == bot_level::gentle);
+  json own = unterm_baum::bot_command(g, seat, seed, memory_seed.value_or(seed), level == bot_level::gentle);
   if (!own.is_null()) return own;
   return level == bot_level::gentle ? choose_gentle(g, seat, seed) : choose_fair(g, seat, seed);
 }

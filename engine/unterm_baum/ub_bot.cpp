@@ -37,8 +37,9 @@ double unit(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
 
 class player {
  public:
-  player(const state& s, int seat, std::uint64_t seed, bool gentle)
-      : s_(s), cfg_(s.cfg), seat_(seat), seed_(seed), gentle_(gentle), dice_(seed ^ 0x3c6ef372fe94f82bULL) {}
+  player(const state& s, int seat, std::uint64_t seed, std::uint64_t memory_seed, bool gentle)
+      : s_(s), cfg_(s.cfg), seat_(seat), memory_seed_(memory_seed), gentle_(gentle),
+        dice_(seed ^ 0x3c6ef372fe94f82bULL) {}
 
   json choose() {
     if (!gentle_) {
@@ -82,7 +83,9 @@ class player {
     const double rounds = static_cast<double>(age) / cfg_.players;
     double p = gentle_ ? 0.6 * std::pow(0.8, rounds) : 0.9 * std::pow(0.88, rounds);
     if (in_own_field && !gentle_) p = 0.98;  // what you put on your own table you keep in mind
-    return unit(seed_, m, static_cast<std::uint64_t>(s_.revealed_turn[m])) < p;
+    // One roll per card and showing, against a chance that only falls with its age: once forgotten,
+    // forgotten until it is shown again (with the same memory seed through the game).
+    return unit(memory_seed_, m, static_cast<std::uint64_t>(s_.revealed_turn[m])) < p;
   }
   bool known(const location& l) const {
     const int m = card(l);
@@ -225,19 +228,19 @@ class player {
   const state& s_;
   const config& cfg_;
   int seat_;
-  std::uint64_t seed_;
+  std::uint64_t memory_seed_;
   bool gentle_;
   seeded_dice dice_;
 };
 
 }  // namespace
 
-json bot_command(const game& g, int seat, std::uint64_t seed, bool gentle) {
+json bot_command(const game& g, int seat, std::uint64_t seed, std::uint64_t memory_seed, bool gentle) {
   const auto* ub = dynamic_cast<const ub_game*>(&g);
   if (!ub) return nullptr;
   const auto& s = ub->raw();
   if (s.ph != phase::play || s.active != seat) return nullptr;
-  return player(s, seat, seed, gentle).choose();
+  return player(s, seat, seed, memory_seed, gentle).choose();
 }
 
 }  // namespace tinsel::engine::unterm_baum

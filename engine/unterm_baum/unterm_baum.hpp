@@ -57,7 +57,8 @@ inline constexpr int catalogue_size = 160;
 // It knows its own wish list, the occupancy everyone sees and the motifs revealed to everyone, of
 // which it forgets older ones with a human, seeded chance; never a face nobody was shown.
 // gentle: forgets more, never takes from another table, collects slowly and leaves the end to others.
-json bot_command(const game& g, int seat, std::uint64_t seed, bool gentle);
+// `seed` breaks ties and rolls its trials; `memory_seed` (one per seat and game) what it forgets.
+json bot_command(const game& g, int seat, std::uint64_t seed, std::uint64_t memory_seed, bool gentle);
 std::string_view motif_name(int motif);
 
 }  // namespace tinsel::engine::unterm_baum

@@ -60,7 +60,7 @@ played play(const std::string& id, int players, std::uint64_t seed, const std::v
     const std::uint64_t bot_seed = seed * 1000003 + n;
     json cmd;
     if (lv) {
-      cmd = choose_bot_command(g, seat, bot_seed, *lv);
+      cmd = choose_bot_command(g, seat, bot_seed, *lv, seed * 7907 + static_cast<std::uint64_t>(seat));
     } else {
       const json all = g.commands(seat);
       REQUIRE_FALSE(all.empty());
@@ -237,7 +237,7 @@ TEST_CASE("an Unterm Baum bot's choices never depend on what its seat was not sh
         const auto& st = p.steps[i];
         if (st.bot) {
           INFO(bot_level_name(lv) << " seed " << seed << " step " << i);
-          CHECK(choose_bot_command(g, st.seat, st.seed, lv) == st.cmd);
+          CHECK(choose_bot_command(g, st.seat, st.seed, lv, seed * 7907 + static_cast<std::uint64_t>(st.seat)) == st.cmd);
           ++compared;
         }
         REQUIRE(g.apply(st.seat, st.cmd, d).ok());

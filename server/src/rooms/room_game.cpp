@@ -299,7 +299,8 @@ void room::on_bot_timer(std::uint64_t serial) {
     if (s < 0 || static_cast<std::size_t>(s) >= seats_.size() || !seats_[static_cast<std::size_t>(s)].played_by_server())
       continue;
     const auto& st = seats_[static_cast<std::size_t>(s)];
-    const json cmd = engine::choose_bot_command(table_.game(), s, secure_u64(), st.bot ? st.level : engine::bot_level::fair);
+    const json cmd = engine::choose_bot_command(table_.game(), s, secure_u64(), st.bot ? st.level : engine::bot_level::fair,
+                                                table_.bot_memory_seed(s));
     if (cmd.is_null() || !play(s, cmd)) {
       // No concrete command to choose from: the rulebook default stands in.
       spdlog::warn("bot found no command room={} seat={} prompt={}", code_, s, pr->kind);

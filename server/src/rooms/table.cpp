@@ -321,4 +321,12 @@ void table::restore_ended(const json& r) {
   if (!last_result_.contains("names")) last_result_["names"] = names_;  // journals from before names
 }
 
+std::uint64_t table::bot_memory_seed(int seat) const {
+  // splitmix64 over the seed and the seat.
+  std::uint64_t z = seed_ ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(seat + 1)) ^ 0x6d656d6f7279ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 }  // namespace tinsel::server

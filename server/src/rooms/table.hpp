@@ -52,6 +52,10 @@ class table {
   std::uint64_t seq() const { return seq_; }
   const json& last_result() const { return last_result_; }
   const json& names() const { return names_; }
+  // What the computer player in `seat` forgets in this game is rolled from this (engine/bot.hpp):
+  // one value per seat and game, drawn from the game's secret seed, so that it is the same after a
+  // restart and nobody at the table can work it out before the seed is published at the end.
+  std::uint64_t bot_memory_seed(int seat) const;
 
   // A new game with `players` seats; its `started` journal record, or the engine's refusal.
   engine::outcome<json> start(const json& options, int players, std::optional<int> first_seat, json names,

@@ -27,6 +27,10 @@ std::optional<bot_level> bot_level_from_name(std::string_view name);
 
 // A command for `seat` (an entry of g.commands(seat)), or null if the seat has nothing to do.
 // Deterministic in `seed`: simulations roll throwaway dice seeded from it, never the game's own.
-json choose_bot_command(const game& g, int seat, std::uint64_t seed, bot_level level = bot_level::fair);
+// `memory_seed` decides what the player forgets (Unterm Baum): pass one value per seat for the
+// whole game, so that a card once forgotten stays forgotten until it is shown again, as with a
+// person; without it, `seed` (then each decision forgets anew).
+json choose_bot_command(const game& g, int seat, std::uint64_t seed, bot_level level = bot_level::fair,
+                        std::optional<std::uint64_t> memory_seed = std::nullopt);
 
 }  // namespace tinsel::engine
