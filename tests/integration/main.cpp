@@ -3,11 +3,16 @@
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
+#include "journal_store.hpp"
 #include "ws_client.hpp"
 
 int main(int argc, char* argv[]) {
   // The servers under test log through spdlog; keep test output to what matters.
   spdlog::set_level(spdlog::level::warn);
+#ifdef TINSEL_TEST_JOURNAL_POSTGRES
+  // postgres_journal_tests: the durable-rooms tests on the PostgreSQL journal.
+  tinsel::test::set_journal_under_test(tinsel::test::journal_kind::postgres);
+#endif
   const int failed = Catch::Session().run(argc, argv);
   // A server frame that broke protocol/schema but that no test read was printed when its client
   // closed; it still fails the run, so the schemas and the server cannot drift apart unnoticed.

@@ -14,6 +14,12 @@
 // while the database is down: the journal keeps, in memory, what it holds of every open room (the
 // same records a read would return), and answers from there.
 //
+// With `process` durability (synchronous_commit off) a database that crashes loses its last
+// commits, acknowledged ones among them. So after every new connection the writer compares each
+// open room's head with what it wrote, and puts a room the database lost back as the journal
+// holds it in memory: nothing acknowledged is lost while this server runs (a finished game's
+// downloadable record lost with those commits is not put back).
+//
 // A COMMIT whose answer was lost with the connection may or may not have happened. Its batches are
 // neither acknowledged nor refused until the writer, connected again, reads the marker that every
 // transaction writes: then they are, as the database says.
@@ -158,30 +164,31 @@ class postgres_journal final : public journal {
 
   std::vector<stored_room> open_rooms() override {
     std::vector<stored_room> out;
+    std::unordered_map<std::string, long long> heads;
     read([&](pg::connection& c) {
       out.clear();
+      heads.clear();
       auto r = c.exec(
-          "SELECT r.code, e.kind, e.body FROM rooms r JOIN entries e ON e.room = r.code WHERE r.state = 'open' ORDER BY r.code, e.n");
+          "SELECT r.code, r.head, e.body FROM rooms r JOIN entries e ON e.room = r.code WHERE r.state = 'open' ORDER BY r.code, e.n");
       for (int i = 0; i < r.rows(); ++i) {
         auto code = r.text(i, 0);
-        if (out.empty() || out.back().code != code) out.push_back({code, {}});
+        if (out.empty() || out.back().code != code) {
+          out.push_back({code, {}});
+          heads[code] = r.integer(i, 1);
+        }
         out.back().records.push_back(json::parse(r.text(i, 2), nullptr, false));
       }
     });
     // What rooms rebuild from while the database cannot be read.
     std::lock_guard lock(held_mutex_);
-    for (const auto& room : out) {
-      auto& held = held_[room.code];
-      held.clear();
-      for (const auto& body : room.records) held.push_back(body);
-    }
+    for (const auto& room : out) held_[room.code] = {heads[room.code], room.records};
     return out;
   }
 
   std::optional<stored_room> load_room(const std::string& code) override {
     {
       std::lock_guard lock(held_mutex_);
-      if (auto it = held_.find(code); it != held_.end()) return stored_room{code, it->second};
+      if (auto it = held_.find(code); it != held_.end()) return stored_room{code, it->second.records};
     }
     try {
       stored_room room{code, {}};
@@ -254,6 +261,57 @@ class postgres_journal final : public journal {
     writer_db_.exec(durability_ == durability::power ? "SET synchronous_commit = on" : "SET synchronous_commit = off");
     writer_db_.exec(std::string("SET lock_timeout = '") + lock_timeout + "'");
     for (const auto& [name, sql] : statements) writer_db_.prepare(name, sql);
+  }
+
+  // A new writer connection; with `process` durability the database may have crashed and lost
+  // commits since the last one: rooms it lost are written again from memory.
+  void connect_again() {
+    writer_db_.reconnect();
+    setup_writer();
+    if (durability_ == durability::process) put_back_lost_rooms();
+  }
+
+  void put_back_lost_rooms() {
+    std::vector<std::string> codes;
+    std::string list = "{";
+    {
+      std::lock_guard lock(held_mutex_);
+      for (const auto& [code, room] : held_) {
+        list += (codes.empty() ? "\"" : ",\"") + code + "\"";
+        codes.push_back(code);
+      }
+    }
+    if (codes.empty()) return;
+    auto r = writer_db_.exec("SELECT code, head, state FROM rooms WHERE code = ANY($1::text[])", {list + "}"});
+    std::unordered_map<std::string, long long> db_heads;
+    for (int i = 0; i < r.rows(); ++i)
+      if (r.text(i, 2) == "open") db_heads[r.text(i, 0)] = r.integer(i, 1);
+    std::lock_guard lock(held_mutex_);
+    for (const auto& code : codes) {
+      const auto& room = held_[code];
+      const auto it = db_heads.find(code);
+      if (it != db_heads.end() && it->second == room.head) continue;
+      writer_db_.exec("BEGIN");
+      try {
+        const auto head = std::to_string(room.head);
+        writer_db_.exec(
+            "INSERT INTO rooms(code, head) VALUES ($1, $2) ON CONFLICT (code) DO UPDATE SET state = 'open', reason = NULL, "
+            "ended_at = NULL, head = EXCLUDED.head",
+            {code, head});
+        writer_db_.run("del_entries", {code});
+        long long n = room.head - static_cast<long long>(room.records.size());
+        for (const auto& body : room.records)
+          writer_db_.exec("INSERT INTO entries(room, n, epoch, kind, body) SELECT $1, $2, epoch, $3, $4 FROM rooms WHERE code = $1",
+                          {code, std::to_string(++n), body.value("kind", ""), body.dump()});
+        writer_db_.exec("COMMIT");
+      } catch (...) {
+        if (writer_db_.alive()) writer_db_.exec("ROLLBACK");
+        throw;
+      }
+      spdlog::warn("journal room written again: the database had lost its last commits (it crashed with synchronous_commit off) "
+                   "room={} head_in_database={} head={}",
+                   code, it == db_heads.end() ? -1 : it->second, room.head);
+    }
   }
 
   // Runs `f` on the reader connection; a connection found broken is made again once.
@@ -338,10 +396,7 @@ class postgres_journal final : public journal {
   // write of our own, taking the locks every write takes; through, the journal writes again.
   void try_again() {
     try {
-      if (!writer_db_.alive()) {
-        writer_db_.reconnect();
-        setup_writer();
-      }
+      if (!writer_db_.alive()) connect_again();
       if (!unknown_.empty()) {
         auto r = writer_db_.exec("SELECT value FROM meta WHERE key = 'last_batch'");
         const bool committed = r.rows() == 1 && r.text(0, 0) == unknown_id_;
@@ -377,10 +432,7 @@ class postgres_journal final : public journal {
     for (int attempt = 0;; ++attempt) {
       bool committing = false;
       try {
-        if (!writer_db_.alive()) {
-          writer_db_.reconnect();
-          setup_writer();
-        }
+        if (!writer_db_.alive()) connect_again();
         writer_db_.exec("BEGIN");
         try {
           records = 0;
@@ -458,10 +510,11 @@ class postgres_journal final : public journal {
           held_.erase(r.room);
           continue;
         }
-        if (kind == "created") held_[r.room].clear();
+        if (kind == "created") held_[r.room] = {};
         auto it = held_.find(r.room);
         if (it == held_.end()) continue;  // not an open room of ours
-        auto& recs = it->second;
+        ++it->second.head;
+        auto& recs = it->second.records;
         const auto drop = [&](auto pred) { recs.erase(std::remove_if(recs.begin(), recs.end(), pred), recs.end()); };
         if (kind == "started" || kind == "game") drop([](const json& b) { return is_game_kind(b.value("kind", "")); });
         else if (kind == "lobby") drop([](const json& b) { return b.value("kind", "") == "lobby"; });
@@ -488,8 +541,13 @@ class postgres_journal final : public journal {
   pg::connection reader_db_;
   std::mutex read_mutex_;
 
+  // Each open room as the database holds it: its head and its records.
+  struct held_room {
+    long long head = 0;
+    std::vector<json> records;
+  };
   std::mutex held_mutex_;
-  std::unordered_map<std::string, std::vector<json>> held_;
+  std::unordered_map<std::string, held_room> held_;
 
   std::string incarnation_;         // this process, in the marker of each transaction
   std::uint64_t transactions_ = 0;  // writer thread only
