@@ -18,6 +18,10 @@ watch=${3:-}
 [[ "$watch" != parent ]] || watch=$PPID
 
 bindir=${TINSEL_PG_BINDIR:-/usr/lib/postgresql/15/bin}
+if [[ "$cmd" == stop && ! -x "$bindir/pg_ctl" ]]; then
+  rm -rf "$dir"  # nothing was started: nothing to stop
+  exit 0
+fi
 if [[ ! -x "$bindir/initdb" || ! -x "$bindir/pg_ctl" ]]; then
   echo "postgres_cluster: PostgreSQL 15 is not installed ($bindir/initdb); apt-get install postgresql-15" >&2
   exit 77
