@@ -733,3 +733,38 @@ TEST_CASE("postgres journal: a database that goes away mid-game fails commands w
   CHECK(uncle.expect_type("chat_history")["messages"].size() == 1);
   finish_and_verify(t, b.port, rng);
 }
+
+TEST_CASE("postgres journal: with process durability a room whose last commits the crashed database lost is written again "
+          "from memory",
+          "[durable][postgres]") {
+  REQUIRE(journal_under_test() == journal_kind::postgres);
+  postgres_cluster own;
+  journal_store store(&own);
+  std::mt19937 rng(37);
+  auto flags = server_flags(store);
+  flags.insert(flags.end(), {"--durability", "process"});
+  server_process s(flags);
+  table t = seat_players(s.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
+  for (int i = 0; i < 6; ++i) REQUIRE(step(t, rng));
+  for (auto& p : t.ps) drain(p);
+  // What synchronous_commit off can cost in a crash of the database, made certain: its last three
+  // records are gone from the database, and then it crashes and comes back.
+  {
+    tinsel::server::storage::pg::connection c(store.conninfo());
+    REQUIRE(c.exec("DELETE FROM entries WHERE room = $1 AND n > (SELECT head - 3 FROM rooms WHERE code = $1)", {t.code}).affected() == 3);
+    c.exec("UPDATE rooms SET head = head - 3 WHERE code = $1", {t.code});
+  }
+  own.crash();
+  own.restart();
+  // The next command finds the connection gone, connects again, puts the room back, and goes through.
+  for (int i = 0; i < 3; ++i) REQUIRE(step(t, rng));
+  INFO(s.log());
+  CHECK(s.log_lines_containing("journal room written again") == 1);
+  CHECK(s.log_lines_containing("room=" + t.code + " head_in_database=") == 1);
+  // Nothing acknowledged is lost: the next server replays every command.
+  s.kill_hard();
+  server_process b(flags);
+  CHECK(b.log_lines_containing("room set aside") == 0);
+  resume_all(t, b.port);
+  finish_and_verify(t, b.port, rng);
+}

@@ -109,6 +109,7 @@ void connection::reconnect() {
   // Our defaults first: what the connection string says wins (expand_dbname).
   const char* keys[] = {"application_name", "connect_timeout", "dbname", nullptr};
   const char* values[] = {"tinsel-server", "5", conninfo_.c_str(), nullptr};
+  lost_ = false;
   c_ = PQconnectdbParams(keys, values, 1);
   if (!c_) throw error("out of memory", "");
   if (PQstatus(c_) != CONNECTION_OK) throw error(scrub(PQerrorMessage(c_), conninfo_), "");
@@ -121,6 +122,7 @@ result connection::check(PGresult* r, std::string_view what) {
   const auto status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return out;
   const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+  if (!state || !*state) lost_ = true;
   std::string msg = r ? PQresultErrorMessage(r) : "";
   if (msg.empty()) msg = PQerrorMessage(c_);
   if (msg.empty()) msg = std::string(what) + " failed";

@@ -64,9 +64,10 @@ class connection {
   connection(const connection&) = delete;
   connection& operator=(const connection&) = delete;
 
-  // Whether the connection is up as far as libpq knows (a server that went away is noticed by the
-  // next statement).
-  bool alive() const { return PQstatus(c_) == CONNECTION_OK; }
+  // Whether the connection is up as far as we know: a server that went away is noticed by the
+  // next statement, which fails without a SQLSTATE (libpq's own error: the connection is lost,
+  // even where PQstatus does not say so yet).
+  bool alive() const { return !lost_ && PQstatus(c_) == CONNECTION_OK; }
   // Connects again with the same settings; throws like the constructor. Prepared statements are
   // gone afterwards: prepare them again.
   void reconnect();
@@ -83,6 +84,7 @@ class connection {
   result check(PGresult* r, std::string_view what);
   std::string conninfo_;
   PGconn* c_ = nullptr;
+  bool lost_ = false;
 };
 
 // "host=/tmp/x port=5432 dbname=tinsel user=tinsel": where a conninfo points, without its password
