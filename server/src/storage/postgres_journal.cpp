@@ -268,7 +268,20 @@ class postgres_journal final : public journal {
   void connect_again() {
     writer_db_.reconnect();
     setup_writer();
+    settle_unknown();  // first: a room it committed holds those records
     if (durability_ == durability::process) put_back_lost_rooms();
+  }
+
+  // The batches of a COMMIT whose answer was lost: acknowledged or refused as the database says.
+  void settle_unknown() {
+    if (unknown_.empty()) return;
+    auto r = writer_db_.exec("SELECT value FROM meta WHERE key = 'last_batch'");
+    const bool committed = r.rows() == 1 && r.text(0, 0) == unknown_id_;
+    spdlog::info("journal commit settled target=\"{}\" committed={} batches={}", target_, committed, unknown_.size());
+    if (committed) hold(unknown_);
+    for (auto& p : unknown_)
+      if (p.done) p.done(committed);
+    unknown_.clear();
   }
 
   void put_back_lost_rooms() {
@@ -397,15 +410,6 @@ class postgres_journal final : public journal {
   void try_again() {
     try {
       if (!writer_db_.alive()) connect_again();
-      if (!unknown_.empty()) {
-        auto r = writer_db_.exec("SELECT value FROM meta WHERE key = 'last_batch'");
-        const bool committed = r.rows() == 1 && r.text(0, 0) == unknown_id_;
-        spdlog::info("journal commit settled target=\"{}\" committed={} batches={}", target_, committed, unknown_.size());
-        if (committed) hold(unknown_);
-        for (auto& p : unknown_)
-          if (p.done) p.done(committed);
-        unknown_.clear();
-      }
       writer_db_.exec("BEGIN");
       try {
         writer_db_.exec("LOCK TABLE rooms, entries, games IN ROW EXCLUSIVE MODE");
