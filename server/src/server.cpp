@@ -23,13 +23,21 @@ namespace net = boost::asio;
 
 std::unique_ptr<storage::journal> server_state::open_journal(const config& cfg, std::string& status) {
   status = "off";
+  const auto d = cfg.durability == "power" ? storage::durability::power : storage::durability::process;
+  if (cfg.journal == "postgres") {
+    // A database that was asked for and cannot be used stops the start (the caller's one line):
+    // unlike a data folder, nothing here is the server's own to fall back on.
+    auto j = storage::open_postgres_journal(cfg.postgres, d, cfg.keep_records_days);
+    status = "postgres";
+    spdlog::info("journal open postgres=\"{}\" durability={}", storage::postgres_target(cfg.postgres), cfg.durability);
+    return j;
+  }
   if (cfg.journal != "sqlite") {
     spdlog::info("journal off: rooms live in memory only");
     return nullptr;
   }
   try {
-    auto j = storage::open_sqlite_journal(cfg.data_dir, cfg.durability == "power" ? storage::durability::power : storage::durability::process,
-                                          cfg.keep_records_days);
+    auto j = storage::open_sqlite_journal(cfg.data_dir, d, cfg.keep_records_days);
     status = "sqlite";
     spdlog::info("journal open data_dir={} durability={}", cfg.data_dir, cfg.durability);
     return j;

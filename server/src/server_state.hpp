@@ -38,7 +38,7 @@ struct server_state {
 
   // The journal as configured; null (journal_status "unavailable") when its folder or database
   // cannot be used: the server then runs with rooms in memory only, and says so in its log and
-  // on /healthz.
+  // on /healthz. A PostgreSQL database that cannot be used throws: the start fails.
   static std::unique_ptr<storage::journal> open_journal(const config& cfg, std::string& status);
 
   const config cfg;
@@ -47,7 +47,7 @@ struct server_state {
   rate_buckets record_downloads;  // GET /records/ per client address
   record_cache records;           // finished games' records, compressed
   log_throttle log_limit;         // lines a client can cause: one per address and kind per interval
-  std::string journal_status;  // "sqlite", "off" or "unavailable"
+  std::string journal_status;  // "sqlite", "postgres", "off" or "unavailable"
   std::unique_ptr<storage::journal> journal;
   lobby rooms;
   identities players;

@@ -3,11 +3,17 @@
 // nothing acknowledged is lost, the games play to the end, and their records replay to the same
 // result. Also: SIGTERM restarts with 1012, a damaged database, a room whose journal does not
 // replay, and the record check that tinsel-replay runs.
+//
+// The same tests run on both journals (tests/support/journal_store.hpp): integration_tests on
+// SQLite, postgres_journal_tests on PostgreSQL. Those tagged [sqlite] are about SQLite's data
+// folder and run on it only.
 #include <catch2/catch.hpp>
 
 #include <stdlib.h>
-#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -15,7 +21,10 @@
 #include <thread>
 
 #include "../engine/legal_domains.hpp"
+#include "journal_store.hpp"
+#include "postgres_cluster.hpp"
 #include "server_process.hpp"
+#include "storage/pg.hpp"
 #include "tinsel/protocol/game_record.hpp"
 #include "ws_client.hpp"
 
@@ -24,14 +33,10 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string temp_dir() {
-  char t[] = "/tmp/tinsel-durable-XXXXXX";
-  REQUIRE(::mkdtemp(t) != nullptr);
-  return t;
-}
-
-std::vector<std::string> server_flags(const std::string& dir) {
-  return {"--data-dir", dir, "--rate-per-sec", "100000", "--rate-burst", "100000", "--auto-play-delay-ms", "20"};
+std::vector<std::string> server_flags(const journal_store& store) {
+  auto f = store.flags();
+  f.insert(f.end(), {"--rate-per-sec", "100000", "--rate-burst", "100000", "--auto-play-delay-ms", "20"});
+  return f;
 }
 
 struct player {
@@ -131,9 +136,9 @@ double metric(std::uint16_t metrics_port, const std::string& series) {
 std::string journal_health(std::uint16_t port) { return json::parse(http_get(port, "/healthz").body)["journal"]; }
 
 // The journal tries every second whether it can write again: until then rooms refuse requests.
-void wait_until_writable(std::uint16_t port) {
+void wait_until_writable(std::uint16_t port, const journal_store& store) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (journal_health(port) != "sqlite") {
+  while (journal_health(port) != store.health()) {
     REQUIRE(std::chrono::steady_clock::now() < until);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -212,32 +217,31 @@ void finish_and_verify(table& t, std::uint16_t port, std::mt19937& rng) {
 }  // namespace
 
 TEST_CASE("durable rooms: Happy Holidays survives kill -9 mid-game and plays to the end", "[durable][integration]") {
-  const auto dir = temp_dir();
+  journal_store store;
   std::mt19937 rng(11);
   table t;
   std::uint64_t seen = 0;
   {
-    server_process a(server_flags(dir));
+    server_process a(server_flags(store));
     t = seat_players(a.port, 3, "happy_holidays", {{"maxPlayers", 3}, {"giftsPerColour", 5}});
     for (int i = 0; i < 15; ++i) REQUIRE(step(t, rng));
     seen = max_seq(t);
     a.kill_hard();
   }
-  server_process b(server_flags(dir));
+  server_process b(server_flags(store));
   CHECK(b.log_lines_containing("rooms recovered rooms=1 set_aside=0") == 1);
   resume_all(t, b.port);
   CHECK(max_seq(t) >= seen);
   finish_and_verify(t, b.port, rng);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("durable rooms: Christmas Penguins survives kill -9 with a Stop! pending", "[durable][integration]") {
-  const auto dir = temp_dir();
+  journal_store store;
   std::mt19937 rng(12);
   table t;
   int claimant = -1;
   {
-    server_process a(server_flags(dir));
+    server_process a(server_flags(store));
     t = seat_players(a.port, 3, "christmas_penguins",
                      {{"maxRounds", 40}, {"stones", "4/4/4"}, {"reactionWindowMs", 60000}, {"stopSeconds", 600},
                       {"mainTimeoutSec", 600}, {"subPromptTimeoutSec", 600}});
@@ -250,22 +254,21 @@ TEST_CASE("durable rooms: Christmas Penguins survives kill -9 with a Stop! pendi
     REQUIRE(claimant >= 0);
     a.kill_hard();
   }
-  server_process b(server_flags(dir));
+  server_process b(server_flags(store));
   resume_all(t, b.port);
   for (const auto& p : t.ps) {
     CHECK(p.last["prompt"]["kind"] == "stopped");
     CHECK(p.last["prompt"]["seats"] == json::array({claimant}));
   }
   finish_and_verify(t, b.port, rng);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("durable rooms: Unterm Baum survives kill -9 during MEMORIZE", "[durable][integration]") {
-  const auto dir = temp_dir();
+  journal_store store;
   std::mt19937 rng(13);
   table t;
   {
-    server_process a(server_flags(dir));
+    server_process a(server_flags(store));
     t = seat_players(a.port, 3, "unterm_baum",
                      {{"maxPlayers", 3}, {"cardsToRemember", 8}, {"assignSeconds", 600}, {"memorizeSeconds", 3},
                       {"mainTimeoutSec", 600}, {"maxRounds", 2}});
@@ -274,11 +277,10 @@ TEST_CASE("durable rooms: Unterm Baum survives kill -9 during MEMORIZE", "[durab
     REQUIRE(t.ps[0].last["prompt"]["kind"] == "memorize");
     a.kill_hard();
   }
-  server_process b(server_flags(dir));
+  server_process b(server_flags(store));
   resume_all(t, b.port);
   for (const auto& p : t.ps) CHECK(p.last["prompt"]["kind"] == "memorize");
   finish_and_verify(t, b.port, rng);
-  std::filesystem::remove_all(dir);
 }
 
 // A server before rearrangesPerTurn stored the options without it, in every record, and hashed game
@@ -287,13 +289,13 @@ TEST_CASE("durable rooms: Unterm Baum survives kill -9 during MEMORIZE", "[durab
 // here by taking the option out of the stored records, replays: the game goes on and the rooms show
 // every option again (received frames are checked against the schemas, which require them all).
 TEST_CASE("durable rooms: an Unterm Baum journal written before rearrangesPerTurn comes back", "[durable][integration][unterm_baum]") {
-  const auto dir = temp_dir();
+  journal_store store;
   std::mt19937 rng(16);
   table t;
   player host;
   std::string lobby_code;
   {
-    server_process a(server_flags(dir));
+    server_process a(server_flags(store));
     t = seat_players(a.port, 2, "unterm_baum",
                      {{"maxPlayers", 2}, {"assignSeconds", 600}, {"memorizeSeconds", 1}, {"mainTimeoutSec", 600}});
     // Past the first state hash of the journal (one every 32 game records).
@@ -306,22 +308,26 @@ TEST_CASE("durable rooms: an Unterm Baum journal written before rearrangesPerTur
     REQUIRE(a.terminate() == 0);
   }
   {
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open((dir + "/tinsel.db").c_str(), &db) == SQLITE_OK);
-    const auto changed = [&](const std::string& sql) {
-      REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
-      return sqlite3_changes(db);
-    };
-    const std::string rooms = "('" + t.code + "', '" + lobby_code + "')";
     // created, lobby and started of the game; created and lobby of the waiting room.
-    CHECK(changed("UPDATE entries SET body = json_remove(body, '$.options.rearrangesPerTurn') WHERE room IN " + rooms +
-                  " AND json_extract(body, '$.options.rearrangesPerTurn') = 20") >= 5);
-    CHECK(changed("UPDATE entries SET body = body WHERE room = '" + t.code + "' AND kind = 'started' AND " +
-                  "json_extract(body, '$.options.rearrangesPerTurn') IS NULL") == 1);
-    CHECK(changed("UPDATE entries SET body = body WHERE room = '" + t.code + "' AND json_extract(body, '$.hash') IS NOT NULL") >= 1);
-    sqlite3_close(db);
+    int changed = 0;
+    for (const auto& room : {t.code, lobby_code})
+      for (const auto& e : store.entries(room)) {
+        auto body = json::parse(e.body);
+        if (!body.contains("options") || body["options"].value("rearrangesPerTurn", 0) != 20) continue;
+        body["options"].erase("rearrangesPerTurn");
+        changed += store.set_body(room, e.id, body.dump());
+      }
+    CHECK(changed >= 5);
+    int started_without = 0, hashed = 0;
+    for (const auto& e : store.entries(t.code)) {
+      const auto body = json::parse(e.body);
+      started_without += e.kind == "started" && !body["options"].contains("rearrangesPerTurn");
+      hashed += body.contains("hash");
+    }
+    CHECK(started_without == 1);
+    CHECK(hashed >= 1);
   }
-  server_process b(server_flags(dir));
+  server_process b(server_flags(store));
   CHECK(b.log_lines_containing("room set aside") == 0);
   resume_all(t, b.port);
   // The waiting room shows all its options, the one its journal lacks at its default.
@@ -333,22 +339,21 @@ TEST_CASE("durable rooms: an Unterm Baum journal written before rearrangesPerTur
   CHECK(pushed["room"]["options"]["rearrangesPerTurn"] == 20);
   CHECK(pushed["room"]["options"]["maxPlayers"] == 3);
   finish_and_verify(t, b.port, rng);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("durable rooms: SIGTERM closes with 1012 and the players continue after the restart", "[durable][integration]") {
-  const auto dir = temp_dir();
+  journal_store store;
   std::mt19937 rng(14);
   table t;
   {
-    server_process a(server_flags(dir));
+    server_process a(server_flags(store));
     t = seat_players(a.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
     for (int i = 0; i < 6; ++i) REQUIRE(step(t, rng));
     REQUIRE(t.ps[1].c->request({{"type", "chat"}, {"text", "Frohe Weihnachten!"}})["type"] == "ok");
     REQUIRE(a.terminate() == 0);
     for (auto& p : t.ps) CHECK(p.c->wait_closed(std::chrono::seconds(30)) == 1012);
   }
-  server_process b(server_flags(dir));
+  server_process b(server_flags(store));
   resume_all(t, b.port);
   // The chat is still there: a relative who comes to watch gets it with the room.
   ws_client uncle(b.port);
@@ -359,16 +364,16 @@ TEST_CASE("durable rooms: SIGTERM closes with 1012 and the players continue afte
   CHECK(history["messages"][0]["text"] == "Frohe Weihnachten!");
   CHECK(history["messages"][0]["from"]["name"] == "Player 1");
   finish_and_verify(t, b.port, rng);
-  std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("durable rooms: a damaged database is set aside and the server starts", "[durable][integration]") {
-  const auto dir = temp_dir();
+TEST_CASE("durable rooms: a damaged database is set aside and the server starts", "[durable][integration][sqlite]") {
+  journal_store store;
+  const auto& dir = store.dir();
   {
     std::ofstream bad(dir + "/tinsel.db", std::ios::binary);
     bad << std::string(8192, 'x');
   }
-  server_process s(server_flags(dir));
+  server_process s(server_flags(store));
   CHECK(s.log_lines_containing("journal database is damaged") == 1);
   bool kept = false;
   for (const auto& f : std::filesystem::directory_iterator(dir)) kept |= f.path().filename().string().starts_with("tinsel.db.corrupt-");
@@ -378,15 +383,14 @@ TEST_CASE("durable rooms: a damaged database is set aside and the server starts"
   ws_client c(s.port);
   say_hello(c, "Anna");
   CHECK(c.request({{"type", "create_room"}, {"game", "happy_holidays"}})["type"] == "ok");
-  std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("durable rooms: a room whose journal does not replay is set aside, the others come back", "[durable][integration]") {
-  const auto dir = temp_dir();
+TEST_CASE("durable rooms: a room whose journal does not replay is set aside and the others come back", "[durable][integration]") {
+  journal_store store;
   std::mt19937 rng(15);
   table good, bad;
   {
-    server_process a(server_flags(dir));
+    server_process a(server_flags(store));
     good = seat_players(a.port, 2, "happy_holidays", {{"maxPlayers", 2}});
     bad = seat_players(a.port, 2, "happy_holidays", {{"maxPlayers", 2}});
     for (int i = 0; i < 4; ++i) REQUIRE(step(good, rng));
@@ -395,15 +399,12 @@ TEST_CASE("durable rooms: a room whose journal does not replay is set aside, the
   }
   // Tamper with the second room's first command, as a damaged disk or a bad edit would.
   {
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open((dir + "/tinsel.db").c_str(), &db) == SQLITE_OK);
-    const std::string sql = "UPDATE entries SET body = json_set(body, '$.seat', 7) WHERE id = (SELECT min(id) FROM entries "
-                            "WHERE room = '" + bad.code + "' AND kind = 'command')";
-    REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
-    REQUIRE(sqlite3_changes(db) == 1);
-    sqlite3_close(db);
+    const auto first = store.nth(bad.code, "command", 0);
+    auto body = json::parse(first.body);
+    body["seat"] = 7;
+    REQUIRE(store.set_body(bad.code, first.id, body.dump()) == 1);
   }
-  server_process b(server_flags(dir));
+  server_process b(server_flags(store));
   CHECK(b.log_lines_containing("room set aside: its journal does not replay room=" + bad.code) == 1);
   resume_all(good, b.port);
   finish_and_verify(good, b.port, rng);
@@ -411,13 +412,12 @@ TEST_CASE("durable rooms: a room whose journal does not replay is set aside, the
   c.send({{"type", "hello"}, {"protocol", 1}, {"name", "x"}, {"token", bad.ps[0].token}});
   c.expect_type("welcome");
   CHECK(c.request({{"type", "join_room"}, {"room", bad.code}})["code"] == "room_unavailable");
-  std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("game records: an honest record is confirmed, an altered command or seed is rejected", "[durable][records]") {
-  const auto dir = temp_dir();
+TEST_CASE("game records: an honest record is confirmed and an altered command or seed is rejected", "[durable][records]") {
+  journal_store store;
   std::mt19937 rng(16);
-  server_process s(server_flags(dir));
+  server_process s(server_flags(store));
   table t = seat_players(s.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
   // The commitment is shown when the game starts, before any die is rolled.
   const json first = t.ps[1].last;
@@ -452,11 +452,10 @@ TEST_CASE("game records: an honest record is confirmed, an altered command or se
   CHECK_FALSE(tinsel::protocol::check_record(result_changed).ok);
   CHECK(http_get(s.port, "/records/0000000000000000").status == 404);
   CHECK(http_get(s.port, "/records/..%2f..%2fetc").status == 404);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("durable rooms: a data folder that cannot be created leaves the server running without a journal",
-          "[durable][integration]") {
+          "[durable][integration][sqlite]") {
   // /proc refuses new folders even to root.
   server_process s({"--data-dir", "/proc/tinsel-cannot-be-here", "--log-level", "info"});
   CHECK(s.log_lines_containing("journal unavailable, rooms will NOT survive a restart") == 1);
@@ -466,20 +465,18 @@ TEST_CASE("durable rooms: a data folder that cannot be created leaves the server
   CHECK(c.request({{"type", "create_room"}, {"game", "happy_holidays"}})["type"] == "ok");
 }
 
-TEST_CASE("durable rooms: a command the journal cannot write is refused, seen by nobody, and the room goes on",
+TEST_CASE("durable rooms: a command the journal cannot write is refused and seen by nobody and the room goes on",
           "[durable][integration]") {
-  const auto dir = temp_dir();
+  journal_store store;
   std::mt19937 rng(17);
-  server_process s(server_flags(dir));
+  server_process s(server_flags(store));
   table t = seat_players(s.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
   for (int i = 0; i < 3; ++i) REQUIRE(step(t, rng));
   for (auto& p : t.ps) drain(p);
   const auto seq_before = max_seq(t);
   // Another process holds the database's write lock (as a stuck backup tool might): the writer
-  // waits its busy timeout (5 s), then gives up.
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open((dir + "/tinsel.db").c_str(), &db) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(db, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  // waits its busy timeout (5 s; PostgreSQL: lock_timeout), then gives up.
+  auto held = store.hold_writes();
   player* mover = nullptr;
   for (auto& p : t.ps) {
     const auto& seats = p.last["prompt"]["seats"];
@@ -492,8 +489,7 @@ TEST_CASE("durable rooms: a command the journal cannot write is refused, seen by
   const auto reply = mover->c->request({{"type", "action"}, {"action", cmd}}, std::chrono::seconds(60));
   CHECK(reply["type"] == "error");
   CHECK(reply["code"] == "storage_failed");
-  REQUIRE(sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr) == SQLITE_OK);
-  sqlite3_close(db);
+  held.reset();
   // Everyone is resynced to the state before the refused command; nobody saw it applied.
   for (auto& p : t.ps) {
     const auto st = p.c->expect([](const json& m) { return m["type"] == "state" && m.value("resync", false); }, "resync",
@@ -503,32 +499,29 @@ TEST_CASE("durable rooms: a command the journal cannot write is refused, seen by
   }
   CHECK(s.log_lines_containing("journal write failed") == 1);  // the journal says it; the room only at debug
   // The same command goes through once the journal writes again, and the game plays to its end.
-  wait_until_writable(s.port);
+  wait_until_writable(s.port, store);
   CHECK(mover->c->request({{"type", "action"}, {"action", cmd}}, std::chrono::seconds(30))["type"] == "ok");
   finish_and_verify(t, s.port, rng);
   CHECK(s.log_lines_containing("journal writes again") == 1);
-  std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("durable rooms: while the journal cannot write, requests are refused before they run: said once, no rebuild each, "
+TEST_CASE("durable rooms: while the journal cannot write requests are refused before they run (said once and no rebuild each) "
           "and the room goes on where it was",
           "[durable][integration]") {
-  const auto dir = temp_dir();
+  journal_store store;
   std::mt19937 rng(23);
-  server_process s(server_flags(dir));
+  server_process s(server_flags(store));
   REQUIRE(s.metrics_port != 0);
   table t = seat_players(s.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
   for (int i = 0; i < 3; ++i) REQUIRE(step(t, rng));
   for (auto& p : t.ps) drain(p);
   const auto seq_before = max_seq(t);
-  CHECK(journal_health(s.port) == "sqlite");
+  CHECK(journal_health(s.port) == store.health());
   CHECK(metric(s.metrics_port, "tinsel_journal_writable") == 1);
 
   // A held write lock (a stuck backup tool): the first write waits its busy timeout and fails; the
   // room goes back to its journal once.
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open((dir + "/tinsel.db").c_str(), &db) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(db, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  auto held = store.hold_writes();
   auto [mover, cmd] = prompted(t);
   const auto first = mover->c->request({{"type", "action"}, {"action", cmd}}, std::chrono::seconds(60));
   CHECK(first["code"] == "storage_failed");
@@ -566,9 +559,8 @@ TEST_CASE("durable rooms: while the journal cannot write, requests are refused b
   }
 
   // The lock goes; the journal notices by itself (it tries every second) and says so once.
-  REQUIRE(sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr) == SQLITE_OK);
-  sqlite3_close(db);
-  wait_until_writable(s.port);
+  held.reset();
+  wait_until_writable(s.port, store);
   CHECK(metric(s.metrics_port, "tinsel_journal_writable") == 1);
   CHECK(metric(s.metrics_port, "tinsel_journal_failures_total") == 1);
   CHECK(s.log_lines_containing("journal writes again") == 1);
@@ -581,13 +573,12 @@ TEST_CASE("durable rooms: while the journal cannot write, requests are refused b
   CHECK(mover->last["seq"] == seq_before + 1);
   finish_and_verify(t, s.port, rng);
   CHECK(metric(s.metrics_port, "tinsel_room_rebuilds_total") == 1);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("game records: a record older than --keep-records-days is gone while the server runs", "[durable][records]") {
-  const auto dir = temp_dir();
+  journal_store store;
   std::mt19937 rng(29);
-  auto flags = server_flags(dir);
+  auto flags = server_flags(store);
   flags.insert(flags.end(), {"--keep-records-days", "2"});
   server_process s(flags);
   const auto play_one = [&] {
@@ -599,27 +590,181 @@ TEST_CASE("game records: a record older than --keep-records-days is gone while t
   CHECK(http_get(s.port, "/records/" + old_record).status == 200);
 
   // Three days pass for that record (its finish time moved back in the database itself).
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open((dir + "/tinsel.db").c_str(), &db) == SQLITE_OK);
-  sqlite3_busy_timeout(db, 30000);
-  const auto count = [&](const std::string& id) {
-    sqlite3_stmt* q = nullptr;
-    REQUIRE(sqlite3_prepare_v2(db, "SELECT count(*) FROM games WHERE id = ?", -1, &q, nullptr) == SQLITE_OK);
-    sqlite3_bind_text(q, 1, id.c_str(), -1, SQLITE_TRANSIENT);
-    REQUIRE(sqlite3_step(q) == SQLITE_ROW);
-    const int n = sqlite3_column_int(q, 0);
-    sqlite3_finalize(q);
-    return n;
-  };
-  REQUIRE(sqlite3_exec(db, ("UPDATE games SET finished_ms = finished_ms - 3 * 86400000 WHERE id = '" + old_record + "'").c_str(),
-                       nullptr, nullptr, nullptr) == SQLITE_OK);
-  REQUIRE(count(old_record) == 1);
+  store.age_record(old_record, 3);
+  REQUIRE(store.records(old_record) == 1);
   // Past its days it is no longer served, and the next game that ends takes it out of the file.
   CHECK(http_get(s.port, "/records/" + old_record).status == 404);
   const auto new_record = play_one();
-  CHECK(count(old_record) == 0);
-  CHECK(count(new_record) == 1);
+  CHECK(store.records(old_record) == 0);
+  CHECK(store.records(new_record) == 1);
   CHECK(http_get(s.port, "/records/" + new_record).status == 200);
-  sqlite3_close(db);
-  std::filesystem::remove_all(dir);
+}
+
+// PostgreSQL only (postgres_journal_tests): what a database server adds to the journal's faults.
+namespace {
+
+// Runs tinsel-server with `args` to its end (it is expected not to start); its exit status and
+// everything it wrote.
+std::pair<int, std::string> run_server_to_end(std::vector<std::string> args) {
+  args.insert(args.begin(), {TINSEL_SERVER_BINARY, "--port", "0", "--metrics-bind", "off"});
+  char out[] = "/tmp/tinsel-pg-start-XXXXXX";
+  const int fd = ::mkstemp(out);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  std::string line;
+  for (const auto& a : args) line += "'" + a + "' ";
+  const int status = std::system((line + ">'" + out + "' 2>&1").c_str());
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  std::filesystem::remove(out);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+std::size_t lines_of(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("postgres journal: a database that cannot be used stops the start with one clear line and no password",
+          "[durable][postgres]") {
+  REQUIRE(journal_under_test() == journal_kind::postgres);
+  // No such server (its socket folder does not exist): exit 1, one line naming the database.
+  const auto [code, out] =
+      run_server_to_end({"--journal", "postgres", "--postgres", "host=/nonexistent/tinsel user=oma password=Geheim123 dbname=tinsel"});
+  INFO(out);
+  CHECK(code == 1);
+  CHECK(out.find("cannot use the PostgreSQL database host=/nonexistent/tinsel dbname=tinsel user=oma") != std::string::npos);
+  CHECK(out.find("Geheim123") == std::string::npos);
+  CHECK(lines_of(out) == 1);
+  // Not a connection string at all; nor does the password show in what libpq quotes of it.
+  const auto [code2, out2] = run_server_to_end({"--journal", "postgres", "--postgres", "password=Geheim123 dbname"});
+  INFO(out2);
+  CHECK(code2 == 1);
+  CHECK(out2.find("not a libpq connection string") != std::string::npos);
+  CHECK(out2.find("Geheim123") == std::string::npos);
+  CHECK(lines_of(out2) == 1);
+  // --journal postgres without --postgres: a usage error (2), before anything starts.
+  const auto [code3, out3] = run_server_to_end({"--journal", "postgres"});
+  CHECK(code3 == 2);
+  CHECK(out3.find("--journal postgres needs --postgres") != std::string::npos);
+}
+
+TEST_CASE("postgres journal: the server creates its schema with a version and refuses a newer one", "[durable][postgres]") {
+  REQUIRE(journal_under_test() == journal_kind::postgres);
+  journal_store store;
+  {
+    server_process a(server_flags(store));
+    CHECK(a.log_lines_containing("journal schema migrated to version=1") == 1);
+    REQUIRE(a.terminate() == 0);
+  }
+  {
+    server_process again(server_flags(store));  // already there: nothing to migrate
+    CHECK(again.log_lines_containing("journal schema migrated") == 0);
+    CHECK(journal_health(again.port) == "postgres");
+    REQUIRE(again.terminate() == 0);
+  }
+  {
+    tinsel::server::storage::pg::connection c(store.conninfo());
+    CHECK(c.exec("SELECT max(version) FROM schema_version").integer(0, 0) == 1);
+    c.exec("INSERT INTO schema_version(version) VALUES (99)");
+  }
+  const auto [code, out] = run_server_to_end(store.flags());
+  INFO(out);
+  CHECK(code == 1);
+  CHECK(out.find("the database's schema is version 99, newer than this server's (1)") != std::string::npos);
+}
+
+TEST_CASE("postgres journal: a database that goes away mid-game fails commands with storage_failed and the room goes on "
+          "where it was once it is back",
+          "[durable][postgres]") {
+  REQUIRE(journal_under_test() == journal_kind::postgres);
+  // power: synchronous_commit on, every acknowledged commit is in the database's WAL. process:
+  // off, a crash of the database loses its last commits, and the journal writes the rooms it lost
+  // again from memory once it is connected again.
+  const std::string durability = GENERATE(as<std::string>{}, "power", "process");
+  INFO("--durability " << durability);
+  postgres_cluster own;  // stopped and started by this test alone
+  journal_store store(&own);
+  std::mt19937 rng(31);
+  auto flags = server_flags(store);
+  flags.insert(flags.end(), {"--durability", durability});
+  server_process s(flags);
+  table t = seat_players(s.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
+  for (int i = 0; i < 5; ++i) REQUIRE(step(t, rng));
+  REQUIRE(t.ps[1].c->request({{"type", "chat"}, {"text", "gleich geht's weiter"}})["type"] == "ok");
+  for (auto& p : t.ps) drain(p);
+  const auto seq_before = max_seq(t);
+
+  own.crash();  // pg_ctl stop -m immediate
+  auto [mover, cmd] = prompted(t);
+  const auto first = mover->c->request({{"type", "action"}, {"action", cmd}}, std::chrono::seconds(60));
+  CHECK(first["code"] == "storage_failed");
+  // The room went back to what the journal holds, though the database cannot be read now.
+  for (auto& p : t.ps) {
+    p.last = p.c->expect([](const json& m) { return m["type"] == "state" && m.value("resync", false); }, "resync",
+                         std::chrono::seconds(30));
+    CHECK(p.last["seq"] == seq_before);
+  }
+  CHECK(journal_health(s.port) == "failing");
+  for (int i = 0; i < 5; ++i) {
+    CHECK(mover->c->request({{"type", "action"}, {"action", cmd}}, std::chrono::seconds(30))["code"] == "storage_failed");
+    CHECK(t.ps[1].c->request({{"type", "chat"}, {"text", "hallo?"}}, std::chrono::seconds(30))["code"] == "storage_failed");
+  }
+  CHECK(s.log_lines_containing("journal write failed") == 1);
+  CHECK(s.log_lines_containing("room set aside") == 0);
+
+  own.restart();
+  wait_until_writable(s.port, store);
+  CHECK(s.log_lines_containing("journal writes again") == 1);
+  const auto ok = mover->c->request({{"type", "action"}, {"action", cmd}}, std::chrono::seconds(30));
+  INFO(ok.dump());
+  REQUIRE(ok["type"] == "ok");
+  t.acked.push_back({{"seat", mover->last["seat"]}, {"command", cmd}});
+  mover->last = mover->c->expect_type("state", std::chrono::seconds(30));
+  CHECK(mover->last["seq"] == seq_before + 1);
+  for (int i = 0; i < 5; ++i) REQUIRE(step(t, rng));
+
+  // Nothing acknowledged is lost: a kill -9 now, and the next server has every command and the chat.
+  s.kill_hard();
+  server_process b(flags);
+  resume_all(t, b.port);
+  ws_client uncle(b.port);
+  say_hello(uncle, "Onkel Tom");
+  REQUIRE(uncle.request({{"type", "join_room"}, {"room", t.code}, {"as", "spectator"}})["type"] == "ok");
+  CHECK(uncle.expect_type("chat_history")["messages"].size() == 1);
+  finish_and_verify(t, b.port, rng);
+}
+
+TEST_CASE("postgres journal: with process durability a room whose last commits the crashed database lost is written again "
+          "from memory",
+          "[durable][postgres]") {
+  REQUIRE(journal_under_test() == journal_kind::postgres);
+  postgres_cluster own;
+  journal_store store(&own);
+  std::mt19937 rng(37);
+  auto flags = server_flags(store);
+  flags.insert(flags.end(), {"--durability", "process"});
+  server_process s(flags);
+  table t = seat_players(s.port, 2, "happy_holidays", {{"maxPlayers", 2}, {"giftsPerColour", 5}});
+  for (int i = 0; i < 6; ++i) REQUIRE(step(t, rng));
+  for (auto& p : t.ps) drain(p);
+  // What synchronous_commit off can cost in a crash of the database, made certain: its last three
+  // records are gone from the database, and then it crashes and comes back.
+  {
+    tinsel::server::storage::pg::connection c(store.conninfo());
+    REQUIRE(c.exec("DELETE FROM entries WHERE room = $1 AND n > (SELECT head - 3 FROM rooms WHERE code = $1)", {t.code}).affected() == 3);
+    c.exec("UPDATE rooms SET head = head - 3 WHERE code = $1", {t.code});
+  }
+  own.crash();
+  own.restart();
+  // The next command finds the connection gone, connects again, puts the room back, and goes through.
+  for (int i = 0; i < 3; ++i) REQUIRE(step(t, rng));
+  INFO(s.log());
+  CHECK(s.log_lines_containing("journal room written again") == 1);
+  CHECK(s.log_lines_containing("room=" + t.code + " head_in_database=") == 1);
+  // Nothing acknowledged is lost: the next server replays every command.
+  s.kill_hard();
+  server_process b(flags);
+  CHECK(b.log_lines_containing("room set aside") == 0);
+  resume_all(t, b.port);
+  finish_and_verify(t, b.port, rng);
 }

@@ -4,45 +4,17 @@
 // back after a crash exactly as it was.
 #include <catch2/catch.hpp>
 
-#include <stdlib.h>
-#include <sqlite3.h>
-
-#include <filesystem>
-
+#include "journal_store.hpp"
 #include "play_helpers.hpp"
 #include "server_process.hpp"
 
 using namespace tinsel::test;
 
-namespace {
-
-std::string temp_dir() {
-  char t[] = "/tmp/tinsel-journalbounds-XXXXXX";
-  REQUIRE(::mkdtemp(t) != nullptr);
-  return t;
-}
-
-// The room's journal entries of one kind, counted in the database.
-int entries(const std::string& dir, const std::string& room, const std::string& kind) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open_v2((dir + "/tinsel.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-  sqlite3_stmt* q = nullptr;
-  REQUIRE(sqlite3_prepare_v2(db, "SELECT count(*) FROM entries WHERE room = ? AND kind = ?", -1, &q, nullptr) == SQLITE_OK);
-  sqlite3_bind_text(q, 1, room.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(q, 2, kind.c_str(), -1, SQLITE_TRANSIENT);
-  REQUIRE(sqlite3_step(q) == SQLITE_ROW);
-  const int n = sqlite3_column_int(q, 0);
-  sqlite3_finalize(q);
-  sqlite3_close(db);
-  return n;
-}
-
-}  // namespace
-
-TEST_CASE("journal: a lobby that changes forever keeps one seat snapshot, and comes back as it was after a crash",
+TEST_CASE("journal: a lobby that changes forever keeps one seat snapshot and comes back as it was after a crash",
           "[journal][integration][durable][limits]") {
-  const auto dir = temp_dir();
-  const std::vector<std::string> flags = {"--data-dir", dir, "--rate-per-sec", "100000", "--rate-burst", "100000"};
+  journal_store store;  // SQLite or PostgreSQL (tests/support/journal_store.hpp)
+  auto flags = store.flags();
+  flags.insert(flags.end(), {"--rate-per-sec", "100000", "--rate-burst", "100000"});
   std::string code, oma_token;
   json room_before;
   {
@@ -62,7 +34,7 @@ TEST_CASE("journal: a lobby that changes forever keeps one seat snapshot, and co
     room_before = oma.expect([](const json& j) { return j.value("type", "") == "room" && j["room"]["seats"][2]["status"] == "bot"; },
                              "the room with its bot")["room"];
     // 121 changes of the seats and options: one snapshot in the journal, the last.
-    CHECK(entries(dir, code, "lobby") == 1);
+    CHECK(store.count(code, "lobby") == 1);
     a.kill_hard();
   }
   server_process b(flags);
@@ -75,5 +47,4 @@ TEST_CASE("journal: a lobby that changes forever keeps one seat snapshot, and co
   CHECK(after["seats"].size() == room_before["seats"].size());
   CHECK(after["seats"][2]["status"] == "bot");
   CHECK(after["host"] == room_before["host"]);
-  std::filesystem::remove_all(dir);
 }

@@ -11,15 +11,18 @@
 // inside a game; every game record accepted by the engine; each game record's seq following the
 // previous one; the stored state hashes; an `ended` record only where the replayed game is over;
 // and a replayed game that is over has its `ended` record.
+//
+// Edits go through tests/support/journal_store.hpp, so the same checks run on SQLite
+// (integration_tests) and PostgreSQL (postgres_journal_tests).
 #include <catch2/catch.hpp>
 
 #include <stdlib.h>
-#include <sqlite3.h>
 
 #include <filesystem>
 #include <functional>
 #include <random>
 
+#include "journal_store.hpp"
 #include "server_process.hpp"
 #include "ws_client.hpp"
 
@@ -28,14 +31,10 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string temp_dir() {
-  char t[] = "/tmp/tinsel-recovery-XXXXXX";
-  REQUIRE(::mkdtemp(t) != nullptr);
-  return t;
-}
-
-std::vector<std::string> flags(const std::string& dir) {
-  return {"--data-dir", dir, "--rate-per-sec", "100000", "--rate-burst", "100000"};
+std::vector<std::string> flags(const journal_store& store) {
+  auto f = store.flags();
+  f.insert(f.end(), {"--rate-per-sec", "100000", "--rate-burst", "100000"});
+  return f;
 }
 
 struct player {
@@ -105,51 +104,17 @@ bool step(table& t, std::mt19937& rng) {
   return false;
 }
 
-// The database, opened while no server runs.
-struct database {
-  explicit database(const std::string& dir) { REQUIRE(sqlite3_open((dir + "/tinsel.db").c_str(), &db) == SQLITE_OK); }
-  ~database() { sqlite3_close(db); }
-  database(const database&) = delete;
-  database& operator=(const database&) = delete;
-
-  // Runs one statement with ?1 bound to `room` (and ?2 to `text`, if given); returns the rows changed.
-  int exec(const std::string& sql, const std::string& room, const std::string& text = "") {
-    sqlite3_stmt* s = nullptr;
-    INFO(sql);
-    REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK);
-    sqlite3_bind_text(s, 1, room.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_bind_parameter_count(s) >= 2) sqlite3_bind_text(s, 2, text.c_str(), -1, SQLITE_TRANSIENT);
-    const int rc = sqlite3_step(s);
-    sqlite3_finalize(s);
-    REQUIRE((rc == SQLITE_DONE || rc == SQLITE_ROW));
-    return sqlite3_changes(db);
-  }
-  // The first column of the first row, as text ("" when there is none).
-  std::string text(const std::string& sql, const std::string& room) {
-    sqlite3_stmt* s = nullptr;
-    INFO(sql);
-    REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK);
-    sqlite3_bind_text(s, 1, room.c_str(), -1, SQLITE_TRANSIENT);
-    std::string out;
-    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-      out = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
-    sqlite3_finalize(s);
-    return out;
-  }
-  sqlite3* db = nullptr;
-};
-
 // Two rooms on one data folder, `bad` played `bad_steps` commands (to the end if negative) and
 // `good` a few; the server stops; `tamper` edits bad's journal; a new server on the folder must set
 // exactly `bad` aside for `reason` and bring `good` back; a third start keeps it set aside.
-void expect_set_aside(int bad_steps, const json& bad_options, const std::function<void(database&, const std::string&)>& tamper,
+void expect_set_aside(int bad_steps, const json& bad_options, const std::function<void(journal_store&, const std::string&)>& tamper,
                       const std::string& reason) {
-  const auto dir = temp_dir();
+  journal_store store;
   std::mt19937 rng(30);
   table good, bad;
   std::uint64_t good_seq = 0;
   {
-    server_process a(flags(dir));
+    server_process a(flags(store));
     good = two_players(a.port, {{"maxPlayers", 2}});
     bad = two_players(a.port, bad_options);
     for (int i = 0; i < 3; ++i) REQUIRE(step(good, rng));
@@ -162,13 +127,10 @@ void expect_set_aside(int bad_steps, const json& bad_options, const std::functio
     good_seq = good.ps[0].last["seq"].get<std::uint64_t>();
     REQUIRE(a.terminate() == 0);
   }
-  {
-    database db(dir);
-    tamper(db, bad.code);
-  }
+  tamper(store, bad.code);
   for (int start = 0; start < 2; ++start) {
     INFO("start " << start + 1 << " after the edit");
-    server_process b(flags(dir));
+    server_process b(flags(store));
     CHECK(b.log_lines_containing("room set aside: its journal does not replay room=" + bad.code + " reason=\"" +
                                  reason) == (start == 0 ? 1u : 0u));
     CHECK(b.log_lines_containing("room set aside") == (start == 0 ? 1u : 0u));
@@ -188,113 +150,117 @@ void expect_set_aside(int bad_steps, const json& bad_options, const std::functio
           "room_unavailable");
     REQUIRE(b.terminate() == 0);
   }
-  std::filesystem::remove_all(dir);
 }
 
 const json two_seats = {{"maxPlayers", 2}};
 
-// The entry id of the `n`th (0-based) record of `kind` in the room's journal.
-std::string nth(const std::string& kind, int n) {
-  return "(SELECT id FROM entries WHERE room = ?1 AND kind = '" + kind + "' ORDER BY id LIMIT 1 OFFSET " +
-         std::to_string(n) + ")";
+// The room's `n`th (0-based) record of `kind`, edited by `edit` (on its parsed body).
+void edit_nth(journal_store& db, const std::string& room, const std::string& kind, int n, const std::function<void(json&)>& edit) {
+  const auto e = db.nth(room, kind, n);
+  auto body = json::parse(e.body);
+  edit(body);
+  REQUIRE(db.set_body(room, e.id, body.dump()) == 1);
 }
 
 }  // namespace
 
 TEST_CASE("recovery: a stored state hash that no longer matches sets the room aside", "[recovery][integration]") {
-  expect_set_aside(40, two_seats, [](database& db, const std::string& room) {
-    const std::string where = "(SELECT min(id) FROM entries WHERE room = ?1 AND json_extract(body, '$.hash') IS NOT NULL)";
-    std::string hash = db.text("SELECT json_extract(body, '$.hash') FROM entries WHERE id = " + where, room);
-    REQUIRE(hash.size() == 64);
-    hash[0] = hash[0] == '0' ? '1' : '0';  // well-formed, and wrong
-    REQUIRE(db.exec("UPDATE entries SET body = json_set(body, '$.hash', ?2) WHERE id = " + where, room, hash) == 1);
+  expect_set_aside(40, two_seats, [](journal_store& db, const std::string& room) {
+    for (const auto& e : db.entries(room)) {
+      auto body = json::parse(e.body);
+      if (!body.contains("hash")) continue;
+      std::string hash = body["hash"];
+      REQUIRE(hash.size() == 64);
+      hash[0] = hash[0] == '0' ? '1' : '0';  // well-formed, and wrong
+      body["hash"] = hash;
+      REQUIRE(db.set_body(room, e.id, body.dump()) == 1);
+      return;
+    }
+    FAIL("no stored state hash");
   }, "the state hash differs at seq ");
 }
 
 TEST_CASE("recovery: a command by a seat the game did not prompt sets the room aside", "[recovery][integration]") {
   // The first command is the first player's; the same command from the other seat is refused.
-  expect_set_aside(3, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("UPDATE entries SET body = json_set(body, '$.seat', 1 - json_extract(body, '$.seat')) WHERE id = " +
-                        nth("command", 0),
-                    room) == 1);
+  expect_set_aside(3, two_seats, [](journal_store& db, const std::string& room) {
+    edit_nth(db, room, "command", 0, [](json& b) { b["seat"] = 1 - b["seat"].get<int>(); });
   }, "the engine refuses the entry at seq ");
 }
 
 TEST_CASE("recovery: a game record whose seq does not follow the one before sets the room aside",
           "[recovery][integration]") {
-  expect_set_aside(4, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("UPDATE entries SET body = json_set(body, '$.seq', json_extract(body, '$.seq') + 1) WHERE id = " +
-                        nth("command", 3),
-                    room) == 1);
+  expect_set_aside(4, two_seats, [](journal_store& db, const std::string& room) {
+    edit_nth(db, room, "command", 3, [](json& b) { b["seq"] = b["seq"].get<std::uint64_t>() + 1; });
   }, "the entry at seq ");
 }
 
 TEST_CASE("recovery: a record that is not a JSON object sets the room aside", "[recovery][integration]") {
-  expect_set_aside(3, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("UPDATE entries SET body = '[\"command\"]' WHERE id = " + nth("command", 2), room) == 1);
+  expect_set_aside(3, two_seats, [](journal_store& db, const std::string& room) {
+    REQUIRE(db.set_body(room, db.nth(room, "command", 2).id, "[\"command\"]") == 1);
   }, "an unreadable record");
 }
 
 TEST_CASE("recovery: a record that is not JSON at all sets the room aside", "[recovery][integration]") {
-  expect_set_aside(3, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("UPDATE entries SET body = substr(body, 1, length(body) - 1) WHERE id = " + nth("command", 2), room) ==
-            1);
+  expect_set_aside(3, two_seats, [](journal_store& db, const std::string& room) {
+    const auto e = db.nth(room, "command", 2);
+    REQUIRE(db.set_body(room, e.id, e.body.substr(0, e.body.size() - 1)) == 1);
   }, "an unreadable record");
 }
 
 TEST_CASE("recovery: a record of an unknown kind sets the room aside", "[recovery][integration]") {
-  expect_set_aside(3, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("UPDATE entries SET body = json_set(body, '$.kind', 'bogus') WHERE id = " + nth("lobby", 0), room) ==
-            1);
+  expect_set_aside(3, two_seats, [](journal_store& db, const std::string& room) {
+    edit_nth(db, room, "lobby", 0, [](json& b) { b["kind"] = "bogus"; });
   }, "an unknown record kind 'bogus'");
 }
 
 TEST_CASE("recovery: a record without a field its kind needs sets the room aside", "[recovery][integration]") {
-  expect_set_aside(3, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("UPDATE entries SET body = json_remove(body, '$.seats') WHERE id = " + nth("lobby", 0), room) == 1);
+  expect_set_aside(3, two_seats, [](journal_store& db, const std::string& room) {
+    edit_nth(db, room, "lobby", 0, [](json& b) { REQUIRE(b.erase("seats") == 1); });
   }, "a malformed record: ");
 }
 
 TEST_CASE("recovery: a first record that names no known game sets the room aside", "[recovery][integration]") {
-  expect_set_aside(3, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("UPDATE entries SET body = json_set(body, '$.game', 'chess') WHERE id = " + nth("created", 0), room) ==
-            1);
+  expect_set_aside(3, two_seats, [](journal_store& db, const std::string& room) {
+    edit_nth(db, room, "created", 0, [](json& b) { b["game"] = "chess"; });
   }, "no creation record naming a known game");
 }
 
 TEST_CASE("recovery: a journal without its creation record sets the room aside", "[recovery][integration]") {
-  expect_set_aside(3, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("DELETE FROM entries WHERE id = " + nth("created", 0), room) == 1);
+  expect_set_aside(3, two_seats, [](journal_store& db, const std::string& room) {
+    REQUIRE(db.remove(room, db.nth(room, "created", 0).id) == 1);
   }, "no creation record naming a known game");
 }
 
 TEST_CASE("recovery: a game that does not start again from its started record sets the room aside",
           "[recovery][integration]") {
   // One player: Happy Holidays needs two.
-  expect_set_aside(3, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("UPDATE entries SET body = json_set(body, '$.players', json_array('Solo'), '$.player_ids', "
-                    "json_array(json_extract(body, '$.player_ids[0]'))) WHERE id = " +
-                        nth("started", 0),
-                    room) == 1);
+  expect_set_aside(3, two_seats, [](journal_store& db, const std::string& room) {
+    edit_nth(db, room, "started", 0, [](json& b) {
+      b["players"] = json::array({"Solo"});
+      b["player_ids"] = json::array({b["player_ids"][0]});
+    });
   }, "the game does not start again: ");
 }
 
 TEST_CASE("recovery: game records without the start of their game set the room aside", "[recovery][integration]") {
-  expect_set_aside(3, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("DELETE FROM entries WHERE id = " + nth("started", 0), room) == 1);
+  expect_set_aside(3, two_seats, [](journal_store& db, const std::string& room) {
+    REQUIRE(db.remove(room, db.nth(room, "started", 0).id) == 1);
   }, "a game record outside a game");
 }
 
 TEST_CASE("recovery: an end record where the replayed game is not over sets the room aside", "[recovery][integration]") {
-  expect_set_aside(3, two_seats, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("INSERT INTO entries(room, kind, body) VALUES (?1, 'ended', json_object('kind', 'ended', 'seq', "
-                    "(SELECT max(json_extract(body, '$.seq')) FROM entries WHERE room = ?1), 'result', json_object()))",
-                    room) == 1);
+  expect_set_aside(3, two_seats, [](journal_store& db, const std::string& room) {
+    std::uint64_t seq = 0;
+    for (const auto& e : db.entries(room)) {
+      const auto b = json::parse(e.body);
+      if (b.contains("seq")) seq = std::max(seq, b["seq"].get<std::uint64_t>());
+    }
+    REQUIRE(db.add(room, "ended", json{{"kind", "ended"}, {"seq", seq}, {"result", json::object()}}.dump()) == 1);
   }, "the game ended in the journal but not in the replay");
 }
 
 TEST_CASE("recovery: a replayed game that is over without its end record sets the room aside", "[recovery][integration]") {
-  expect_set_aside(-1, {{"maxPlayers", 2}, {"giftsPerColour", 5}}, [](database& db, const std::string& room) {
-    REQUIRE(db.exec("DELETE FROM entries WHERE id = " + nth("ended", 0), room) == 1);
+  expect_set_aside(-1, {{"maxPlayers", 2}, {"giftsPerColour", 5}}, [](journal_store& db, const std::string& room) {
+    REQUIRE(db.remove(room, db.nth(room, "ended", 0).id) == 1);
   }, "the game is over but has no end record");
 }

@@ -171,3 +171,27 @@ TEST_CASE("grace periods that would hold a seat nobody can reclaim are refused w
   // Settings that hold no seat may be anything.
   CHECK(parse({"--idle-timeout-sec", "3600", "--away-delay-ms", "86400000", "--reconnect-grace-sec", "60"}).cfg);
 }
+
+TEST_CASE("journal postgres needs a connection string from --postgres or TINSEL_POSTGRES", "[config][postgres]") {
+  env_vars.clear();
+  auto missing = parse({"--journal", "postgres"});
+  CHECK(missing.exit_code == 2);
+  CHECK_FALSE(missing.cfg);
+  CHECK(missing.output.find("--journal postgres needs --postgres CONNINFO") != std::string::npos);
+  auto flag = parse({"--journal", "postgres", "--postgres", "host=/run/postgresql dbname=tinsel"});
+  REQUIRE(flag.cfg);
+  CHECK(flag.cfg->journal == "postgres");
+  CHECK(flag.cfg->postgres == "host=/run/postgresql dbname=tinsel");
+  env_vars = {{"TINSEL_JOURNAL", "postgres"}, {"TINSEL_POSTGRES", "postgresql://tinsel@db/tinsel"}};
+  auto env = parse({});
+  REQUIRE(env.cfg);
+  CHECK(env.cfg->postgres == "postgresql://tinsel@db/tinsel");
+  env_vars.clear();
+  CHECK(parse({"--journal", "mysql"}).exit_code == 2);
+  CHECK(parse({"--postgres", ""}).exit_code == 2);
+  // SQLite stays the default, and needs no connection string.
+  CHECK(parse({}).cfg->journal == "sqlite");
+  const auto help = parse({"--help"}).output;
+  CHECK(help.find("--postgres VALUE") != std::string::npos);
+  CHECK(help.find("TINSEL_POSTGRES") != std::string::npos);
+}

@@ -184,11 +184,13 @@ std::vector<flag> process_flags() {
 // Where rooms and records are kept, and whether frames are compressed.
 std::vector<flag> storage_flags() {
   return {
-      {"journal", "TINSEL_JOURNAL", "sqlite (the default: rooms survive a restart or a crash, kept in DATA-DIR/tinsel.db) or off (rooms live in memory only)",
+      {"journal", "TINSEL_JOURNAL", "sqlite (the default: rooms survive a restart or a crash, kept in DATA-DIR/tinsel.db), postgres (kept in the PostgreSQL database --postgres names; one instance per database) or off (rooms live in memory only)",
        [](config& c, const std::string& v) {
          c.journal = v;
-         return v == "sqlite" || v == "off";
+         return v == "sqlite" || v == "postgres" || v == "off";
        }},
+      {"postgres", "TINSEL_POSTGRES", "libpq connection string of the journal's database with --journal postgres, like 'host=/run/postgresql dbname=tinsel' or postgresql://tinsel@db/tinsel (a password is better in ~/.pgpass or PGPASSWORD); the server creates or migrates its tables at start",
+       [](config& c, const std::string& v) { c.postgres = v; return !v.empty(); }},
       {"data-dir", "TINSEL_DATA_DIR", "folder of the journal database, created if missing (default: data, in the working directory)",
        [](config& c, const std::string& v) { c.data_dir = v; return !v.empty(); }},
       {"deflate", "TINSEL_DEFLATE", "on or off (the default): compress WebSocket frames for clients that offer permessage-deflate",
@@ -196,7 +198,7 @@ std::vector<flag> storage_flags() {
          c.deflate = v == "on";
          return v == "on" || v == "off";
        }},
-      {"durability", "TINSEL_DURABILITY", "process (the default: what was acknowledged survives a crash or kill -9) or power (also a power loss; an fsync per commit)",
+      {"durability", "TINSEL_DURABILITY", "process (the default: what was acknowledged survives a crash or kill -9 of the server) or power (also a power loss, or a crash of PostgreSQL; an fsync per commit, synchronous_commit=on)",
        [](config& c, const std::string& v) {
          c.durability = v;
          return v == "process" || v == "power";
@@ -409,6 +411,8 @@ parsed_args parse_args(const std::vector<std::string>& args, const char* (*geten
 }
 
 std::optional<std::string> conflicting_settings(const config& c) {
+  if (c.journal == "postgres" && c.postgres.empty())
+    return "--journal postgres needs --postgres CONNINFO (or TINSEL_POSTGRES): the libpq connection string of its database";
   const auto sec = [](std::chrono::milliseconds ms) { return std::to_string(ms.count() / 1000) + " s"; };
   // A player's token is known for the reconnection grace after its last connection closed (the
   // server forgets the identity then). A seat or host role kept for a disconnected player longer

@@ -1,7 +1,7 @@
 #pragma once
 // The journal: what happened in every room, written ahead of telling anyone, so that a restart or a
 // crash loses no acknowledged command. Rooms see only this interface; server/src/storage/
-// sqlite_journal.cpp is the one implementation today (a networked store could be a second one).
+// sqlite_journal.cpp and postgres_journal.cpp implement it.
 //
 // Records are JSON objects with a `kind` (docs/operations.md, "The journal", lists them). A room
 // appends the records of one operation as one batch; `done` runs once the batch is durable (true)
@@ -71,5 +71,11 @@ class journal {
 // Opens (creating folder and database as needed) `<data_dir>/tinsel.db`. Throws std::runtime_error
 // with a clear message when the folder or the database cannot be used.
 std::unique_ptr<journal> open_sqlite_journal(const std::string& data_dir, durability d, int keep_records_days);
+
+// Connects to the PostgreSQL database `conninfo` (a libpq connection string) and creates or migrates
+// its schema. Throws std::runtime_error with one clear line (never the password) when it cannot.
+std::unique_ptr<journal> open_postgres_journal(const std::string& conninfo, durability d, int keep_records_days);
+// Where `conninfo` points ("host=... port=... dbname=... user=..."), without its password: for logs.
+std::string postgres_target(const std::string& conninfo);
 
 }  // namespace tinsel::server::storage

@@ -25,11 +25,14 @@ struct config {
   std::string web_root = default_web_root();
   std::string lib_root = default_lib_root();  // served under /lib/ (the browser client imports it)
   // Durable rooms (docs/operations.md, "The journal"): "sqlite" keeps every room in
-  // <data_dir>/tinsel.db and brings it back after a restart; "off" keeps rooms in memory only.
+  // <data_dir>/tinsel.db and brings it back after a restart; "postgres" keeps them in the
+  // PostgreSQL database `postgres` names (one instance per database); "off" keeps rooms in memory only.
   std::string journal = "sqlite";
   std::string data_dir = "data";  // relative to the working directory
-  // "process": a commit survives the server's crash or kill -9 (SQLite synchronous=NORMAL);
-  // "power": also a power loss (synchronous=FULL, an fsync per commit).
+  std::string postgres;           // a libpq connection string (--journal postgres)
+  // "process": a commit survives the server's crash or kill -9 (SQLite synchronous=NORMAL;
+  // PostgreSQL synchronous_commit=off); "power": also a power loss (synchronous=FULL, an fsync per
+  // commit; synchronous_commit=on).
   std::string durability = "process";
   // WebSocket permessage-deflate (RFC 7692) for clients that offer it (browsers do): fewer bytes on
   // a phone's line for some CPU and memory per connection (docs/operations.md, "Compression").

@@ -1,0 +1,583 @@
+// The journal in PostgreSQL (--journal postgres), for one instance: the SQLite journal's behaviour
+// (sqlite_journal.cpp) on a database server. One writer thread with group commit: every batch that
+// arrived while the previous transaction committed goes into the next transaction. Readers use a
+// second connection under a mutex.
+//
+// The schema is CLUSTER.md's, so that fencing can come without a rewrite: each room has an `epoch`
+// (its owner's term, 1 until cluster mode moves rooms) and a `head` (records ever appended to it);
+// an entry is numbered by the head it made, and (room, n) is the primary key, so two writers can
+// never fork a room's journal. No leases yet: one instance per database.
+//
+// A database that goes away fails the batch in flight and makes the journal not writable(): every
+// batch fails at once, and the writer reconnects and tries a write of its own every second until
+// it goes through. Rooms rebuild themselves from load_room() after a failed write, which must work
+// while the database is down: the journal keeps, in memory, what it holds of every open room (the
+// same records a read would return), and answers from there.
+//
+// With `process` durability (synchronous_commit off) a database that crashes loses its last
+// commits, acknowledged ones among them. So after every new connection the writer compares each
+// open room's head with what it wrote, and puts a room the database lost back as the journal
+// holds it in memory: nothing acknowledged is lost while this server runs (a finished game's
+// downloadable record lost with those commits is not put back).
+//
+// A COMMIT whose answer was lost with the connection may or may not have happened. Its batches are
+// neither acknowledged nor refused until the writer, connected again, reads the marker that every
+// transaction writes: then they are, as the database says.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+#include <spdlog/spdlog.h>
+
+#include "ops/metrics.hpp"
+#include "storage/journal.hpp"
+#include "storage/pg.hpp"
+
+namespace tinsel::server::storage {
+
+namespace {
+
+// While the journal is not writable, how often the writer tries whether it is again.
+constexpr auto retry_interval = std::chrono::seconds(1);
+// A write that waits this long for a lock someone else holds fails (as SQLite's busy timeout).
+constexpr const char* lock_timeout = "5s";
+// Chat records kept per room (the newest), as in the SQLite journal.
+constexpr std::size_t chat_kept = 100;
+
+// migrations[i] takes the schema from version i to i + 1; schema_version holds the versions
+// applied. Tables: rooms (every code ever handed out, its state, epoch and head), entries (the open
+// rooms' records), games (finished games' records), meta (the writer's marker and probe).
+const std::vector<const char*> migrations = {
+    R"sql(
+CREATE TABLE rooms(
+  code text PRIMARY KEY,
+  state text NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed', 'set_aside')),
+  reason text,
+  epoch bigint NOT NULL DEFAULT 1,
+  head bigint NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  ended_at timestamptz);
+CREATE TABLE entries(
+  room text NOT NULL REFERENCES rooms(code),
+  n bigint NOT NULL,
+  epoch bigint NOT NULL,
+  kind text NOT NULL,
+  body text NOT NULL,
+  PRIMARY KEY (room, n));
+CREATE TABLE games(
+  id text PRIMARY KEY,
+  room text NOT NULL,
+  game text NOT NULL,
+  finished_at timestamptz NOT NULL,
+  body text NOT NULL);
+CREATE INDEX games_finished ON games(finished_at);
+CREATE TABLE meta(key text PRIMARY KEY, value text NOT NULL);
+)sql",
+};
+
+// Any constant: start-ups of several servers on one database migrate one after the other.
+constexpr const char* migration_lock = "SELECT pg_advisory_xact_lock(7357616)";
+
+void migrate(pg::connection& c) {
+  c.exec("BEGIN");
+  try {
+    c.exec(migration_lock);
+    c.exec("CREATE TABLE IF NOT EXISTS schema_version(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
+    const auto have = static_cast<std::size_t>(c.exec("SELECT coalesce(max(version), 0) FROM schema_version").integer(0, 0));
+    if (have > migrations.size())
+      throw std::runtime_error("the database's schema is version " + std::to_string(have) + ", newer than this server's (" +
+                               std::to_string(migrations.size()) + "): run a newer tinsel-server, or give this one a database of its own");
+    for (auto v = have; v < migrations.size(); ++v) {
+      c.exec(migrations[v]);
+      c.exec("INSERT INTO schema_version(version) VALUES ($1)", {std::to_string(v + 1)});
+      spdlog::info("journal schema migrated to version={}", v + 1);
+    }
+    c.exec("COMMIT");
+  } catch (...) {
+    if (c.alive()) c.exec("ROLLBACK");
+    throw;
+  }
+}
+
+const std::vector<std::pair<const char*, const char*>> statements = {
+    {"ins_entry",
+     "WITH r AS (UPDATE rooms SET head = head + 1 WHERE code = $1 RETURNING head, epoch) "
+     "INSERT INTO entries(room, n, epoch, kind, body) SELECT $1, head, epoch, $2, $3 FROM r"},
+    {"ins_room", "INSERT INTO rooms(code) VALUES ($1) ON CONFLICT (code) DO UPDATE SET state = 'open', reason = NULL, ended_at = NULL"},
+    {"end_room", "UPDATE rooms SET state = $2, reason = $3, ended_at = now() WHERE code = $1"},
+    {"del_entries", "DELETE FROM entries WHERE room = $1"},
+    // A new game, or the host's choice of the next one: the last game's records go.
+    {"del_game", "DELETE FROM entries WHERE room = $1 AND kind IN ('game', 'started', 'command', 'timeout', 'default', 'ended')"},
+    // A lobby snapshot replaces the one before it.
+    {"del_lobby", "DELETE FROM entries WHERE room = $1 AND kind = 'lobby'"},
+    {"trim_chat",
+     "DELETE FROM entries WHERE room = $1 AND kind = 'chat' AND n <= "
+     "(SELECT n FROM entries WHERE room = $1 AND kind = 'chat' ORDER BY n DESC LIMIT 1 OFFSET 100)"},
+    {"ins_game",
+     "INSERT INTO games(id, room, game, finished_at, body) VALUES ($1, $2, $3, now(), $4) ON CONFLICT (id) DO UPDATE "
+     "SET room = EXCLUDED.room, game = EXCLUDED.game, finished_at = EXCLUDED.finished_at, body = EXCLUDED.body"},
+    {"prune", "DELETE FROM games WHERE finished_at < now() - make_interval(days => $1::int)"},
+    {"mark", "INSERT INTO meta(key, value) VALUES ('last_batch', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"},
+};
+
+bool is_game_kind(const std::string& k) {
+  return k == "game" || k == "started" || k == "command" || k == "timeout" || k == "default" || k == "ended";
+}
+
+class postgres_journal final : public journal {
+ public:
+  postgres_journal(const std::string& conninfo, durability d, int keep_records_days)
+      : target_(pg::describe(conninfo)),
+        durability_(d),
+        keep_records_days_(keep_records_days),
+        writer_db_(conninfo),
+        reader_db_(conninfo) {
+    migrate(writer_db_);
+    setup_writer();
+    prune_records();
+    std::random_device rd;
+    incarnation_ = std::to_string(rd()) + std::to_string(rd());
+    writer_ = std::thread([this] { run(); });
+  }
+
+  ~postgres_journal() override { close(); }
+
+  void append(std::vector<record> batch, std::function<void(bool)> done) override {
+    {
+      std::lock_guard lock(mutex_);
+      if (!stopping_) {
+        queue_.push_back({std::move(batch), std::move(done)});
+        wake_.notify_one();
+        return;
+      }
+    }
+    done(false);
+  }
+
+  std::vector<stored_room> open_rooms() override {
+    std::vector<stored_room> out;
+    std::unordered_map<std::string, long long> heads;
+    read([&](pg::connection& c) {
+      out.clear();
+      heads.clear();
+      auto r = c.exec(
+          "SELECT r.code, r.head, e.body FROM rooms r JOIN entries e ON e.room = r.code WHERE r.state = 'open' ORDER BY r.code, e.n");
+      for (int i = 0; i < r.rows(); ++i) {
+        auto code = r.text(i, 0);
+        if (out.empty() || out.back().code != code) {
+          out.push_back({code, {}});
+          heads[code] = r.integer(i, 1);
+        }
+        out.back().records.push_back(json::parse(r.text(i, 2), nullptr, false));
+      }
+    });
+    // What rooms rebuild from while the database cannot be read.
+    std::lock_guard lock(held_mutex_);
+    for (const auto& room : out) held_[room.code] = {heads[room.code], room.records};
+    return out;
+  }
+
+  std::optional<stored_room> load_room(const std::string& code) override {
+    {
+      std::lock_guard lock(held_mutex_);
+      if (auto it = held_.find(code); it != held_.end()) return stored_room{code, it->second.records};
+    }
+    try {
+      stored_room room{code, {}};
+      read([&](pg::connection& c) {
+        room.records.clear();
+        auto r = c.exec("SELECT body FROM entries WHERE room = $1 ORDER BY n", {code});
+        for (int i = 0; i < r.rows(); ++i) room.records.push_back(json::parse(r.text(i, 0), nullptr, false));
+      });
+      return room;
+    } catch (const std::exception& e) {
+      spdlog::error("journal read failed room={} error=\"{}\"", code, e.what());
+      return std::nullopt;
+    }
+  }
+
+  std::vector<std::string> used_codes() override { return codes("SELECT code FROM rooms"); }
+
+  void set_aside(const std::string& code, const std::string& reason) override {
+    append({record{code, {{"kind", "set_aside"}, {"reason", reason}}}}, [](bool) {});
+  }
+
+  std::vector<std::string> set_aside_codes() override { return codes("SELECT code FROM rooms WHERE state = 'set_aside'"); }
+
+  std::optional<game_record> find_record(const std::string& id) override {
+    try {
+      std::optional<game_record> out;
+      read([&](pg::connection& c) {
+        auto r = c.exec("SELECT id, room, game, body FROM games WHERE id = $1 AND " + fresh_records(), {id});
+        if (r.rows() > 0) out = game_record{r.text(0, 0), r.text(0, 1), r.text(0, 2), json::parse(r.text(0, 3), nullptr, false)};
+      });
+      return out;
+    } catch (const std::exception& e) {
+      spdlog::error("journal read failed record={} error=\"{}\"", id, e.what());
+      return std::nullopt;
+    }
+  }
+
+  bool has_record(const std::string& id) override {
+    try {
+      bool found = false;
+      read([&](pg::connection& c) { found = c.exec("SELECT 1 FROM games WHERE id = $1 AND " + fresh_records(), {id}).rows() > 0; });
+      return found;
+    } catch (const std::exception& e) {
+      spdlog::error("journal read failed record={} error=\"{}\"", id, e.what());
+      return false;
+    }
+  }
+
+  bool writable() const override { return writable_.load(std::memory_order_acquire); }
+
+  void close() override {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+      stopping_ = true;
+      wake_.notify_one();
+    }
+    if (writer_.joinable()) writer_.join();
+  }
+
+ private:
+  struct pending {
+    std::vector<record> batch;
+    std::function<void(bool)> done;
+  };
+  enum class outcome { written, failed, unknown };
+
+  // The writer's session: durability, how long it waits for a lock, and its statements.
+  void setup_writer() {
+    writer_db_.exec(durability_ == durability::power ? "SET synchronous_commit = on" : "SET synchronous_commit = off");
+    writer_db_.exec(std::string("SET lock_timeout = '") + lock_timeout + "'");
+    for (const auto& [name, sql] : statements) writer_db_.prepare(name, sql);
+  }
+
+  // A new writer connection; with `process` durability the database may have crashed and lost
+  // commits since the last one: rooms it lost are written again from memory.
+  void connect_again() {
+    writer_db_.reconnect();
+    setup_writer();
+    settle_unknown();  // first: a room it committed holds those records
+    if (durability_ == durability::process) put_back_lost_rooms();
+  }
+
+  // The batches of a COMMIT whose answer was lost: acknowledged or refused as the database says.
+  void settle_unknown() {
+    if (unknown_.empty()) return;
+    auto r = writer_db_.exec("SELECT value FROM meta WHERE key = 'last_batch'");
+    const bool committed = r.rows() == 1 && r.text(0, 0) == unknown_id_;
+    spdlog::info("journal commit settled target=\"{}\" committed={} batches={}", target_, committed, unknown_.size());
+    if (committed) hold(unknown_);
+    for (auto& p : unknown_)
+      if (p.done) p.done(committed);
+    unknown_.clear();
+  }
+
+  void put_back_lost_rooms() {
+    std::vector<std::string> codes;
+    std::string list = "{";
+    {
+      std::lock_guard lock(held_mutex_);
+      for (const auto& [code, room] : held_) {
+        list += (codes.empty() ? "\"" : ",\"") + code + "\"";
+        codes.push_back(code);
+      }
+    }
+    if (codes.empty()) return;
+    auto r = writer_db_.exec("SELECT code, head, state FROM rooms WHERE code = ANY($1::text[])", {list + "}"});
+    std::unordered_map<std::string, long long> db_heads;
+    for (int i = 0; i < r.rows(); ++i)
+      if (r.text(i, 2) == "open") db_heads[r.text(i, 0)] = r.integer(i, 1);
+    std::lock_guard lock(held_mutex_);
+    for (const auto& code : codes) {
+      const auto& room = held_[code];
+      const auto it = db_heads.find(code);
+      if (it != db_heads.end() && it->second == room.head) continue;
+      writer_db_.exec("BEGIN");
+      try {
+        const auto head = std::to_string(room.head);
+        writer_db_.exec(
+            "INSERT INTO rooms(code, head) VALUES ($1, $2) ON CONFLICT (code) DO UPDATE SET state = 'open', reason = NULL, "
+            "ended_at = NULL, head = EXCLUDED.head",
+            {code, head});
+        writer_db_.run("del_entries", {code});
+        long long n = room.head - static_cast<long long>(room.records.size());
+        for (const auto& body : room.records)
+          writer_db_.exec("INSERT INTO entries(room, n, epoch, kind, body) SELECT $1, $2, epoch, $3, $4 FROM rooms WHERE code = $1",
+                          {code, std::to_string(++n), body.value("kind", ""), body.dump()});
+        writer_db_.exec("COMMIT");
+      } catch (...) {
+        if (writer_db_.alive()) writer_db_.exec("ROLLBACK");
+        throw;
+      }
+      spdlog::warn("journal room written again: the database had lost its last commits (it crashed with synchronous_commit off) "
+                   "room={} head_in_database={} head={}",
+                   code, it == db_heads.end() ? -1 : it->second, room.head);
+    }
+  }
+
+  // Runs `f` on the reader connection; a connection found broken is made again once.
+  template <class F>
+  void read(F&& f) {
+    std::lock_guard lock(read_mutex_);
+    if (!reader_db_.alive()) reader_db_.reconnect();
+    try {
+      f(reader_db_);
+    } catch (const pg::error&) {
+      if (reader_db_.alive()) throw;
+      reader_db_.reconnect();
+      f(reader_db_);
+    }
+  }
+
+  std::vector<std::string> codes(const char* sql) {
+    std::vector<std::string> out;
+    read([&](pg::connection& c) {
+      out.clear();
+      auto r = c.exec(sql);
+      for (int i = 0; i < r.rows(); ++i) out.push_back(r.text(i, 0));
+    });
+    return out;
+  }
+
+  // Records younger than --keep-records-days (0: kept for ever), by the database's clock.
+  std::string fresh_records() const {
+    return keep_records_days_ > 0 ? "finished_at >= now() - make_interval(days => " + std::to_string(keep_records_days_) + ")"
+                                  : "true";
+  }
+  void prune_records() {
+    if (keep_records_days_ > 0) writer_db_.run("prune", {std::to_string(keep_records_days_)});
+  }
+
+  // The database stopped taking what we write: said once, until it takes it again.
+  void fail(const std::string& error) {
+    std::lock_guard lock(state_mutex_);
+    if (!writable_.exchange(false, std::memory_order_acq_rel)) return;
+    metrics().journal_failed();
+    spdlog::error("journal write failed target=\"{}\" error=\"{}\"; rooms refuse what they would have to save", target_, error);
+  }
+
+  void run() {
+    std::unique_lock lock(mutex_);
+    auto next_try = std::chrono::steady_clock::now();
+    for (;;) {
+      const auto ready = [&] { return stopping_ || !queue_.empty(); };
+      if (writable()) wake_.wait(lock, ready);
+      else wake_.wait_until(lock, next_try, ready);
+      if (!writable() && !stopping_ && std::chrono::steady_clock::now() >= next_try) {
+        lock.unlock();
+        try_again();
+        lock.lock();
+        next_try = std::chrono::steady_clock::now() + retry_interval;
+      }
+      if (queue_.empty()) {
+        if (stopping_) break;  // everything is written
+        continue;
+      }
+      std::deque<pending> work;
+      work.swap(queue_);
+      lock.unlock();
+      // Not writable: refused at once, and nothing half-written.
+      const auto result = writable() ? write(work) : outcome::failed;
+      if (result != outcome::written) next_try = std::chrono::steady_clock::now() + retry_interval;
+      if (result == outcome::unknown) {
+        for (auto& p : work) unknown_.push_back(std::move(p));
+      } else {
+        for (auto& p : work)
+          if (p.done) p.done(result == outcome::written);
+      }
+      lock.lock();
+    }
+    // Stopping with the database still away: what it may have committed is not acknowledged.
+    for (auto& p : unknown_)
+      if (p.done) p.done(false);
+    unknown_.clear();
+  }
+
+  // While not writable: connect again if need be, settle a COMMIT whose answer was lost, then a
+  // write of our own, taking the locks every write takes; through, the journal writes again.
+  void try_again() {
+    try {
+      if (!writer_db_.alive()) connect_again();
+      writer_db_.exec("BEGIN");
+      try {
+        writer_db_.exec("LOCK TABLE rooms, entries, games IN ROW EXCLUSIVE MODE");
+        writer_db_.run("mark", {"probe"});
+        writer_db_.exec("COMMIT");
+      } catch (...) {
+        if (writer_db_.alive()) writer_db_.exec("ROLLBACK");
+        throw;
+      }
+    } catch (const std::exception& e) {
+      spdlog::debug("journal still not writable target=\"{}\" error=\"{}\"", target_, e.what());
+      return;
+    }
+    std::lock_guard lock(state_mutex_);
+    if (!writable_.exchange(true, std::memory_order_acq_rel)) spdlog::info("journal writes again target=\"{}\"", target_);
+  }
+
+  // One transaction for everything queued. A connection found broken before anything is written
+  // (the database restarted while we were idle) is made again once, and the batch tried again.
+  outcome write(std::deque<pending>& work) {
+    const auto started = std::chrono::steady_clock::now();
+    const std::string id = incarnation_ + "-" + std::to_string(++transactions_);
+    std::size_t records = 0;
+    for (int attempt = 0;; ++attempt) {
+      bool committing = false;
+      try {
+        if (!writer_db_.alive()) connect_again();
+        writer_db_.exec("BEGIN");
+        try {
+          records = 0;
+          for (const auto& p : work)
+            for (const auto& r : p.batch) {
+              write_one(r);
+              ++records;
+            }
+          writer_db_.run("mark", {id});
+          committing = true;
+          writer_db_.exec("COMMIT");
+        } catch (...) {
+          if (!committing && writer_db_.alive()) writer_db_.exec("ROLLBACK");
+          throw;
+        }
+        break;
+      } catch (const std::exception& e) {
+        if (committing && !writer_db_.alive()) {
+          unknown_id_ = id;
+          fail(std::string("the answer to a COMMIT was lost: ") + e.what());
+          return outcome::unknown;
+        }
+        if (attempt == 0 && !writer_db_.alive()) {
+          spdlog::debug("journal connection lost, connecting again target=\"{}\" error=\"{}\"", target_, e.what());
+          continue;
+        }
+        fail(e.what());
+        return outcome::failed;
+      }
+    }
+    hold(work);
+    spdlog::trace("journal commit n={} batches={} records={} us={}", transactions_, work.size(), records,
+                  std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count());
+    return outcome::written;
+  }
+
+  // The body an entry keeps: an `ended` record's game record goes to `games` instead. A copy: a
+  // batch tried again (or kept in memory) still has it.
+  static json entry_body(const record& r) {
+    if (r.body.value("kind", "") != "ended" || !r.body.contains("record")) return r.body;
+    json body = r.body;
+    body.erase("record");
+    return body;
+  }
+
+  void write_one(const record& r) {
+    const std::string kind = r.body.value("kind", "");
+    if (kind == "created") {
+      writer_db_.run("ins_room", {r.room});
+    } else if (kind == "closed" || kind == "set_aside") {
+      writer_db_.run("end_room", {r.room, kind, r.body.value("reason", "")});
+      writer_db_.run("del_entries", {r.room});
+      return;
+    } else if (kind == "started" || kind == "game") {
+      writer_db_.run("del_game", {r.room});
+    } else if (kind == "lobby") {
+      writer_db_.run("del_lobby", {r.room});
+    } else if (kind == "ended" && r.body.contains("record")) {
+      const json& rec = r.body["record"];
+      writer_db_.run("ins_game", {rec.value("id", ""), r.room, rec.value("game", ""), rec.dump()});
+      prune_records();
+    }
+    if (writer_db_.run("ins_entry", {r.room, kind, entry_body(r).dump()}).affected() != 1)
+      throw std::runtime_error("room " + r.room + " is not in the journal");
+    if (kind == "chat") writer_db_.run("trim_chat", {r.room});
+  }
+
+  // What the database now holds of each open room, kept in memory by the same rules as write_one.
+  void hold(const std::deque<pending>& work) {
+    std::lock_guard lock(held_mutex_);
+    for (const auto& p : work)
+      for (const auto& r : p.batch) {
+        const std::string kind = r.body.value("kind", "");
+        if (kind == "closed" || kind == "set_aside") {
+          held_.erase(r.room);
+          continue;
+        }
+        if (kind == "created") held_[r.room] = {};
+        auto it = held_.find(r.room);
+        if (it == held_.end()) continue;  // not an open room of ours
+        ++it->second.head;
+        auto& recs = it->second.records;
+        const auto drop = [&](auto pred) { recs.erase(std::remove_if(recs.begin(), recs.end(), pred), recs.end()); };
+        if (kind == "started" || kind == "game") drop([](const json& b) { return is_game_kind(b.value("kind", "")); });
+        else if (kind == "lobby") drop([](const json& b) { return b.value("kind", "") == "lobby"; });
+        recs.push_back(entry_body(r));
+        if (kind == "chat") {
+          std::size_t chats = 0;
+          for (const auto& b : recs) chats += b.value("kind", "") == "chat";
+          for (auto at = recs.begin(); chats > chat_kept && at != recs.end();) {
+            if (at->value("kind", "") == "chat") {
+              at = recs.erase(at);
+              --chats;
+            } else {
+              ++at;
+            }
+          }
+        }
+      }
+  }
+
+  std::string target_;  // where the database is, without a password
+  durability durability_;
+  int keep_records_days_;
+  pg::connection writer_db_;  // the writer thread's (and the constructor's)
+  pg::connection reader_db_;
+  std::mutex read_mutex_;
+
+  // Each open room as the database holds it: its head and its records.
+  struct held_room {
+    long long head = 0;
+    std::vector<json> records;
+  };
+  std::mutex held_mutex_;
+  std::unordered_map<std::string, held_room> held_;
+
+  std::string incarnation_;         // this process, in the marker of each transaction
+  std::uint64_t transactions_ = 0;  // writer thread only
+  std::string unknown_id_;          // the marker of the transaction whose COMMIT went unanswered
+  std::deque<pending> unknown_;     // its batches, waiting to be settled (writer thread only)
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<pending> queue_;
+  bool stopping_ = false;
+  std::atomic<bool> writable_{true};
+  std::mutex state_mutex_;  // a failure and a recovery are logged in the order they happened
+  std::thread writer_;
+};
+
+}  // namespace
+
+std::string postgres_target(const std::string& conninfo) { return pg::describe(conninfo); }
+
+std::unique_ptr<journal> open_postgres_journal(const std::string& conninfo, durability d, int keep_records_days) {
+  if (std::string why; !pg::valid_conninfo(conninfo, why)) throw std::runtime_error("--postgres is not a libpq connection string: " + why);
+  try {
+    return std::make_unique<postgres_journal>(conninfo, d, keep_records_days);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("cannot use the PostgreSQL database " + pg::describe(conninfo) + ": " + e.what());
+  }
+}
+
+}  // namespace tinsel::server::storage
