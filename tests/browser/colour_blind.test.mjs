@@ -78,6 +78,10 @@ function marksOnPage(page, minPx) {
 // The second channel is there and one to one: each colour its own shape, drawn and seen.
 async function assertMarks(page, where, { minPx = 7, colours = [] } = {}) {
   const { out, unnamed } = await marksOnPage(page, minPx);
+  const seen = out.filter((m) => m.shown);
+  const least = (list) => (list.length ? list.reduce((a, m) => (m.px < a.px ? m : a)) : null);
+  const say = (m) => (m ? `${m.px} px (the ${m.mark} of ${m.what})` : '–');
+  console.log(`${where}: ${seen.length} shapes, the smallest ${say(least(seen.filter((m) => !m.shared)))}; on a shared floe ${say(least(seen.filter((m) => m.shared)))}`);
   assert.deepEqual(unnamed, [], `${where}: coloured pieces without a colour and shape`);
   assert.ok(out.length > 0, `${where}: coloured pieces on the screen`);
   const shapeOf = new Map();
@@ -101,6 +105,7 @@ async function assertMarks(page, where, { minPx = 7, colours = [] } = {}) {
 async function addBots(page, seats) {
   for (let n = await page.locator('ul.seats li.seat:not(.empty)').count(); n < seats; n++) {
     await page.locator('[data-act="add-bot"]').click();
+    await page.locator('[data-testid="add-bot-fair"]').click();
     await page.locator('ul.seats li.seat:not(.empty)').nth(n).waitFor();
   }
 }

@@ -122,6 +122,7 @@ await run('browser: the Unterm Baum phone placement in two taps without scrollin
   await page.locator('#create-form button[type="submit"]').click();
   await page.getByTestId('room-code').waitFor();
   await page.locator('[data-act="add-bot"]').click();
+  await page.locator('[data-testid="add-bot-fair"]').click();
   await page.locator('[data-act="start"]:not([disabled])').click();
   await page.getByTestId('ub-folded').waitFor({ timeout: 60000 });
   await page.locator('.turn-bar.mine').waitFor({ timeout: 60000 });

@@ -49,7 +49,7 @@ std::string temp_dir() {
 
 }  // namespace
 
-TEST_CASE("bot levels: the host adds a gentle and a fair computer player; the level shows, stays and survives a restart",
+TEST_CASE("bot levels: the host adds a gentle and a fair computer player whose level shows, stays across games and survives a restart",
           "[bot_levels][durable][integration]") {
   const auto dir = temp_dir();
   const std::vector<std::string> flags = {"--data-dir", dir, "--rate-per-sec", "100000", "--rate-burst", "100000",

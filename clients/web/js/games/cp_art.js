@@ -22,7 +22,7 @@ export const art = {
     <path d="M-6 -11 L6 -11 L0 -3 Z" fill="#f59e0b"></path>
     <path d="M-19 -4 Q0 6 19 -4 L19 3 Q0 13 -19 3 Z" fill="${c}" stroke="#fff" stroke-width="2"></path>
     <ellipse cx="-9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse><ellipse cx="9" cy="37" rx="8" ry="4" fill="#f59e0b"></ellipse>
-    ${name ? markPath(name, big ? { y: 13, size: 40, fill: c, stroke: dark, width: 3.2 } : { y: 16, size: 28, fill: c, stroke: dark, width: 2.8 }) : ''}`,
+    ${name ? markPath(name, big ? { y: 13, size: 40, fill: c, stroke: dark, width: 3.2 } : { y: 16, size: 30, fill: c, stroke: dark, width: 2.8 }) : ''}`,
   // The ring is the colour of the player who is Santa (red when no one is, as in the panels).
   // With `name`, the Santa player's shape on a badge at the ring.
   santa: (ring = '#b3261e', name, big = false) => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
@@ -37,8 +37,8 @@ export const art = {
     <rect x="-19" y="-28" width="38" height="8" rx="4" fill="#fff" stroke="#d9d9d9" stroke-width="1"></rect>
     <circle cx="23" cy="-40" r="5.5" fill="#fff" stroke="#d9d9d9" stroke-width="1"></circle>
     ${name ? (big
-      ? `<circle cx="30" cy="26" r="23" fill="#fff" stroke="${ring}" stroke-width="3.5"></circle>${markPath(name, { x: 30, y: 26.5, size: 34, fill: ring, stroke: dark, width: 2.4 })}`
-      : `<circle cx="33" cy="29" r="17" fill="#fff" stroke="${ring}" stroke-width="3"></circle>${markPath(name, { x: 33, y: 29.5, size: 25, fill: ring, stroke: dark, width: 2 })}`) : ''}`,
+      ? `<circle cx="29" cy="25" r="25" fill="#fff" stroke="${ring}" stroke-width="3.5"></circle>${markPath(name, { x: 29, y: 25.5, size: 38, fill: ring, stroke: dark, width: 2.6 })}`
+      : `<circle cx="31" cy="27" r="20" fill="#fff" stroke="${ring}" stroke-width="3"></circle>${markPath(name, { x: 31, y: 27.5, size: 30, fill: ring, stroke: dark, width: 2.2 })}`) : ''}`,
   bear: () => `<ellipse cx="0" cy="42" rx="30" ry="8" fill="#0b2a4033"></ellipse>
     <circle r="44" fill="#bcd9ea" stroke="#4f7894" stroke-width="6"></circle>
     <circle cx="-22" cy="-20" r="10" fill="#fbfbf5" stroke="#8aa4b6" stroke-width="3"></circle><circle cx="-22" cy="-20" r="4.5" fill="#e3cfc4"></circle>

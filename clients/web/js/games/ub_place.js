@@ -124,8 +124,10 @@ function freeBand(stuck = false) {
 
 // A card was just chosen to move: if none of the places it may go is in sight, the page brings
 // the nearest table that takes it (the own one first, unless the card comes from there; else the
-// tree) to just below the turn bar. The chip in the dock stays in sight meanwhile.
-function bringDestinations(behavior) {
+// tree) to just below the turn bar. The chip in the dock stays in sight meanwhile. A smooth scroll
+// can be cut short (by the tail of the very tap that chose the card, on some phones): if the places
+// are still out of sight a moment later, the page jumps there.
+function bringDestinations(behavior, again = true) {
   const screen = document.querySelector('#screen');
   const from = screen?.querySelector('.ub-card.selected');
   const dests = [...(screen?.querySelectorAll('.ub-board .ub-card.can:not(.selected)') || [])];
@@ -154,6 +156,11 @@ function bringDestinations(behavior) {
   let top = block ? block.getBoundingClientRect().top - over : middle;
   if (r.bottom - top > under) top = middle;
   window.scrollBy({ top, behavior });
+  if (again && behavior === 'smooth') {
+    setTimeout(() => {
+      if (document.querySelector('#screen .ub-card.selected') === from) bringDestinations('auto', false);
+    }, 900);
+  }
 }
 
 // After a render (the sticky reveal sits right under the sticky turn bar: --turn-bar-h, app.js),
