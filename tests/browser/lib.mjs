@@ -121,6 +121,22 @@ export async function screenshot(page, file) {
   console.log(`screenshot ${target}`);
 }
 
+// Sets an option in the create form, also a value the picker does not offer (short timers for a
+// quick game): the select gets that value as an extra choice.
+export async function setOption(page, name, value) {
+  const el = page.locator(`#opt-${name}`);
+  if (!(await el.isVisible())) await page.locator('.options summary').click();
+  await el.evaluate((e, v) => {
+    const json = JSON.stringify(v);
+    if (e.tagName === 'SELECT') {
+      if (![...e.options].some((o) => o.value === json)) e.add(new Option(json, json));
+      e.value = json;
+    } else {
+      e.value = String(v);
+    }
+  }, value);
+}
+
 // Home page → name → pick game → (options) → create. Returns the room code shown in the lobby.
 export async function createRoom(page, baseUrl, name, gameTitle, options = {}) {
   await page.goto(`${baseUrl}/`);

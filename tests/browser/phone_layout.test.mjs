@@ -8,7 +8,7 @@
 // use the games' German titles; a timed first turn gets one tip, not a tour.
 import assert from 'node:assert/strict';
 import {
-  assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, playOneStep, run,
+  assertCleanText, assertNoPageErrors, assertNoSideScroll, createRoom, joinByInvite, newPlayer, phoneSizes, playOneStep, run, setOption,
   screenshot, screenshotDir, sleep,
 } from './lib.mjs';
 
@@ -106,22 +106,6 @@ async function assertTurnBar(page, where) {
   const r = await page.evaluate(() => ({ h: document.querySelector('#screen .turn-bar')?.getBoundingClientRect().height, H: window.innerHeight }));
   assert.ok(r.h > 0, `${where}: a turn bar`);
   assert.ok(r.h <= r.H / 5, `${where}: the turn bar is ${r.h} px high, more than a fifth of ${r.H} px`);
-}
-
-// Sets an option in the create form, also a value the picker does not offer (short timers for a
-// quick game): the select gets that value as an extra choice.
-async function setOption(page, name, value) {
-  const el = page.locator(`#opt-${name}`);
-  if (!(await el.isVisible())) await page.locator('.options summary').click();
-  await el.evaluate((e, v) => {
-    const json = JSON.stringify(v);
-    if (e.tagName === 'SELECT') {
-      if (![...e.options].some((o) => o.value === json)) e.add(new Option(json, json));
-      e.value = json;
-    } else {
-      e.value = String(v);
-    }
-  }, value);
 }
 
 // Picks `game` on the home page (name typed), sets `options`, opens "More settings".

@@ -14,24 +14,10 @@
 // - The results on the phone name every present on the tables under its picture.
 import assert from 'node:assert/strict';
 import {
-  assertCleanText, assertNoPageErrors, assertNoSideScroll, newPlayer, run, screenshotDir, sleep,
+  assertCleanText, assertNoPageErrors, assertNoSideScroll, newPlayer, run, screenshotDir, setOption, sleep,
 } from './lib.mjs';
 
 const phone = { width: 390, height: 844 };
-
-async function setOption(page, name, value) {
-  const el = page.locator(`#opt-${name}`);
-  if (!(await el.isVisible())) await page.locator('.options summary').click();
-  await el.evaluate((e, v) => {
-    const json = JSON.stringify(v);
-    if (e.tagName === 'SELECT') {
-      if (![...e.options].some((o) => o.value === json)) e.add(new Option(json, json));
-      e.value = json;
-    } else {
-      e.value = String(v);
-    }
-  }, value);
-}
 
 // The screen as it is (not scrolled to the top first, as lib.mjs's screenshot does).
 async function shot(page, file) {
