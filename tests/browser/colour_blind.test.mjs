@@ -129,12 +129,15 @@ async function cpStep(page, state) {
   if (!(await page.locator('.turn-bar.mine').count())) return false;
   try {
     const channelMode = page.locator('button[data-act="cp-mode"][data-mode="channel"]');
-    if (!state.channel && (await channelMode.count())) {
+    // Once more if no channel is on the board a while after (a green stone takes a floe's channels
+    // with it).
+    const none = !(await page.locator('.cp-board .channel').count());
+    if (none && Date.now() - (state.channelAt ?? 0) > 5000 && (await channelMode.count())) {
       await channelMode.click({ timeout: 1000 });
       await page.locator('.cp-board .floe.mode').first().click({ timeout: 1000 });
       const partners = page.locator('.cp-board .floe.mode:not(.chosen)');
       await partners.nth(pick(await partners.count())).click({ timeout: 1000 });
-      state.channel = true;
+      state.channelAt = Date.now();
       return true;
     }
     const targets = page.locator('.cp-board .floe.target');
@@ -154,15 +157,16 @@ async function cpStep(page, state) {
   }
 }
 
-// Plays the host's turns until `test` holds on every page in `pages`.
+// Plays the host's turns until `test` holds on every page in `pages`: it returns true, or a word on
+// what is still missing (printed if the time runs out).
 async function playUntil(host, pages, what, test, step, timeout = 180000) {
   const deadline = Date.now() + timeout;
   const state = {};
   for (;;) {
-    let all = true;
-    for (const p of pages) all = all && (await p.evaluate(test));
-    if (all) return;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeout / 1000} s`);
+    const seen = [];
+    for (const p of pages) seen.push(await p.evaluate(test));
+    if (seen.every((r) => r === true)) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeout / 1000} s (${seen.map((r) => (r === true ? 'ready' : r || 'not yet')).join('; ')})`);
     if (!(await step(host, state))) await sleep(100);
   }
 }
@@ -188,9 +192,12 @@ await run('browser: Christmas Penguins tells every colour apart by its shape', a
   // The host builds a water channel on her first turn: its buoys wear her shape.
   const ready = () => import('/js/state.js').then(({ store }) => {
     const v = store.state?.view;
-    return Boolean(v && v.round >= 2 && v.players.filter((p) => typeof p.penguin === 'number').length >= 5
-      && document.querySelectorAll('.cp-board .piece[data-colour]').length >= 6
-      && document.querySelectorAll('.cp-board .channel').length > 0);
+    if (!v) return 'no game yet';
+    const onIce = v.players.filter((p) => typeof p.penguin === 'number').length;
+    const pieces = document.querySelectorAll('.cp-board .piece[data-colour]').length;
+    const channels = document.querySelectorAll('.cp-board .channel').length;
+    return (v.round >= 2 && onIce >= 5 && pieces >= 6 && channels > 0)
+      || `round ${v.round}, ${onIce} penguins on the ice, ${pieces} coloured pieces, ${channels} channels${store.state.over ? ', game over' : ''}`;
   });
   await playUntil(host.page, [host.page, opa.page], 'the second round with every penguin on the ice and a channel', ready, cpStep);
 
