@@ -123,7 +123,7 @@ export function freePort() {
 export function haproxyConfig(servers) {
   const template = readFileSync(haproxyTemplate, 'utf8');
   const lines = servers.map(({ id, port }) => `    server ${id} 127.0.0.1:${port} check inter 500 fall 2 rise 1`);
-  const out = template.replace(/(# servers: begin\n)[\s\S]*?(\s*# servers: end)/, (_, begin, end) => `${begin}${lines.join('\n')}\n${end.replace(/^\n/, '')}`);
+  const out = template.replace(/(^[ \t]*# servers: begin\n)[\s\S]*?(^[ \t]*# servers: end)/m, (_, begin, end) => `${begin}${lines.join('\n')}\n${end}`);
   if (out === template) throw new Error('packaging/haproxy.cfg has no "servers: begin/end" block');
   return out;
 }
