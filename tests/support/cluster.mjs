@@ -154,13 +154,16 @@ async function httpGet(port, pathname) {
 
 // The cluster. `instances`: how many (ids i1..iN); `serverArgs`: more flags for every instance;
 // `ownPostgres`: a PostgreSQL of the test's own (it may be crashed).
-export async function startCluster({ binary, instances = 3, leaseMs = 3000, renewMs = 500, serverArgs = [], ownPostgres = false } = {}) {
+// `haproxyEnv`: HAProxy's settings (packaging/haproxy.cfg's TINSEL_HAPROXY_*); its per-address
+// limits are lifted unless given (every test client comes from 127.0.0.1).
+export async function startCluster({ binary, instances = 3, leaseMs = 3000, renewMs = 500, serverArgs = [], ownPostgres = false, haproxyEnv = {} } = {}) {
   if (!binary) throw new Error('startCluster needs the tinsel-server binary (--server PATH)');
   const { haproxy } = requireTools();
   const pg = postgres({ own: ownPostgres });
   const conninfo = pg.createDatabase();
   const work = mkdtempSync(path.join(os.tmpdir(), 'tinsel-cluster-'));
   const procs = []; // every process ever started, for show()
+  active = { procs, pg };
 
   const cluster = {
     pg,
@@ -211,8 +214,13 @@ export async function startCluster({ binary, instances = 3, leaseMs = 3000, rene
   const cfgPath = path.join(work, 'haproxy.cfg');
   writeFileSync(cfgPath, haproxyConfig([...cluster.instances.values()]));
   const socket = path.join(work, 'haproxy.sock');
-  process.env.TINSEL_HAPROXY_BIND = `127.0.0.1:${cluster.port}`;
-  process.env.TINSEL_HAPROXY_SOCKET = socket;
+  Object.assign(process.env, {
+    TINSEL_HAPROXY_CONNECTIONS_PER_ADDRESS: '100000',
+    TINSEL_HAPROXY_REQUESTS_PER_ADDRESS_PER_10S: '1000000',
+    ...haproxyEnv,
+    TINSEL_HAPROXY_BIND: `127.0.0.1:${cluster.port}`,
+    TINSEL_HAPROXY_SOCKET: socket,
+  });
   cluster.haproxy = start('haproxy', haproxy, ['-db', '-f', cfgPath], { scanStderr: true });
   procs.push(cluster.haproxy);
   await waitFor(20000, 'HAProxy to listen', async () => (await httpGet(cluster.port, '/healthz'))?.status === 200);
@@ -281,11 +289,31 @@ export async function startCluster({ binary, instances = 3, leaseMs = 3000, rene
   return cluster;
 }
 
+let active = null; // the cluster being started or running, for failCluster
+
 // A test's end on failure: the error, what every process printed, everything stopped, exit 1.
-export function failCluster(e, cluster) {
+export function failCluster(e, lines = 40) {
   console.log(`FAILED: ${e?.stack || e}`);
-  if (cluster) cluster.show();
-  cluster?.stop();
+  for (const p of active?.procs ?? []) show(p, lines);
   killAll();
+  active?.pg.stop();
   process.exit(1);
+}
+
+// A cluster test's main: fn(args) with --server PATH; exit 0 when it returns, 1 with everything
+// printed when it throws, 77 when PostgreSQL or HAProxy is missing.
+export async function clusterTest(fn) {
+  const args = {};
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i += 2) args[argv[i].replace(/^--/, '')] = argv[i + 1];
+  requireTools();
+  try {
+    await fn(args);
+  } catch (e) {
+    failCluster(e);
+  }
+  killAll();
+  active?.pg.stop();
+  console.log('PASSED');
+  process.exit(0);
 }
