@@ -297,6 +297,13 @@ let active = null; // the cluster being started or running, for failCluster
 export function failCluster(e, lines = 40) {
   console.log(`FAILED: ${e?.stack || e}`);
   for (const p of active?.procs ?? []) show(p, lines);
+  // Everything each process printed, kept for a look after the test.
+  if (active?.procs.length) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tinsel-cluster-failed-'));
+    active.procs.forEach((p, i) => writeFileSync(path.join(dir, `${i}-${p.name.replace(/[^a-z0-9]+/gi, '_')}.log`),
+      `exit ${JSON.stringify(p.exit)}\n-- stdout:\n${p.lines.join('\n')}\n-- stderr:\n${p.stderr}`));
+    console.log(`every process's whole output: ${dir}`);
+  }
   killAll();
   active?.pg.stop();
   process.exit(1);
