@@ -56,7 +56,7 @@ export class Player {
     c.on('moved', (m) => this.moved.push(m));
     this.statuses = [];
     c.on('status', (st, d) => this.statuses.push([st, d.code ?? null, d.attempt ?? null, d.error?.code ?? null]));
-    c.on('disconnect', (d) => this.disconnects.push(d.code));
+    c.on('disconnect', (d) => this.disconnects.push(d.silent ? `${d.code}s` : d.code));
     c.on('duplicate', () => { this.duplicates += 1; });
     c.on('state', (state, info) => {
       // The seq at which the room's latest game started (a replay's events carry their own seq).
