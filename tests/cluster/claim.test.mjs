@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Claim race: the owner of 12 rooms is killed, and for every room two other instances are asked
-// for it at the same moment (directly, hello with ?room=CODE and join_room): exactly one of them
+// Claim race: the owner of 12 rooms is killed, and once its lease has run out, for every room two
+// other instances are asked for it at the same moment (directly, hello with ?room=CODE and join_room): exactly one of them
 // claims it and serves it (its epoch grows by exactly one), the other answers room_moved naming
 // the winner, and the database agrees.
 //
@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { TinselClient } from '../../clients/js/index.js';
-import { clusterTest, startCluster } from '../support/cluster.mjs';
+import { clusterTest, startCluster, waitFor } from '../support/cluster.mjs';
 import { within } from '../support/processes.mjs';
 
 const ROOMS = 12;
@@ -45,6 +45,9 @@ await clusterTest(async ({ server }) => {
   }
   for (const room of rooms) assert.deepEqual(await cluster.roomOwner(room), { owner: 'i1', epoch: 1 });
   await cluster.kill('i1');
+  // While its lease runs, i1 counts as alive (both would redirect to it): ask once it has run out.
+  await waitFor(20000, "i1's lease to run out", async () =>
+    (await cluster.query("SELECT lease_until < clock_timestamp() FROM instances WHERE id = 'i1'"))[0]?.[0] === 't', 50);
   const answers = await Promise.all(rooms.map((room) =>
     Promise.all(['i2', 'i3'].map((id) => ask(cluster.direct(id, `?room=${room}`), room)))));
   for (const [k, room] of rooms.entries()) {
