@@ -189,17 +189,14 @@ function askRoom(url, token, room, lastSeq) {
   });
 }
 
-// Waits until every family's room has moved on by `more` states from now.
-export async function progress(families, more, ms, what) {
-  const from = families.map((f) => f.seq);
-  await waitFor(ms, what, () => families.every((f, i) => f.seq >= from[i] + more), 200).catch(async (e) => {
-    const stuck = families.filter((f, i) => f.seq < from[i] + more)
-      .map((f) => `${f.code}: seq ${f.seq} (from ${from[families.indexOf(f)]}), statuses ${f.players.map((p) => p.client.status).join('/')}`);
-    const lost = families.filter((f, i) => f.seq < from[i] + more).flatMap((f) => f.players.filter((p) => p.client.status !== 'online'))
+// For a failure: the clients of `families` that are not online, and what the database and every
+// live instance answer about their rooms (also to such a client's token).
+async function diagnose(families) {
+    const lost = families.flatMap((f) => f.players.filter((p) => p.client.status !== 'online'))
       .map((p) => `${p.name}: ${p.client.status}, welcomes ${JSON.stringify(p.welcomes)}, closes ${JSON.stringify(p.disconnects.slice(-8))}, moved ${JSON.stringify(p.moved.slice(-3))}, next ${p.client.connectUrl?.()}, statuses ${JSON.stringify(p.statuses.slice(-6))}`);
     // What the database and every live instance say about the stuck rooms.
     const asked = [];
-    for (const f of families.filter((f, i) => f.seq < from[i] + more).slice(0, 3)) {
+    for (const f of families.filter((g) => g.players.some((p) => p.client.status !== 'online')).slice(0, 3)) {
       const cluster = f.cluster;
       asked.push(`${f.code}: database ${JSON.stringify(await cluster.roomOwner(f.code))}, instances ${JSON.stringify(await cluster.query('SELECT id, incarnation, lease_until > clock_timestamp(), draining FROM instances ORDER BY id').catch((x) => x.message))}`);
       for (const [id, inst] of cluster.instances) {
@@ -209,6 +206,16 @@ export async function progress(families, more, ms, what) {
         if (p) asked.push(`  ${id} answers ${p.name}'s hello with token and join_room last_seq ${p.lastSeq}: ${JSON.stringify(await askRoom(cluster.direct(id, `?room=${f.code}`), p.token, f.code, p.lastSeq)).slice(0, 400)}`);
       }
     }
+  return { lost, asked };
+}
+
+// Waits until every family's room has moved on by `more` states from now.
+export async function progress(families, more, ms, what) {
+  const from = families.map((f) => f.seq);
+  await waitFor(ms, what, () => families.every((f, i) => f.seq >= from[i] + more), 200).catch(async (e) => {
+    const stuck = families.filter((f, i) => f.seq < from[i] + more)
+      .map((f) => `${f.code}: seq ${f.seq} (from ${from[families.indexOf(f)]}), statuses ${f.players.map((p) => p.client.status).join('/')}`);
+    const { lost, asked } = await diagnose(families.filter((f, i) => f.seq < from[i] + more));
     throw new Error(`${e.message}; stuck: ${stuck.slice(0, 8).join('; ')}\n${lost.slice(0, 6).join('\n')}\n${asked.join('\n')}`);
   });
 }
@@ -315,7 +322,10 @@ export async function settle(families) {
 // (the database's), and the same one for all of them.
 export async function checkMoved(cluster, families, victim, ms = 60000) {
   await waitFor(ms, 'every client of the moved rooms to be online again', () =>
-    families.every((f) => f.players.every((p) => p.client.status === 'online' && p.client.room?.code === f.code)));
+    families.every((f) => f.players.every((p) => p.client.status === 'online' && p.client.room?.code === f.code))).catch(async (e) => {
+    const { lost, asked } = await diagnose(families);
+    throw new Error(`${e.message}\n${lost.slice(0, 6).join('\n')}\n${asked.join('\n')}`);
+  });
   for (const f of families) {
     const now = await cluster.roomOwner(f.code);
     assert.ok(now.owner && now.owner !== victim, `${f.code} is owned by ${now.owner} after ${victim} left`);
