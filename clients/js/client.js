@@ -367,7 +367,12 @@ export class TinselClient {
       this.retryTimer = setTimeout(() => this.open(), delay);
       return;
     }
-    // Past maxHops: ordinary backoff, to /ws?room=CODE (hopUrl stays null).
+    // Past maxHops: ordinary backoff, to /ws?room=CODE (hopUrl stays null). After that pause a
+    // room_moved is followed again: while a dead owner's lease runs, the other instances rightly
+    // send a client to it, and 5 quick hops can be spent before the room is claimed; the hash of
+    // /ws?room= may then keep reaching an instance that is not the new owner, whose room_moved
+    // must not be ignored forever.
+    if (moved || code === 4002) this.hops = 0;
     // 1012: the server is restarting and rooms survive it; the first try waits a little longer.
     if (code === 1012) this.restarting = true;
     this.retries += 1;
