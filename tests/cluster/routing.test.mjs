@@ -103,7 +103,9 @@ await clusterTest(async ({ server }) => {
   await cluster.kill(victim);
   // Every client reconnects by itself (the dead connections) to /ws?room=CODE.
   await checkMoved(cluster, theirs, victim);
-  // Asking for the dead instance by name reaches the room's successor too.
+  // Asking for the dead instance by name reaches the room's successor too (within one redirect),
+  // once HAProxy has marked it down (before that, /i/<dead>/ws is refused and redispatched).
+  await cluster.waitServerState(victim, 'DOWN');
   for (const f of theirs) {
     const late = new TinselClient({ url: `${base}/i/${victim}/ws`, room: f.code, name: 'Spät', WebSocket });
     const hops = [];
@@ -111,7 +113,8 @@ await clusterTest(async ({ server }) => {
     await late.connect();
     await late.joinRoom(f.code, { as: 'spectator' });
     assert.equal(late.welcome.server.instance, f.players[0].instance);
-    assert.equal(hops.length, 0, `/i/${victim}/ws?room=${f.code} went straight to the successor`);
+    // The hash's pick claimed it, or (when another instance's sweeper was first) redirects once.
+    assert.ok(hops.length <= 1, `/i/${victim}/ws?room=${f.code} reached the successor in ${hops.length} hops`);
     late.close();
   }
   console.log(`ok: with ${victim} killed, the clients of its ${theirs.length} rooms each reach one successor`);
