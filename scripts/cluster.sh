@@ -71,7 +71,9 @@ stop_all() {
   "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdata" -m fast stop >/dev/null 2>&1 || true
   echo "cluster.sh: stopped. The database stays in $dir (rooms come back with the next start)."
 }
-trap stop_all INT TERM EXIT
+trap stop_all EXIT
+trap 'stop_all; exit 130' INT
+trap 'stop_all; exit 143' TERM
 
 if [[ ! -f "$pgdata/PG_VERSION" ]]; then
   echo "cluster.sh: a new PostgreSQL in $pgdata"
@@ -122,5 +124,18 @@ done
 echo
 echo "Tinsel cluster: $instances instances on one PostgreSQL, behind HAProxy. Open http://localhost:$port/"
 echo "  HAProxy's runtime API: $dir/haproxy.sock; logs in $dir/logs/. Ctrl-C stops everything."
-wait -n "${pids[@]}" || true
-echo "cluster.sh: a process stopped unexpectedly; see $dir/logs/" >&2
+# An instance that stops (kill -9 it to watch a takeover) is only reported: its rooms move to the
+# others. The cluster ends with Ctrl-C, or when HAProxy stops.
+haproxy_pid=${pids[-1]}
+declare -A reported=()
+while kill -0 "$haproxy_pid" 2>/dev/null; do
+  for k in $(seq 1 "$instances"); do
+    pid=${pids[k-1]}
+    if [[ -z "${reported[$k]:-}" ]] && ! kill -0 "$pid" 2>/dev/null; then
+      reported[$k]=1
+      echo "cluster.sh: instance i$k stopped; its rooms move to the other instances (log: $dir/logs/i$k.log)"
+    fi
+  done
+  sleep 1
+done
+echo "cluster.sh: HAProxy stopped; see $dir/logs/haproxy.log" >&2
