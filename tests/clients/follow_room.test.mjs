@@ -9,14 +9,16 @@
 //  - a client that learned an /i/<id>/ path from a redirect does not reuse it after a drop (a TCP
 //    proxy cuts its connection mid-game): it reconnects to its base URL with ?room=CODE, follows
 //    the redirect again and takes its seat back with last_seq, every state in order and every
-//    event once (as a spectator on the owner saw them).
+//    event once (as a spectator on the owner saw them);
+//  - tinsel-bot (--join CODE, watching) asked at the wrong instance puts the room in its URL, is
+//    redirected, follows and watches the game to its end.
 //
-//   node follow_room.test.mjs --server PATH
+//   node follow_room.test.mjs --server PATH --bot PATH
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { TinselClient, maxHops, sendable } from '../../clients/js/index.js';
 import { clusterTest, startCluster, waitFor } from '../support/cluster.mjs';
-import { within } from '../support/processes.mjs';
+import { start, within } from '../support/processes.mjs';
 import { startProxy } from '../support/proxy.mjs';
 
 function until(client, type, test = () => true) {
@@ -43,7 +45,7 @@ function recordingWebSocket(urls) {
 const plain = (events) => events.map(({ seq, ...rest }) => JSON.stringify(rest));
 const pathOf = (url) => { const u = new URL(url); return u.pathname + u.search; };
 
-await clusterTest(async ({ server }) => {
+await clusterTest(async ({ server, bot }) => {
   const cluster = await startCluster({ binary: server, instances: 2 });
   const haproxy = `ws://127.0.0.1:${cluster.port}`;
 
@@ -111,6 +113,15 @@ await clusterTest(async ({ server }) => {
   await tom.joinRoom(room, { as: 'spectator' });
   assert.equal(tom.welcome.server.instance, 'i1', '/ws?room= reaches the owner');
 
+  // The reference bot watches, asked at i2 with the room in its URL: one redirect to i1.
+  const watcher = start('tinsel-bot', bot, ['--url', `${haproxy}/i/i2/ws`, '--name', 'Botty', '--join', room.toLowerCase(), '--spectate', '--verbose']);
+  cluster.procs.push(watcher);
+  await within(30000, watcher.line(new RegExp(`^room ${room}$`)), 'the bot to join');
+  assert.match(watcher.stderr, new RegExp(`connecting to ws://[^ ]+/i/i2/ws\\?room=${room}`), 'the bot put the room in its URL');
+  assert.match(watcher.stderr, /room_moved/, 'the bot was redirected');
+  assert.match(watcher.stderr, /the room moved to another server; following it in \d+ ms \(hop 1\)/);
+  assert.match(watcher.stderr, new RegExp(`connecting to ws://[^ ]+/i/i1/ws\\?room=${room}`), 'the bot followed the ws path');
+
   const play = (c) => c.on('state', (state) => {
     if (state.over || !state.prompt?.seats.includes(state.seat)) return;
     const legal = sendable(state.legal);
@@ -141,6 +152,9 @@ await clusterTest(async ({ server }) => {
     last = state.seq;
   }
   assert.deepEqual(plain(delivered.flatMap(([s]) => s.events)), plain(watched), 'Anna saw every event once, as the spectator did');
+  const botExit = await within(60000, watcher.exited, 'the bot to leave after the game');
+  assert.equal(botExit.code, 0, `the bot watched the game to its end (exit ${JSON.stringify(botExit)})`);
+  console.log('ok: tinsel-bot followed the redirect and watched the game to its end');
   console.log(`ok: after a cut Anna reconnected to /i/i2/ws?room=${room}, hopped to i1 again and resumed: ${delivered.length} states to seq ${last}, no gap`);
   for (const c of [ann, tom, host]) c.close();
   net.close();
