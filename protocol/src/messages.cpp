@@ -322,6 +322,7 @@ constexpr message_type message_types[] = {
     {"skip", parse_about_seat<skip_msg>},
     {"close_room", parse_bare<close_room_msg>},
     {"full_view", parse_bare<full_view_msg>},
+    {"ping", parse_bare<ping_msg>},
 };
 
 // The frame as a JSON document: within the frame limit, without a byte order mark, within the

@@ -22,6 +22,15 @@ std::string make_error(const json& id, std::string_view code, std::string_view m
   return dump(j);
 }
 
+std::string make_room_moved(const json& id, std::string_view room, std::string_view instance) {
+  const std::string ws = instance.empty() ? "/ws?room=" + std::string(room) : "/i/" + std::string(instance) + "/ws?room=" + std::string(room);
+  json j = {{"type", "error"}, {"code", "room_moved"},
+            {"message", "this room is now served by another server; connect to ws and resume"},
+            {"room", room}, {"instance", instance.empty() ? json(nullptr) : json(instance)}, {"ws", ws}};
+  if (!id.is_null()) j["id"] = id;
+  return dump(j);
+}
+
 std::string make_welcome(const welcome_fields& w) {
   return dump({{"type", "welcome"},
                {"protocol", protocol_version},
@@ -30,7 +39,8 @@ std::string make_welcome(const welcome_fields& w) {
                {"token", w.token},
                {"resumed", w.resumed},
                {"room", w.room ? json(*w.room) : json(nullptr)},
-               {"server", {{"name", "tinsel"}, {"version", w.server_version}}},
+               {"server", {{"name", "tinsel"}, {"version", w.server_version},
+                           {"instance", w.instance.empty() ? json(nullptr) : json(w.instance)}}},
                {"games", w.games}});
 }
 

@@ -23,13 +23,16 @@ namespace net = boost::asio;
 
 std::unique_ptr<storage::journal> server_state::open_journal(const config& cfg, std::string& status) {
   status = "off";
-  const auto d = cfg.durability == "power" ? storage::durability::power : storage::durability::process;
+  // Cluster mode commits with synchronous_commit on: the database can crash on its own, and a
+  // room's next owner reads what it committed (CLUSTER.md, "Durability").
+  const auto d = cfg.durability == "power" || !cfg.instance.empty() ? storage::durability::power : storage::durability::process;
   if (cfg.journal == "postgres") {
     // A database that was asked for and cannot be used stops the start (the caller's one line):
     // unlike a data folder, nothing here is the server's own to fall back on.
     auto j = storage::open_postgres_journal(cfg.postgres, d, cfg.keep_records_days);
     status = "postgres";
-    spdlog::info("journal open postgres=\"{}\" durability={}", storage::postgres_target(cfg.postgres), cfg.durability);
+    spdlog::info("journal open postgres=\"{}\" durability={}", storage::postgres_target(cfg.postgres),
+                 d == storage::durability::power ? "power" : "process");
     return j;
   }
   if (cfg.journal != "sqlite") {
@@ -60,6 +63,7 @@ struct server::impl {
         drain_timer(pool.main()) {}
 
   void begin_shutdown();
+  void drain_cluster();
   void start_metrics();
   void drain(std::chrono::steady_clock::time_point deadline);
 
@@ -69,6 +73,7 @@ struct server::impl {
   std::shared_ptr<metrics_listener> metrics_accept;  // null: --metrics-bind off
   net::signal_set signals;
   net::steady_timer drain_timer;
+  std::thread drainer;  // cluster mode's drain (its database work)
 };
 
 void server::impl::begin_shutdown() {
@@ -77,6 +82,7 @@ void server::impl::begin_shutdown() {
   if (accept) accept->stop();
   if (metrics_accept) metrics_accept->stop();
   signals.cancel();
+  if (state->cluster) return drain_cluster();
   // With a journal the rooms come back: clients are told the server restarts (1012) and reconnect.
   const bool durable = state->journal != nullptr;
   state->for_each_session([durable](const std::shared_ptr<ws_session>& s) {
@@ -85,6 +91,30 @@ void server::impl::begin_shutdown() {
   });
   state->rooms.close_all();
   drain(std::chrono::steady_clock::now() + state->cfg.shutdown_grace);
+}
+
+// Cluster mode's SIGTERM: /healthz says 503 and new rooms are refused (stopping); each room, after
+// its write in flight, tells its members room_moved and leaves; the journal writes what is queued
+// and releases the rooms in the database, so that the next instance claims them at once; then the
+// lease ends and the process exits 0. The database work runs on a thread of its own.
+void server::impl::drain_cluster() {
+  const auto started = std::chrono::steady_clock::now();
+  state->cluster->set_draining();
+  state->rooms.drop_all();
+  drainer = std::thread([this, started] {
+    // The rooms leave on their strands (each after its write in flight): wait for them, bounded.
+    const auto deadline = std::chrono::steady_clock::now() + state->cfg.shutdown_grace;
+    while (state->rooms.size() > 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const bool released = state->journal->release_all();
+    state->cluster->stop(true);
+    spdlog::info("drained released={} ms={}", released,
+                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count());
+    net::post(pool.main(), [this] {
+      state->for_each_session([](const std::shared_ptr<ws_session>& s) { s->close_with(close_code::service_restart, "server restarting"); });
+      drain(std::chrono::steady_clock::now() + state->cfg.shutdown_grace);
+    });
+  });
 }
 
 // Waits for the sessions to finish their close handshakes, then stops the I/O threads.
@@ -151,9 +181,27 @@ std::uint16_t server::start() {
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error("cannot listen on " + cfg.bind + ":" + std::to_string(cfg.port) + ": " + e.code().message());
   }
-  impl_->state->rooms.recover(impl_->state->players);
+  auto& state = *impl_->state;
+  if (!cfg.instance.empty()) {
+    // Cluster mode: no room is recovered at start; each is claimed by whichever instance is asked
+    // for it first, or by a sweep (rooms with bots or timers go on with nobody connected).
+    state.cluster = std::make_unique<cluster_lease>(cfg.postgres, cfg.instance, cfg.lease, cfg.renew, *state.journal);
+    state.rooms.set_cluster(state.cluster.get());
+  }
+  state.rooms.recover(state.players);
   impl_->accept->run();
   impl_->start_metrics();
+  if (state.cluster) {
+    auto* s = impl_->state.get();
+    state.cluster->start({[s] { s->rooms.drop_all(); },
+                          [s](const std::vector<std::string>& codes) {
+                            for (const auto& code : codes) {
+                              if (s->stopping) return;
+                              s->rooms.adopt(code, s->players);
+                            }
+                          }});
+    spdlog::info("cluster mode instance={} lease_ms={} renew_ms={}", cfg.instance, cfg.lease.count(), cfg.renew.count());
+  }
   if (cfg.handle_signals) {
     impl_->signals.add(SIGINT);
     impl_->signals.add(SIGTERM);
@@ -174,6 +222,8 @@ void server::shutdown() {
 
 void server::wait() {
   impl_->pool.join();
+  if (impl_->drainer.joinable()) impl_->drainer.join();
+  if (impl_->state->cluster) impl_->state->cluster->stop(false);
   if (impl_->state->journal) impl_->state->journal->close();
 }
 

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "tinsel/server/config.hpp"
+#include "cluster/lease.hpp"
 #include "limits/address_limits.hpp"
 #include "limits/connection_limits.hpp"
 #include "limits/log_throttle.hpp"
@@ -51,6 +52,7 @@ struct server_state {
   std::unique_ptr<storage::journal> journal;
   lobby rooms;
   identities players;
+  std::unique_ptr<cluster_lease> cluster;  // cluster mode (--instance); null outside it
   static_files files;  // the browser client's files, in memory (gzip, ETag)
   std::atomic<bool> stopping{false};
 

@@ -232,6 +232,13 @@ TEST_CASE("set_game names a game and takes options like create_room", "[protocol
   CHECK(code_of(R"({"type":"set_game","game":"unterm_baum","options":[]})") == "invalid_field");
 }
 
+TEST_CASE("ping is a bare request", "[protocol]") {
+  auto r = parse(R"({"type":"ping","id":9})");
+  REQUIRE(r.ok);
+  CHECK(r.ok->id == 9);
+  CHECK(std::holds_alternative<ping_msg>(r.ok->message));
+}
+
 TEST_CASE("full_view is a bare request", "[protocol]") {
   auto r = parse(R"({"type":"full_view","id":4})");
   REQUIRE(r.ok);

@@ -18,6 +18,7 @@
 #include "net/invite_page.hpp"
 #include "net/record_cache.hpp"
 #include "net/static_files.hpp"
+#include "tinsel/protocol/messages.hpp"
 
 namespace tinsel::server {
 
@@ -283,7 +284,7 @@ std::optional<http_answer> refuse_request(const http_request& req, const http_co
 
 // A WebSocket upgrade: only of /ws, only from an allowed Origin, never while the server stops.
 http_answer route_upgrade(const http_request& req, const http_context& ctx, std::string_view target, bool keep_alive) {
-  if (target != "/ws" && !target.starts_with("/ws?")) return text(404, "WebSocket endpoint is /ws\n", keep_alive);
+  if (!websocket_path(target)) return text(404, "WebSocket endpoint is /ws\n", keep_alive);
   if (req.count(http::field::origin) > 0) {
     const std::string_view origin = req[http::field::origin];
     if (req.count(http::field::origin) > 1 || !origin_allowed(origin, req[http::field::host], ctx.cfg)) {
@@ -301,18 +302,46 @@ http_answer route_upgrade(const http_request& req, const http_context& ctx, std:
 
 // GET /healthz (docs/operations.md, "Health").
 http_answer route_health(const http_context& ctx, bool keep_alive, bool head) {
-  nlohmann::json j = {{"status", ctx.stopping ? "stopping" : "ok"},
+  // Cluster mode: an instance past its lease serves no room; HAProxy takes it out of rotation.
+  const bool lapsed = !ctx.instance.empty() && !ctx.lease_valid;
+  nlohmann::json j = {{"status", ctx.stopping ? "stopping" : lapsed ? "lease_lapsed" : "ok"},
                       {"rooms", ctx.rooms},
                       {"connections", ctx.connections},
                       {"journal", ctx.journal},
-                      {"version", version_string()}};
-  auto a = text(ctx.stopping ? 503 : 200, j.dump() + "\n", keep_alive);
+                      {"version", version_string()},
+                      {"instance", ctx.instance.empty() ? nlohmann::json(nullptr) : nlohmann::json(ctx.instance)}};
+  auto a = text(ctx.stopping || lapsed ? 503 : 200, j.dump() + "\n", keep_alive);
   a.content_type = "application/json";
   a.head = head;
   return a;
 }
 
 }  // namespace
+
+bool websocket_path(std::string_view target) {
+  const auto path = target.substr(0, target.find('?'));
+  if (path == "/ws") return true;
+  if (!path.starts_with("/i/") || !path.ends_with("/ws")) return false;
+  const auto id = path.substr(3, path.size() - 6);
+  return !id.empty() && id.size() <= 16 && id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") == std::string_view::npos;
+}
+
+std::string room_param(std::string_view target) {
+  const auto q = target.find('?');
+  if (q == std::string_view::npos) return {};
+  auto query = target.substr(q + 1);
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const auto part = query.substr(0, amp);
+    if (part.starts_with("room=")) {
+      auto code = protocol::normalize_room_code(part.substr(5));
+      return code ? *code : std::string();
+    }
+    if (amp == std::string_view::npos) break;
+    query = query.substr(amp + 1);
+  }
+  return {};
+}
 
 http_answer route_http(const http_request& req, const http_context& ctx) {
   if (auto refused = refuse_request(req, ctx)) return std::move(*refused);

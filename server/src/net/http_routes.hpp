@@ -47,6 +47,8 @@ struct http_context {
   std::size_t rooms = 0;        // for /healthz
   std::size_t connections = 0;  // for /healthz
   std::string_view journal = "off";  // for /healthz: sqlite, failing, off or unavailable
+  std::string_view instance = {};    // for /healthz: cluster mode's instance id (empty outside)
+  bool lease_valid = true;           // cluster mode: whether this instance may serve rooms now
   // A finished game's record by id (GET /records/<id>), as compact JSON text; null when there is none.
   std::function<std::optional<std::string>(const std::string& id)> find_record = nullptr;
   // The static files in memory (gzip, ETag); null: files are streamed from disk as they are.
@@ -95,6 +97,12 @@ http_answer answer_bytes(std::string_view bytes, const http_context& ctx);
 
 // Whether Accept-Encoding allows gzip: listed (or "*") and not with q=0.
 bool accepts_gzip(std::string_view accept_encoding);
+
+// The WebSocket endpoints: /ws and (cluster mode routing, docs/protocol.md) /i/<instance>/ws, any
+// instance id of 1 to 16 of a-z and 0-9; both with an optional query.
+bool websocket_path(std::string_view target);
+// The room a WebSocket URL names (`?room=CODE`, normalized like join_room's), or empty.
+std::string room_param(std::string_view target);
 
 // Whether the server answers to `host` (the Host header): the loopback names, IP address
 // literals, and --server-name; any port. Other names are what a DNS rebinding attack sends.

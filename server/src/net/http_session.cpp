@@ -1,5 +1,7 @@
 #include "net/http_session.hpp"
 
+#include "cluster/lease.hpp"
+
 #include <boost/asio/dispatch.hpp>
 #include <spdlog/spdlog.h>
 
@@ -69,6 +71,10 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
   ctx.rooms = state_->rooms.size();
   ctx.connections = state_->session_count();
   ctx.journal = state_->journal_status;
+  if (auto* c = state_->rooms.cluster()) {
+    ctx.instance = c->id();
+    ctx.lease_valid = c->valid();
+  }
   if (state_->journal && !state_->journal->writable()) ctx.journal = "failing";  // rooms refuse what they would save
   ctx.files = &state_->files;
   ctx.limits = &state_->limits;

@@ -1,5 +1,7 @@
 #include "net/ws_session.hpp"
 
+#include "net/http_routes.hpp"
+
 #include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/recycling_allocator.hpp>
@@ -82,6 +84,7 @@ void ws_session::run(beast::http::request<beast::http::string_body> upgrade) {
     pmd.msg_size_threshold = 256;  // smaller frames (an `ok`) are not worth compressing
     ws_.set_option(pmd);
   }
+  requests_.set_room_hint(room_param(upgrade.target()));
   state_->add_session(id_, weak_from_this());
   ws_.async_accept(upgrade, beast::bind_front_handler(&ws_session::on_accept, shared_from_this()));
 }

@@ -191,6 +191,15 @@ std::vector<flag> storage_flags() {
        }},
       {"postgres", "TINSEL_POSTGRES", "libpq connection string of the journal's database with --journal postgres, like 'host=/run/postgresql dbname=tinsel' or postgresql://tinsel@db/tinsel (a password is better in ~/.pgpass or PGPASSWORD); the server creates or migrates its tables at start",
        [](config& c, const std::string& v) { c.postgres = v; return !v.empty(); }},
+      {"instance", "TINSEL_INSTANCE", "cluster mode: this instance's id (1 to 16 of a-z and 0-9, unique among the instances sharing the --postgres database; needs --journal postgres). Rooms then move between instances (docs/operations.md, \"Cluster mode\")",
+       [](config& c, const std::string& v) {
+         c.instance = v;
+         return !v.empty() && v.size() <= 16 && v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") == std::string::npos;
+       }},
+      {"lease-ms", "TINSEL_LEASE_MS", "cluster mode: how long one renewal keeps this instance's rooms its own, in ms (default 6000); past it another instance takes them over",
+       [](config& c, const std::string& v) { return parse_ms(v, c.lease) && c.lease.count() >= 200; }},
+      {"renew-ms", "TINSEL_RENEW_MS", "cluster mode: how often the lease is renewed, in ms (default 1000; well under --lease-ms)",
+       [](config& c, const std::string& v) { return parse_ms(v, c.renew) && c.renew.count() >= 50; }},
       {"data-dir", "TINSEL_DATA_DIR", "folder of the journal database, created if missing (default: data, in the working directory)",
        [](config& c, const std::string& v) { c.data_dir = v; return !v.empty(); }},
       {"deflate", "TINSEL_DEFLATE", "on or off (the default): compress WebSocket frames for clients that offer permessage-deflate",
@@ -413,6 +422,10 @@ parsed_args parse_args(const std::vector<std::string>& args, const char* (*geten
 std::optional<std::string> conflicting_settings(const config& c) {
   if (c.journal == "postgres" && c.postgres.empty())
     return "--journal postgres needs --postgres CONNINFO (or TINSEL_POSTGRES): the libpq connection string of its database";
+  if (!c.instance.empty() && c.journal != "postgres")
+    return "--instance (cluster mode) needs --journal postgres and --postgres CONNINFO: the instances share that database";
+  if (!c.instance.empty() && c.renew * 3 > c.lease)
+    return "--renew-ms must be at most a third of --lease-ms, so that a lease survives a late renewal";
   const auto sec = [](std::chrono::milliseconds ms) { return std::to_string(ms.count() / 1000) + " s"; };
   // A player's token is known for the reconnection grace after its last connection closed (the
   // server forgets the identity then). A seat or host role kept for a disconnected player longer

@@ -162,6 +162,25 @@ std::string metrics_registry::render(const metrics_gauges& g) const {
   w.sample("tinsel_storage_refused_total", {}, storage_refusals_.value());
   w.header("tinsel_room_rebuilds_total", "counter", "Rooms rebuilt from their journal after a write that failed.");
   w.sample("tinsel_room_rebuilds_total", {}, room_rebuilds_.value());
+  {
+    w.header("tinsel_journal_commit_seconds", "histogram", "Time of one journal transaction (PostgreSQL journal): every batch queued meanwhile, committed.");
+    const auto counts = commit_seconds_.counts();
+    std::uint64_t cumulative = 0;
+    for (std::size_t i = 0; i < histogram::buckets.size(); ++i) {
+      cumulative += counts[i];
+      w.sample("tinsel_journal_commit_seconds_bucket", {{"le", histogram::buckets[i].le}}, cumulative);
+    }
+    cumulative += counts.back();
+    w.sample("tinsel_journal_commit_seconds_bucket", {{"le", "+Inf"}}, cumulative);
+    w.sample("tinsel_journal_commit_seconds_sum", {}, seconds(commit_seconds_.sum()));
+    w.sample("tinsel_journal_commit_seconds_count", {}, cumulative);
+  }
+  w.header("tinsel_lease_lapses_total", "counter", "Cluster mode: times this instance's lease lapsed or was tombstoned, and its rooms left it.");
+  w.sample("tinsel_lease_lapses_total", {}, lease_lapses_.value());
+  w.header("tinsel_room_takeovers_total", "counter", "Cluster mode: rooms this instance claimed from an owner that died, drained or lapsed.");
+  w.sample("tinsel_room_takeovers_total", {}, takeovers_.value());
+  w.header("tinsel_journal_fenced_total", "counter", "Cluster mode: journal batches refused because another instance owns the room now.");
+  w.sample("tinsel_journal_fenced_total", {}, fenced_batches_.value());
 
   w.raw() += render_process_metrics();
   return w.take();

@@ -137,6 +137,11 @@ class metrics_registry {
   void journal_failed() { journal_failures_.inc(); }
   void storage_refused() { storage_refusals_.inc(); }
   void room_rebuilt() { room_rebuilds_.inc(); }
+  // Cluster mode.
+  void lease_lapsed() { lease_lapses_.inc(); }
+  void room_taken_over() { takeovers_.inc(); }
+  void journal_fenced() { fenced_batches_.inc(); }
+  void journal_commit(long long us) { commit_seconds_.observe(std::chrono::microseconds(us)); }
 
   // The whole exposition: our series, the gauges, then the standard process_* metrics.
   std::string render(const metrics_gauges& g) const;
@@ -153,6 +158,10 @@ class metrics_registry {
   counter journal_failures_;
   counter storage_refusals_;
   counter room_rebuilds_;
+  counter lease_lapses_;
+  counter takeovers_;
+  counter fenced_batches_;
+  histogram commit_seconds_;
 };
 
 // The process's registry.

@@ -81,6 +81,12 @@ void commit_queue::after_write(bool ok, std::vector<outgoing> out, const pptr& s
 // it goes out; the sender is refused, and the room goes back to what its journal holds.
 void commit_queue::committed(bool ok, std::vector<outgoing> out, const pptr& sender, const json& id) {
   if (!ok && hooks_.closed()) return;  // the server is stopping
+  if (!ok && journal_ && journal_->lost(code_)) {
+    // Fenced: another instance owns the room now. Nothing of this operation went out; the room
+    // leaves this instance (its members follow it), and never reloads itself here.
+    spdlog::info("room moved: a write was fenced, another instance owns it room={}", code_);
+    return hooks_.moved();
+  }
   if (!ok) {
     // The journal said so once (journal write failed); this is one room's part of it.
     spdlog::debug("journal write failed, operation refused room={}", code_);

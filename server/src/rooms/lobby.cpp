@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cluster/lease.hpp"
+#include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 
 namespace tinsel::server {
@@ -16,8 +18,33 @@ std::shared_ptr<room> lobby::make_room(const std::string& code, const engine::ga
                                 journal_, recovered);
 }
 
+std::shared_ptr<room> lobby::rebuild(const storage::stored_room& sr, identities& ids) {
+  std::string why;
+  const engine::game_info* game = nullptr;
+  if (!sr.records.empty() && sr.records.front().is_object() && sr.records.front().value("kind", "") == "created")
+    game = engine::builtin_games().find(sr.records.front().value("game", ""));
+  std::shared_ptr<room> r;
+  if (!game) {
+    why = "no creation record naming a known game";
+  } else {
+    r = make_room(sr.code, *game, sr.records.front().value("options", nlohmann::json::object()), true);
+    if (!r->restore(sr.records, why)) r.reset();
+  }
+  if (!r) {
+    spdlog::error("room set aside: its journal does not replay room={} reason=\"{}\"", sr.code, why);
+    journal_->set_aside(sr.code, why);
+    std::lock_guard lock(mutex_);
+    set_aside_.insert(sr.code);
+    return nullptr;
+  }
+  for (const auto& who : r->seated_identities()) ids.restore(who.player_id, who.name, who.token_hash, sr.code);
+  r->resume_after_restart();
+  return r;
+}
+
 std::size_t lobby::recover(identities& ids) {
-  if (!journal_) return 0;
+  // Cluster mode: rooms are claimed one by one (adopt) by whichever instance is asked first.
+  if (!journal_ || cluster_) return 0;
   const auto started = std::chrono::steady_clock::now();
   std::vector<storage::stored_room> stored;
   try {
@@ -30,25 +57,8 @@ std::size_t lobby::recover(identities& ids) {
   }
   std::size_t recovered = 0;
   for (auto& sr : stored) {
-    std::string why;
-    const engine::game_info* game = nullptr;
-    if (!sr.records.empty() && sr.records.front().is_object() && sr.records.front().value("kind", "") == "created")
-      game = engine::builtin_games().find(sr.records.front().value("game", ""));
-    std::shared_ptr<room> r;
-    if (!game) {
-      why = "no creation record naming a known game";
-    } else {
-      r = make_room(sr.code, *game, sr.records.front().value("options", nlohmann::json::object()), true);
-      if (!r->restore(sr.records, why)) r.reset();
-    }
-    if (!r) {
-      spdlog::error("room set aside: its journal does not replay room={} reason=\"{}\"", sr.code, why);
-      journal_->set_aside(sr.code, why);
-      set_aside_.insert(sr.code);
-      continue;
-    }
-    for (const auto& who : r->seated_identities()) ids.restore(who.player_id, who.name, who.token_hash, sr.code);
-    r->resume_after_restart();
+    auto r = rebuild(sr, ids);
+    if (!r) continue;
     std::lock_guard lock(mutex_);
     rooms_.emplace(sr.code, entry{r, ""});
     ++recovered;
@@ -56,6 +66,58 @@ std::size_t lobby::recover(identities& ids) {
   spdlog::info("rooms recovered rooms={} set_aside={} ms={}", recovered, stored.size() - recovered,
                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count());
   return recovered;
+}
+
+std::shared_ptr<room> lobby::adopt(const std::string& code, identities& ids) {
+  std::lock_guard one(adopt_mutex_);
+  if (auto r = find(code)) return r;
+  auto stored = journal_->claim(code);
+  if (!stored) return nullptr;
+  const auto started = std::chrono::steady_clock::now();
+  auto r = rebuild(*stored, ids);
+  if (!r) return nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    rooms_.emplace(code, entry{r, ""});
+  }
+  metrics().room_taken_over();
+  spdlog::info("room taken over room={} records={} ms={}", code, stored->records.size(),
+               std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count());
+  return r;
+}
+
+lobby::routed lobby::route(const std::string& code, identities& ids) {
+  if (auto r = find(code)) return {r};
+  if (!cluster_) return {};
+  const auto where = cluster_->locate(code);
+  using kind = cluster_lease::whereabouts::kind;
+  switch (where.what) {
+    case kind::none:
+      return {};
+    case kind::elsewhere:
+      return {nullptr, true, where.instance};
+    case kind::unknown:
+      return {nullptr, true, {}};  // the database cannot say: try again (through the proxy)
+    case kind::here:
+    case kind::orphaned:
+      break;
+  }
+  if (auto r = adopt(code, ids)) return {r};
+  // Another instance claimed it first: ask once more where.
+  const auto again = cluster_->locate(code);
+  if (again.what == kind::elsewhere) return {nullptr, true, again.instance};
+  if (again.what == kind::none) return {};
+  return {nullptr, true, {}};
+}
+
+void lobby::drop_all() {
+  std::vector<std::shared_ptr<room>> all;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [code, e] : rooms_) all.push_back(e.r);
+  }
+  // Each room tells its members and then asks to be removed (on_expired), on its own strand.
+  for (auto& r : all) r->moved();
 }
 
 bool lobby::set_aside(const std::string& code) const {
@@ -68,16 +130,38 @@ lobby::created lobby::create(const engine::game_info& game, nlohmann::json optio
     spdlog::debug("room refused: too many rooms client={}", creator);
     return {nullptr, std::move(no)};
   }
-  std::lock_guard lock(mutex_);
   std::string code;
-  do {
-    code = new_room_code();
-  } while (rooms_.count(code) || used_codes_.count(code));
-  if (journal_) used_codes_.insert(code);
+  if (cluster_) {
+    // The code is taken in the database first: unique across every instance.
+    for (int tries = 0;; ++tries) {
+      code = fresh_code();
+      if (journal_->claim_code(code)) break;
+      if (tries == 8 || !journal_->writable()) {
+        limits_.room_closed(creator);
+        return {nullptr, std::nullopt, true};
+      }
+    }
+  }
+  std::lock_guard lock(mutex_);
+  if (!cluster_) {
+    do {
+      code = new_room_code();
+    } while (rooms_.count(code) || used_codes_.count(code));
+    if (journal_) used_codes_.insert(code);
+  }
   auto r = make_room(code, game, std::move(options), false);
   rooms_.emplace(code, entry{r, creator});
   spdlog::info("room created room={} game={} rooms={}", code, game.id, rooms_.size());
   return {r, std::nullopt};
+}
+
+std::string lobby::fresh_code() {
+  std::lock_guard lock(mutex_);
+  std::string code;
+  do {
+    code = new_room_code();
+  } while (rooms_.count(code));
+  return code;
 }
 
 std::shared_ptr<room> lobby::find(const std::string& code) const {

@@ -22,6 +22,8 @@
 
 namespace tinsel::server {
 
+class cluster_lease;
+
 class lobby {
  public:
   // `next_executor`: the executor each new room runs on (one of the server's threads, in turn).
@@ -37,6 +39,7 @@ class lobby {
   struct created {
     std::shared_ptr<room> r;                         // null when refused
     std::optional<address_limits::refusal> refused;  // too_many_rooms
+    bool storage_failed = false;                     // cluster mode: no code could be claimed
   };
   // Creates a room with a fresh code for a client at address key `creator`, if its limits allow;
   // options are already normalized.
@@ -50,10 +53,34 @@ class lobby {
   // Server shutdown: close every room.
   void close_all();
 
+  // Cluster mode (cluster/lease.hpp): the lease; null outside it.
+  void set_cluster(cluster_lease* c) { cluster_ = c; }
+  cluster_lease* cluster() const { return cluster_; }
+  // Where the room `code` is served: here (a room no live instance owns is claimed and restored
+  // first), elsewhere (`instance`, moved), or nowhere (no open room with that code: r null).
+  struct routed {
+    std::shared_ptr<room> r;
+    bool moved = false;
+    std::string instance = {};  // moved: its owner; empty while the database cannot tell
+  };
+  routed route(const std::string& code, identities& ids);
+  // Claims an open room that no live instance owns and restores it here; null if another instance
+  // has it (or it cannot be restored: it is then set aside).
+  std::shared_ptr<room> adopt(const std::string& code, identities& ids);
+  // Every room leaves this instance without a write (the lease lapsed, or a drain released them):
+  // each room's members are told room_moved.
+  void drop_all();
+
  private:
   void remove(const std::string& code, bool set_aside);
   std::shared_ptr<room> make_room(const std::string& code, const engine::game_info& game, nlohmann::json options,
                                   bool recovered);
+  // A stored room rebuilt (identities restored, timers running); null when it does not replay (set aside).
+  std::shared_ptr<room> rebuild(const storage::stored_room& sr, identities& ids);
+  std::string fresh_code();
+
+  cluster_lease* cluster_ = nullptr;
+  std::mutex adopt_mutex_;  // one claim at a time: a room is never rebuilt twice here
 
   std::function<boost::asio::any_io_executor()> next_executor_;
   struct entry {

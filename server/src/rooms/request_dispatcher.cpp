@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cluster/lease.hpp"
 #include "ops/metrics.hpp"
 #include "rooms/random.hpp"
 #include "tinsel/protocol/errors.hpp"
@@ -66,6 +67,13 @@ void request_dispatcher::handle(protocol::hello_msg& m, const json& id, const pp
   if (m.protocol != protocol::protocol_version)
     return reply(self, make_error(id, errc::unsupported_protocol,
                                   "this server speaks protocol " + std::to_string(protocol::protocol_version)));
+  // Cluster mode: the room of the URL is served here (claimed first if its owner is gone) or the
+  // client goes where it is, before its token is looked up (a room taken over brings its players'
+  // identities with it).
+  if (lobby_.cluster() && !room_hint_.empty()) {
+    std::shared_ptr<room> here;
+    if (!route(room_hint_, id, self, here)) return;
+  }
   std::optional<identity_info> who;
   if (m.token) {
     std::shared_ptr<participant> replaced;
@@ -94,7 +102,7 @@ void request_dispatcher::handle(protocol::hello_msg& m, const json& id, const pp
   const auto version = version_string();
   reply(self, protocol::make_welcome({player_id_, name_, token_, resumed,
                                       last_room ? std::optional<std::string_view>(last_room->code()) : std::nullopt,
-                                      version, games}));
+                                      version, games, lobby_.cluster() ? std::string_view(lobby_.cluster()->id()) : std::string_view()}));
   // Like every request with an id, hello is answered with exactly one ok or error.
   if (!id.is_null()) reply(self, make_ok(id));
 }
@@ -117,7 +125,12 @@ void request_dispatcher::handle(protocol::join_room_msg& m, const json& id, cons
     return reply(self, make_error(id, errc::rate_limited,
                                "too much sent to your address for joining rooms; try again in " + seconds_text(*wait), wait));
   }
-  auto r = lobby_.find(m.room);
+  std::shared_ptr<room> r;
+  if (lobby_.cluster()) {
+    if (!route(m.room, id, self, r)) return;
+  } else {
+    r = lobby_.find(m.room);
+  }
   if (!r && lobby_.set_aside(m.room))
     return reply(self, make_error(id, errc::room_unavailable,
                                   "the room " + m.room + " could not be restored after the server restarted; please start a new one"));
@@ -155,11 +168,38 @@ void request_dispatcher::handle(protocol::create_room_msg& m, const json& id, co
     metrics().storage_refused();
     return reply(self, make_error(id, errc::storage_failed, "the server cannot save rooms right now; please try again in a moment"));
   }
+  if (lobby_.cluster() && !lobby_.cluster()->valid()) {
+    metrics().storage_refused();
+    return reply(self, make_error(id, errc::storage_failed, "the server cannot save rooms right now; please try again in a moment"));
+  }
   auto made = lobby_.create(*game, std::move(options.value()), address_);
+  if (made.storage_failed) {
+    metrics().storage_refused();
+    return reply(self, make_error(id, errc::storage_failed, "the server cannot save rooms right now; please try again in a moment"));
+  }
   if (!made.r) return reply(self, make_error(id, errc::too_many_rooms, made.refused->message, made.refused->retry_after));
   room_ = std::move(made.r);
   ids_.set_room(token_, room_->code());
   room_->join(self, identity{player_id_, name_, token_hash_, view_changes_}, false, std::nullopt, id);
+}
+
+// A client's silence timer: the answer itself is the point (the connection still carries).
+void request_dispatcher::handle(protocol::ping_msg&, const json& id, const pptr& self) { reply(self, make_ok(id)); }
+
+bool request_dispatcher::route(const std::string& code, const json& id, const pptr& self, std::shared_ptr<room>& r) {
+  auto* cluster = lobby_.cluster();
+  lobby::routed where;
+  // Past its lease this instance serves no room, not even a look (another may own it by now).
+  if (!cluster->valid()) where.moved = true;
+  else where = lobby_.route(code, ids_);
+  if (!where.moved) {
+    r = std::move(where.r);
+    return true;
+  }
+  spdlog::debug("room moved conn={} room={} instance={}", self->connection_id(), code, where.instance.empty() ? "?" : where.instance);
+  reply(self, protocol::make_room_moved(id, code, where.instance));
+  self->close_with(close_code::room_moved, "room moved");
+  return false;
 }
 
 room* request_dispatcher::room_or_refuse(const json& id, const pptr& self) {

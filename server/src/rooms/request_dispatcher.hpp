@@ -29,6 +29,8 @@ class request_dispatcher {
   void on_rate_limited(std::string_view frame, const std::shared_ptr<participant>& self);
   void on_left_room(const std::shared_ptr<room>& r);
   void on_closed(std::uint64_t connection);
+  // Cluster mode: the room the connection's URL names (`?room=CODE`), served or redirected at hello.
+  void set_room_hint(std::string code) { room_hint_ = std::move(code); }
 
  private:
   using pptr = std::shared_ptr<participant>;
@@ -40,10 +42,14 @@ class request_dispatcher {
   void handle(protocol::create_room_msg& m, const json& id, const pptr& self);
   void handle(protocol::join_room_msg& m, const json& id, const pptr& self);
   void handle(protocol::leave_room_msg& m, const json& id, const pptr& self);
+  void handle(protocol::ping_msg& m, const json& id, const pptr& self);
   template <class Request>
   void handle(Request& m, const json& id, const pptr& self);
   // The client's room; none (and the request refused with not_in_room) outside one.
   room* room_or_refuse(const json& id, const pptr& self);
+  // Cluster mode: where the room `code` is served; false when the client was told room_moved (and
+  // its connection is closing). `r`: the room, here, or null when there is none.
+  bool route(const std::string& code, const json& id, const pptr& self, std::shared_ptr<room>& r);
 
   lobby& lobby_;
   identities& ids_;
@@ -59,6 +65,7 @@ class request_dispatcher {
   // The room this client has asked to be in; the room itself is the authority on membership and
   // tells us (on_left_room) when a join was refused.
   std::shared_ptr<room> room_;
+  std::string room_hint_;
 };
 
 }  // namespace tinsel::server

@@ -34,7 +34,7 @@ room::room(boost::asio::any_io_executor ex, std::string code, const engine::game
   queue_.set_hooks({[this] { return closed_; }, [this] {
                       if (on_expired_) on_expired_(code_, false);
                     },
-                    [this] { reload_from_journal(); }});
+                    [this] { reload_from_journal(); }, [this] { moved(); }});
   seats_.resize(static_cast<std::size_t>(game.seats(options_).max));
   // Written with the room's first operation (the creator's join).
   if (!recovered) append_record({{"kind", "created"}, {"game", game.id}, {"options", options_}});
@@ -69,6 +69,31 @@ void room::close() {
     r.members_.clear();
     r.queue_.drop_waiting();
   });
+}
+
+void room::moved(std::string instance) {
+  // As a membership operation: after the write in flight (its members hear its answer first).
+  dispatch([instance = std::move(instance)](room& r) { r.leave_instance(instance); }, nullptr, nullptr, op_kind::membership);
+}
+
+void room::leave_instance(const std::string& instance) {
+  if (closed_) return;
+  closed_ = true;
+  table_.cancel_timers();
+  seat_timer_.cancel();
+  empty_timer_.cancel();
+  queue_.drop_waiting();
+  auto self = shared_from_this();
+  auto frame = share_frame(protocol::make_room_moved(nullptr, code_, instance));
+  for (auto& [c, m] : members_)
+    if (auto p = m.p.lock()) {
+      p->send(frame);
+      p->left_room(self);
+      p->close_with(close_code::room_moved, "room moved");
+    }
+  members_.clear();
+  if (auto* journal = queue_.journal()) journal->forget(code_);
+  if (on_expired_) on_expired_(code_, false);
 }
 
 void room::chat(std::shared_ptr<participant> p, std::string text, json request_id) {

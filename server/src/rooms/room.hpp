@@ -114,6 +114,11 @@ class room : public std::enable_shared_from_this<room> {
   bool sent_away(const std::string& player) const;
   // Server shutdown: cancel timers, forget members.
   void close();
+  // Cluster mode: the room is no longer this instance's (a write was fenced, the lease lapsed, or
+  // the instance drains). Not an operation, nothing is written: every member is told room_moved
+  // (`instance`: the new owner if known) and its connection closed with 4002, timers stop, and
+  // the lobby forgets the room. Safe from any thread.
+  void moved(std::string instance = {});
   // What anyone holding the room's code may see before joining (docs/protocol.md, "Invite
   // links"): the game, the host's name, the seated names and the counts; nothing else. Safe from
   // any thread: a copy kept under a mutex, renewed on the strand with every room push.
@@ -178,6 +183,7 @@ class room : public std::enable_shared_from_this<room> {
   void set_aside(const std::string& why);
   // Members keep the seats their players have in the rebuilt room; everyone gets a full state.
   void reseat_members_after_reload();
+  void leave_instance(const std::string& instance);  // moved(), on the strand
 
   // Replaying the journal (restore): one function per record kind.
   void restore_reset();

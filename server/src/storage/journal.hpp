@@ -66,6 +66,26 @@ class journal {
   virtual bool writable() const = 0;
   // Writes what is queued, then stops the writer. Idempotent.
   virtual void close() = 0;
+
+  // Cluster mode (PostgreSQL only; CLUSTER.md). Every write of a room is fenced: it goes through
+  // only while the room's epoch and head are what this instance last wrote, so an instance that
+  // lost a room writes nothing for it, ever; its batch fails and lost(code) says why.
+  // `owner`: this instance's id and incarnation (a new one after it was tombstoned).
+  virtual void set_owner(const std::string& /*instance*/, long long /*incarnation*/) {}
+  // A new room's code, taken in the database for this instance (epoch 1) before anyone hears of
+  // it; false: the code is taken (draw another) or the database cannot be reached.
+  virtual bool claim_code(const std::string& /*code*/) { return true; }
+  // Takes over an open room whose owner is gone (tombstoned, released, or this instance's own
+  // earlier incarnation): its epoch grows by one and its records are returned for restore().
+  // nullopt: another live instance owns it, it is not open, or the database cannot be reached.
+  virtual std::optional<stored_room> claim(const std::string& /*code*/) { return std::nullopt; }
+  // Whether a write of this room was refused because another instance owns it now.
+  virtual bool lost(const std::string& /*code*/) const { return false; }
+  // The room left this instance: nothing more is written for it.
+  virtual void forget(const std::string& /*code*/) {}
+  // Drain: after every write queued so far, the rooms are released (no owner, epoch + 1) so that
+  // the next instance claims them at once. Blocks until done; false when the database refused.
+  virtual bool release_all() { return true; }
 };
 
 // Opens (creating folder and database as needed) `<data_dir>/tinsel.db`. Throws std::runtime_error

@@ -32,8 +32,10 @@
 #include <mutex>
 #include <random>
 #include <stdexcept>
+#include <future>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <spdlog/spdlog.h>
 
@@ -81,6 +83,18 @@ CREATE TABLE games(
 CREATE INDEX games_finished ON games(finished_at);
 CREATE TABLE meta(key text PRIMARY KEY, value text NOT NULL);
 )sql",
+    // Cluster mode: the instances and their leases (lease_until on the database's clock; a
+    // negative incarnation is a tombstone), and each room's owner (instance and incarnation).
+    R"sql(
+CREATE TABLE instances(
+  id text PRIMARY KEY,
+  incarnation bigint NOT NULL,
+  lease_until timestamptz NOT NULL,
+  draining boolean NOT NULL DEFAULT false,
+  started_at timestamptz NOT NULL DEFAULT now());
+ALTER TABLE rooms ADD COLUMN owner text, ADD COLUMN owner_incarnation bigint;
+CREATE INDEX rooms_open_owner ON rooms(owner) WHERE state = 'open';
+)sql",
 };
 
 // Any constant: start-ups of several servers on one database migrate one after the other.
@@ -111,8 +125,15 @@ const std::vector<std::pair<const char*, const char*>> statements = {
     {"ins_entry",
      "WITH r AS (UPDATE rooms SET head = head + 1 WHERE code = $1 RETURNING head, epoch) "
      "INSERT INTO entries(room, n, epoch, kind, body) SELECT $1, head, epoch, $2, $3 FROM r"},
-    {"ins_room", "INSERT INTO rooms(code) VALUES ($1) ON CONFLICT (code) DO UPDATE SET state = 'open', reason = NULL, ended_at = NULL"},
+    // Fenced: only while the room's epoch and head are what this writer last wrote (CLUSTER.md).
+    {"ins_entry_fenced",
+     "WITH r AS (UPDATE rooms SET head = head + 1 WHERE code = $1 AND epoch = $4 AND head = $5 RETURNING head, epoch) "
+     "INSERT INTO entries(room, n, epoch, kind, body) SELECT $1, head, epoch, $2, $3 FROM r"},
+    {"ins_room",
+     "INSERT INTO rooms(code) VALUES ($1) ON CONFLICT (code) DO UPDATE SET state = 'open', reason = NULL, ended_at = NULL "
+     "RETURNING epoch, head"},
     {"end_room", "UPDATE rooms SET state = $2, reason = $3, ended_at = now() WHERE code = $1"},
+    {"end_room_fenced", "UPDATE rooms SET state = $2, reason = $3, ended_at = now() WHERE code = $1 AND epoch = $4 AND head = $5"},
     {"del_entries", "DELETE FROM entries WHERE room = $1"},
     // A new game, or the host's choice of the next one: the last game's records go.
     {"del_game", "DELETE FROM entries WHERE room = $1 AND kind IN ('game', 'started', 'command', 'timeout', 'default', 'ended')"},
@@ -164,24 +185,25 @@ class postgres_journal final : public journal {
 
   std::vector<stored_room> open_rooms() override {
     std::vector<stored_room> out;
-    std::unordered_map<std::string, long long> heads;
+    std::unordered_map<std::string, std::pair<long long, long long>> heads;  // head, epoch
     read([&](pg::connection& c) {
       out.clear();
       heads.clear();
       auto r = c.exec(
-          "SELECT r.code, r.head, e.body FROM rooms r JOIN entries e ON e.room = r.code WHERE r.state = 'open' ORDER BY r.code, e.n");
+          "SELECT r.code, r.head, r.epoch, e.body FROM rooms r JOIN entries e ON e.room = r.code WHERE r.state = 'open' "
+          "ORDER BY r.code, e.n");
       for (int i = 0; i < r.rows(); ++i) {
         auto code = r.text(i, 0);
         if (out.empty() || out.back().code != code) {
           out.push_back({code, {}});
-          heads[code] = r.integer(i, 1);
+          heads[code] = {r.integer(i, 1), r.integer(i, 2)};
         }
-        out.back().records.push_back(json::parse(r.text(i, 2), nullptr, false));
+        out.back().records.push_back(json::parse(r.text(i, 3), nullptr, false));
       }
     });
     // What rooms rebuild from while the database cannot be read.
     std::lock_guard lock(held_mutex_);
-    for (const auto& room : out) held_[room.code] = {heads[room.code], room.records};
+    for (const auto& room : out) held_[room.code] = {heads[room.code].first, heads[room.code].second, room.records};
     return out;
   }
 
@@ -249,7 +271,119 @@ class postgres_journal final : public journal {
     if (writer_.joinable()) writer_.join();
   }
 
+  // Cluster mode (journal.hpp; CLUSTER.md "The rule that makes it safe").
+  void set_owner(const std::string& instance, long long incarnation) override {
+    std::lock_guard lock(owner_mutex_);
+    instance_ = instance;
+    owner_incarnation_ = incarnation;
+    clustered_.store(true, std::memory_order_release);
+  }
+
+  bool claim_code(const std::string& code) override {
+    const auto [instance, incarnation] = owner();
+    try {
+      bool taken = false;
+      read([&](pg::connection& c) {
+        taken = c.exec("INSERT INTO rooms(code, owner, owner_incarnation) VALUES ($1, $2, $3) ON CONFLICT (code) DO NOTHING",
+                       {code, instance, std::to_string(incarnation)})
+                    .affected() == 1;
+      });
+      if (!taken) return false;
+      std::lock_guard lock(held_mutex_);
+      held_[code] = {0, 1, {}};
+      lost_.erase(code);
+      return true;
+    } catch (const std::exception& e) {
+      spdlog::error("room code not claimed: the database cannot be reached room={} error=\"{}\"", code, e.what());
+      return false;
+    }
+  }
+
+  std::optional<stored_room> claim(const std::string& code) override {
+    const auto [instance, incarnation] = owner();
+    try {
+      std::optional<stored_room> out;
+      long long head = 0, epoch = 0;
+      read([&](pg::connection& c) {
+        out.reset();
+        c.exec("BEGIN");
+        try {
+          // Ours if nobody owns it (released), or its owner's incarnation is no longer live
+          // (tombstoned, or registered again), or it is this very incarnation's (a room that left
+          // this instance when its lease lapsed, wanted here again).
+          auto r = c.exec(
+              "UPDATE rooms SET owner = $2, owner_incarnation = $3, epoch = epoch + 1 WHERE code = $1 AND state = 'open' AND "
+              "(owner IS NULL OR (owner = $2 AND owner_incarnation = $3) OR NOT EXISTS "
+              "(SELECT 1 FROM instances i WHERE i.id = rooms.owner AND i.incarnation = rooms.owner_incarnation)) "
+              "RETURNING epoch, head",
+              {code, instance, std::to_string(incarnation)});
+          if (r.rows() == 1) {
+            epoch = r.integer(0, 0);
+            head = r.integer(0, 1);
+            stored_room room{code, {}};
+            auto e = c.exec("SELECT body FROM entries WHERE room = $1 ORDER BY n", {code});
+            for (int i = 0; i < e.rows(); ++i) room.records.push_back(json::parse(e.text(i, 0), nullptr, false));
+            out = std::move(room);
+          }
+          c.exec("COMMIT");
+        } catch (...) {
+          if (c.alive()) c.exec("ROLLBACK");
+          throw;
+        }
+      });
+      if (!out) return std::nullopt;
+      std::lock_guard lock(held_mutex_);
+      held_[code] = {head, epoch, out->records};
+      lost_.erase(code);
+      return out;
+    } catch (const std::exception& e) {
+      spdlog::error("room not claimed: the database cannot be reached room={} error=\"{}\"", code, e.what());
+      return std::nullopt;
+    }
+  }
+
+  bool lost(const std::string& code) const override {
+    std::lock_guard lock(held_mutex_);
+    return lost_.count(code) > 0;
+  }
+
+  void forget(const std::string& code) override {
+    std::lock_guard lock(held_mutex_);
+    held_.erase(code);
+  }
+
+  bool release_all() override {
+    // Everything queued so far is written first (an empty batch behind it says when).
+    std::promise<bool> flushed;
+    append({}, [&](bool ok) { flushed.set_value(ok); });
+    flushed.get_future().wait();
+    const auto [instance, incarnation] = owner();
+    try {
+      long long released = 0;
+      read([&](pg::connection& c) {
+        released = c.exec("UPDATE rooms SET owner = NULL, owner_incarnation = NULL, epoch = epoch + 1 "
+                          "WHERE owner = $1 AND owner_incarnation = $2 AND state = 'open'",
+                          {instance, std::to_string(incarnation)})
+                       .affected();
+      });
+      std::lock_guard lock(held_mutex_);
+      held_.clear();
+      spdlog::info("rooms released for the next instance rooms={}", released);
+      return true;
+    } catch (const std::exception& e) {
+      spdlog::error("rooms not released: the database cannot be reached error=\"{}\"; other instances take them when the lease runs out",
+                    e.what());
+      return false;
+    }
+  }
+
  private:
+  bool clustered() const { return clustered_.load(std::memory_order_acquire); }
+  std::pair<std::string, long long> owner() {
+    std::lock_guard lock(owner_mutex_);
+    return {instance_, owner_incarnation_};
+  }
+
   struct pending {
     std::vector<record> batch;
     std::function<void(bool)> done;
@@ -428,7 +562,9 @@ class postgres_journal final : public journal {
   }
 
   // One transaction for everything queued. A connection found broken before anything is written
-  // (the database restarted while we were idle) is made again once, and the batch tried again.
+  // (the database restarted while we were idle) is made again once, and the batch tried again. A
+  // room whose write is fenced (another instance owns it now) is taken out: its batches fail, the
+  // transaction is rolled back and tried again with the others.
   outcome write(std::deque<pending>& work) {
     const auto started = std::chrono::steady_clock::now();
     const std::string id = incarnation_ + "-" + std::to_string(++transactions_);
@@ -440,9 +576,10 @@ class postgres_journal final : public journal {
         writer_db_.exec("BEGIN");
         try {
           records = 0;
+          std::unordered_map<std::string, expected> expect;
           for (const auto& p : work)
             for (const auto& r : p.batch) {
-              write_one(r);
+              write_one(r, expect);
               ++records;
             }
           writer_db_.run("mark", {id});
@@ -453,6 +590,27 @@ class postgres_journal final : public journal {
           throw;
         }
         break;
+      } catch (const fenced& f) {
+        // Not a storage failure: the room is another instance's. Its batches fail (the room then
+        // asks lost() and leaves); the others are written without it.
+        metrics().journal_fenced();
+        spdlog::warn("journal write fenced: another instance owns the room now room={}", f.room);
+        {
+          std::lock_guard lock(held_mutex_);
+          lost_.insert(f.room);
+          held_.erase(f.room);
+        }
+        for (auto it = work.begin(); it != work.end();) {
+          if (std::any_of(it->batch.begin(), it->batch.end(), [&](const record& r) { return r.room == f.room; })) {
+            if (it->done) it->done(false);
+            it = work.erase(it);
+          } else {
+            ++it;
+          }
+        }
+        --attempt;  // not a connection's failure
+        if (work.empty()) return outcome::written;
+        continue;
       } catch (const std::exception& e) {
         if (committing && !writer_db_.alive()) {
           unknown_id_ = id;
@@ -468,8 +626,9 @@ class postgres_journal final : public journal {
       }
     }
     hold(work);
-    spdlog::trace("journal commit n={} batches={} records={} us={}", transactions_, work.size(), records,
-                  std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count());
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
+    metrics().journal_commit(us);
+    spdlog::trace("journal commit n={} batches={} records={} us={}", transactions_, work.size(), records, us);
     return outcome::written;
   }
 
@@ -482,12 +641,46 @@ class postgres_journal final : public journal {
     return body;
   }
 
-  void write_one(const record& r) {
+  // What a room's next write expects to find (its epoch and head), within one transaction.
+  struct expected {
+    long long epoch = 0;
+    long long head = 0;
+    bool checked = false;  // false: a room this journal does not hold (one instance: written unfenced)
+  };
+  struct fenced {
+    std::string room;
+  };
+
+  expected& expectation(const std::string& room, std::unordered_map<std::string, expected>& expect) {
+    auto it = expect.find(room);
+    if (it != expect.end()) return it->second;
+    expected e;
+    {
+      std::lock_guard lock(held_mutex_);
+      if (auto h = held_.find(room); h != held_.end()) e = {h->second.epoch, h->second.head, true};
+    }
+    // Cluster mode: a room this instance does not hold is not its to write.
+    if (!e.checked && clustered()) throw fenced{room};
+    return expect.emplace(room, e).first->second;
+  }
+
+  void write_one(const record& r, std::unordered_map<std::string, expected>& expect) {
     const std::string kind = r.body.value("kind", "");
-    if (kind == "created") {
-      writer_db_.run("ins_room", {r.room});
-    } else if (kind == "closed" || kind == "set_aside") {
-      writer_db_.run("end_room", {r.room, kind, r.body.value("reason", "")});
+    if (kind == "created" && !clustered()) {
+      // One instance: the room's row is made (or opened again) here. In cluster mode claim_code
+      // made it, owned by this instance, before the room was.
+      auto row = writer_db_.run("ins_room", {r.room});
+      expect[r.room] = {row.integer(0, 0), row.integer(0, 1), true};
+    }
+    expected& e = expectation(r.room, expect);
+    const std::vector<std::string> fence = {std::to_string(e.epoch), std::to_string(e.head)};
+    if (kind == "closed" || kind == "set_aside") {
+      if (e.checked) {
+        if (writer_db_.run("end_room_fenced", {r.room, kind, r.body.value("reason", ""), fence[0], fence[1]}).affected() != 1)
+          throw fenced{r.room};
+      } else {
+        writer_db_.run("end_room", {r.room, kind, r.body.value("reason", "")});
+      }
       writer_db_.run("del_entries", {r.room});
       return;
     } else if (kind == "started" || kind == "game") {
@@ -499,8 +692,13 @@ class postgres_journal final : public journal {
       writer_db_.run("ins_game", {rec.value("id", ""), r.room, rec.value("game", ""), rec.dump()});
       prune_records();
     }
-    if (writer_db_.run("ins_entry", {r.room, kind, entry_body(r).dump()}).affected() != 1)
+    const auto body = entry_body(r).dump();
+    if (e.checked) {
+      if (writer_db_.run("ins_entry_fenced", {r.room, kind, body, fence[0], fence[1]}).affected() != 1) throw fenced{r.room};
+      ++e.head;
+    } else if (writer_db_.run("ins_entry", {r.room, kind, body}).affected() != 1) {
       throw std::runtime_error("room " + r.room + " is not in the journal");
+    }
     if (kind == "chat") writer_db_.run("trim_chat", {r.room});
   }
 
@@ -514,7 +712,10 @@ class postgres_journal final : public journal {
           held_.erase(r.room);
           continue;
         }
-        if (kind == "created") held_[r.room] = {};
+        if (kind == "created") {
+          const auto it = held_.find(r.room);
+          held_[r.room] = {0, it == held_.end() ? 1 : it->second.epoch, {}};
+        }
         auto it = held_.find(r.room);
         if (it == held_.end()) continue;  // not an open room of ours
         ++it->second.head;
@@ -548,10 +749,17 @@ class postgres_journal final : public journal {
   // Each open room as the database holds it: its head and its records.
   struct held_room {
     long long head = 0;
+    long long epoch = 1;
     std::vector<json> records;
   };
-  std::mutex held_mutex_;
+  mutable std::mutex held_mutex_;
   std::unordered_map<std::string, held_room> held_;
+  std::unordered_set<std::string> lost_;  // rooms whose write was fenced (cluster mode)
+
+  std::mutex owner_mutex_;
+  std::string instance_;              // cluster mode: this instance's id
+  long long owner_incarnation_ = 0;   // and its incarnation
+  std::atomic<bool> clustered_{false};
 
   std::string incarnation_;         // this process, in the marker of each transaction
   std::uint64_t transactions_ = 0;  // writer thread only

@@ -10,6 +10,7 @@ enum class close_code : std::uint16_t {
   service_restart = 1012,  // server restarting (durable rooms: reconnect and resume)
   too_big = 1009,          // frame over the hard limit
   replaced = 4001,         // another connection resumed this player
+  room_moved = 4002,       // cluster mode: the room is served by another instance (after a room_moved error)
   too_slow = 4008,         // outgoing queue overflowed
   rate_limited = 4029,     // kept sending far beyond the rate limit
 };

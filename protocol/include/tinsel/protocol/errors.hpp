@@ -45,6 +45,8 @@ inline constexpr std::string_view kicked = "kicked";                  // join_ro
 // Durable rooms (docs/operations.md, "The journal")
 inline constexpr std::string_view storage_failed = "storage_failed";      // the request could not be saved; nothing changed
 inline constexpr std::string_view room_unavailable = "room_unavailable";  // join_room: the room could not be recovered after a restart
+// Cluster mode (docs/protocol.md, "Cluster mode"): carries room, instance and ws; the connection then closes with 4002
+inline constexpr std::string_view room_moved = "room_moved";
 
 // Every code above, for the documentation check.
 inline constexpr std::string_view all[] = {
@@ -53,6 +55,6 @@ inline constexpr std::string_view all[] = {
     room_full,    already_in_room, not_in_room,     not_host,       game_in_progress, game_not_started,
     not_enough_players, too_many_players, not_a_player, not_awaited, unknown_player, not_a_bot, too_many_bots, rate_limited,
     too_many_rooms, too_many_attempts, too_many_identities, too_many_spectators, kicked,
-    storage_failed, room_unavailable};
+    storage_failed, room_unavailable, room_moved};
 
 }  // namespace tinsel::protocol::errc

@@ -77,11 +77,13 @@ struct action_msg {
 };
 // A client that takes views as changes asks for the whole view again (its copy went wrong).
 struct full_view_msg {};
+// A client that heard nothing for a while asks whether the connection still carries: answered ok.
+struct ping_msg {};
 
 using client_message =
     std::variant<hello_msg, create_room_msg, join_room_msg, leave_room_msg, chat_msg, set_options_msg, start_game_msg,
                  action_msg, kick_msg, transfer_host_msg, add_bot_msg, remove_bot_msg, close_room_msg, skip_msg,
-                 readmit_msg, full_view_msg, set_game_msg>;
+                 readmit_msg, full_view_msg, set_game_msg, ping_msg>;
 
 struct protocol_error {
   std::string code;

@@ -30,6 +30,10 @@ std::string make_ok(const json& id, json extra = json::object());
 std::string make_error(const json& id, std::string_view code, std::string_view message,
                        std::optional<std::chrono::milliseconds> retry_after = std::nullopt);
 
+// room_moved (cluster mode): the room `room` is served elsewhere; connect to `ws` (a path on this
+// origin); `instance` its owner, empty when not known yet (null on the wire).
+std::string make_room_moved(const json& id, std::string_view room, std::string_view instance);
+
 // welcome: the answer to hello.
 struct welcome_fields {
   std::string_view player, name, token;
@@ -37,6 +41,7 @@ struct welcome_fields {
   std::optional<std::string_view> room;  // the room this player was last in, if it still exists
   std::string_view server_version;
   const json& games;  // every game the server offers
+  std::string_view instance = {};  // cluster mode: this instance's id (server.instance; null outside)
 };
 std::string make_welcome(const welcome_fields& w);
 
