@@ -3229,9 +3229,9 @@ export interface WelcomeServerToClient {
      */
     version: string;
     /**
-     * The id of the server instance that answers, in cluster mode (tinsel-server --instance); null (or absent, from servers before 0.3.0) outside it.
+     * The id of the server instance that answers, in cluster mode (tinsel-server --instance); null outside it.
      */
-    instance?: string | null;
+    instance: string | null;
   };
   /**
    * The games this server hosts.
