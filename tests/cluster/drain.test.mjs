@@ -37,10 +37,17 @@ await clusterTest(async ({ server }) => {
   assert.ok(Date.now() - started < 40000);
   await checkMoved(cluster, moved, victim);
   const reconnects = clients.map((p) => p.welcomes.length - mark.get(p).welcomes);
-  const drops = clients.map((p) => p.disconnects.slice(mark.get(p).disconnects).filter((c) => c !== 4002).length);
-  console.log(`${victim} drained in ${drained} ms; reconnects per client: ${JSON.stringify(reconnects)}; drops other than 4002: ${drops.reduce((a, b) => a + b, 0)}`);
+  const closes = clients.map((p) => p.disconnects.slice(mark.get(p).disconnects));
+  const drops = closes.map((codes) => codes.filter((c) => c !== 4002).length);
+  console.log(`${victim} drained in ${drained} ms; reconnects per client: ${JSON.stringify(reconnects)}; close codes: ${JSON.stringify(closes)}`);
   assert.ok(reconnects.every((n) => n === 1), `one reconnect per client: ${JSON.stringify(reconnects)}`);
-  assert.ok(drops.every((n) => n === 0), 'every connection of the drained instance ended with room moved (4002)');
+  // Each session on the drained instance ended with room moved (4002). A connection attempt that
+  // HAProxy still sent to the exiting instance (before two failed checks mark it down) may end
+  // without a close (1006) before the client's one new session: counted, not a second session.
+  assert.ok(clients.every((p) => p.disconnects[mark.get(p).disconnects] === 4002), `every session on ${victim} ended with 4002: ${JSON.stringify(closes)}`);
+  assert.ok(closes.flat().every((c) => c === 4002 || c === 1006), `only 4002 and 1006: ${JSON.stringify(closes)}`);
+  const attempts = closes.reduce((n, c) => n + c.length, 0);
+  console.log(`ok: one new session per client (${clients.length}), ${attempts} connections ended on the way (${drops.reduce((a, b) => a + b, 0)} without a close)`);
 
   await settle(families);
   const resumes = checkOrder(families);

@@ -54,7 +54,9 @@ export class Player {
       this.token = w.token ?? this.token;
     });
     c.on('moved', (m) => this.moved.push(m));
-    c.on('disconnect', (d) => this.disconnects.push(d.code));
+    this.statuses = [];
+    c.on('status', (st, d) => this.statuses.push([st, d.code ?? null, d.attempt ?? null, d.error?.code ?? null]));
+    c.on('disconnect', (d) => this.disconnects.push(d.silent ? `${d.code}s` : d.code));
     c.on('duplicate', () => { this.duplicates += 1; });
     c.on('state', (state, info) => {
       // The seq at which the room's latest game started (a replay's events carry their own seq).
@@ -169,13 +171,45 @@ export async function openFamilies(cluster, count, { parallel = 6, thinkMs = 250
   return families;
 }
 
+// A spectator's hello on `url`: every message until the close, or after 3 s.
+function askRoom(url, token, room, lastSeq) {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url);
+    const got = [];
+    const done = () => resolve(got.map((m) => (m.type === 'error' ? m : m.type)));
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', protocol: 1, name: 'Probe', id: 1, ...(token ? { token } : {}) })));
+    ws.on('message', (d) => {
+      const m = JSON.parse(String(d));
+      got.push(m);
+      if (m.type === 'welcome' && room) ws.send(JSON.stringify({ type: 'join_room', room, last_seq: lastSeq, id: 2 }));
+    });
+    ws.on('close', done);
+    ws.on('error', done);
+    setTimeout(() => { ws.terminate(); done(); }, 3000);
+  });
+}
+
 // Waits until every family's room has moved on by `more` states from now.
 export async function progress(families, more, ms, what) {
   const from = families.map((f) => f.seq);
-  await waitFor(ms, what, () => families.every((f, i) => f.seq >= from[i] + more), 200).catch((e) => {
+  await waitFor(ms, what, () => families.every((f, i) => f.seq >= from[i] + more), 200).catch(async (e) => {
     const stuck = families.filter((f, i) => f.seq < from[i] + more)
       .map((f) => `${f.code}: seq ${f.seq} (from ${from[families.indexOf(f)]}), statuses ${f.players.map((p) => p.client.status).join('/')}`);
-    throw new Error(`${e.message}; stuck: ${stuck.slice(0, 8).join('; ')}`);
+    const lost = families.filter((f, i) => f.seq < from[i] + more).flatMap((f) => f.players.filter((p) => p.client.status !== 'online'))
+      .map((p) => `${p.name}: ${p.client.status}, welcomes ${JSON.stringify(p.welcomes)}, closes ${JSON.stringify(p.disconnects.slice(-8))}, moved ${JSON.stringify(p.moved.slice(-3))}, next ${p.client.connectUrl?.()}, statuses ${JSON.stringify(p.statuses.slice(-6))}`);
+    // What the database and every live instance say about the stuck rooms.
+    const asked = [];
+    for (const f of families.filter((f, i) => f.seq < from[i] + more).slice(0, 3)) {
+      const cluster = f.cluster;
+      asked.push(`${f.code}: database ${JSON.stringify(await cluster.roomOwner(f.code))}, instances ${JSON.stringify(await cluster.query('SELECT id, incarnation, lease_until > clock_timestamp(), draining FROM instances ORDER BY id').catch((x) => x.message))}`);
+      for (const [id, inst] of cluster.instances) {
+        if (inst.proc.exit) continue;
+        asked.push(`  ${id} answers hello ?room=${f.code}: ${JSON.stringify(await askRoom(cluster.direct(id, `?room=${f.code}`))).slice(0, 400)}`);
+        const p = f.players.find((q) => q.client.status !== 'online');
+        if (p) asked.push(`  ${id} answers ${p.name}'s hello with token and join_room last_seq ${p.lastSeq}: ${JSON.stringify(await askRoom(cluster.direct(id, `?room=${f.code}`), p.token, f.code, p.lastSeq)).slice(0, 400)}`);
+      }
+    }
+    throw new Error(`${e.message}; stuck: ${stuck.slice(0, 8).join('; ')}\n${lost.slice(0, 6).join('\n')}\n${asked.join('\n')}`);
   });
 }
 

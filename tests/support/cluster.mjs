@@ -155,8 +155,10 @@ async function httpGet(port, pathname) {
 // The cluster. `instances`: how many (ids i1..iN); `serverArgs`: more flags for every instance;
 // `ownPostgres`: a PostgreSQL of the test's own (it may be crashed).
 // `haproxyEnv`: HAProxy's settings (packaging/haproxy.cfg's TINSEL_HAPROXY_*); its per-address
-// limits are lifted unless given (every test client comes from 127.0.0.1).
-export async function startCluster({ binary, instances = 3, leaseMs = 3000, renewMs = 500, serverArgs = [], ownPostgres = false, haproxyEnv = {} } = {}) {
+// limits are lifted unless given (every test client comes from 127.0.0.1). `single`: one instance
+// outside cluster mode (no --instance), to try the harness on a server without cluster mode.
+export async function startCluster({ binary, instances = 3, leaseMs = 3000, renewMs = 500, serverArgs = [], ownPostgres = false, haproxyEnv = {}, single = false } = {}) {
+  if (single) instances = 1;
   if (!binary) throw new Error('startCluster needs the tinsel-server binary (--server PATH)');
   const { haproxy } = requireTools();
   const pg = postgres({ own: ownPostgres });
@@ -184,7 +186,7 @@ export async function startCluster({ binary, instances = 3, leaseMs = 3000, rene
   const args = (id, port) => [
     '--port', String(port), '--log-level', 'info', '--metrics-bind', 'off',
     '--journal', 'postgres', '--postgres', conninfo,
-    '--instance', id, '--lease-ms', String(leaseMs), '--renew-ms', String(renewMs),
+    ...(single ? [] : ['--instance', id, '--lease-ms', String(leaseMs), '--renew-ms', String(renewMs)]),
     '--trusted-proxy', '127.0.0.1',
     // Every test client comes from 127.0.0.1: lift the per-address limits.
     '--max-connections-per-address', '100000', '--rooms-per-address-per-minute', '100000',
@@ -295,6 +297,13 @@ let active = null; // the cluster being started or running, for failCluster
 export function failCluster(e, lines = 40) {
   console.log(`FAILED: ${e?.stack || e}`);
   for (const p of active?.procs ?? []) show(p, lines);
+  // Everything each process printed, kept for a look after the test.
+  if (active?.procs.length) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tinsel-cluster-failed-'));
+    active.procs.forEach((p, i) => writeFileSync(path.join(dir, `${i}-${p.name.replace(/[^a-z0-9]+/gi, '_')}.log`),
+      `exit ${JSON.stringify(p.exit)}\n-- stdout:\n${p.lines.join('\n')}\n-- stderr:\n${p.stderr}`));
+    console.log(`every process's whole output: ${dir}`);
+  }
   killAll();
   active?.pg.stop();
   process.exit(1);
