@@ -4,10 +4,17 @@
 // its seat back with `join_room` + `last_seq`, and hands the `state` pushes on in order, every
 // event once. It knows the envelope, rooms and seqs, and nothing about any game's rules.
 //
+// Cluster mode (docs/protocol.md, "Cluster mode"): once a room is known, every connection carries it
+// in its URL (`/ws?room=CODE`), a `room_moved` answer is followed to the path it names (a few hops at
+// most, jittered), and a connection that stays silent is pinged and, without an answer, replaced.
+//
 // No dependencies and no build step: an ES module for browsers and Node.js (pass a WebSocket
 // implementation such as the `ws` package's in Node before version 22).
 
 import { applyPatch } from './json_patch.js';
+
+// A room code as the server writes it: upper case, without the spaces and dashes people type.
+const normalCode = (code) => String(code).toUpperCase().replace(/[\s-]/g, '');
 
 export const protocolVersion = 1;
 
@@ -29,6 +36,7 @@ export const closeReasons = {
   1006: 'connection lost',
   1012: 'the server is restarting',
   4001: 'replaced by another connection',
+  4002: 'the room moved to another server',
   4008: 'too slow: the outgoing queue overflowed',
   4029: 'too many refused requests',
 };
@@ -40,6 +48,31 @@ export function memoryTokenStore(initial = null) {
 }
 
 const defaultBackoff = { baseMs: 500, restartBaseMs: 1000, maxMs: 10000 };
+
+// Following `room_moved`: at most this many hops in a row (a join answered `ok` starts the count
+// again); the pause before hop k is random in [0, 250 × 2^(k-1)) ms.
+export const maxHops = 5;
+const hopJitterMs = 250;
+
+/** The base URL with the room in its query (`/ws?room=CODE`); the base URL itself without a room. */
+export function roomUrl(base, room) {
+  if (!room) return base;
+  const url = new URL(base);
+  url.searchParams.set('room', room);
+  return url.href;
+}
+
+// The URL a `room_moved`'s `ws` (a path on the same origin, e.g. /i/i2/ws?room=K7M2QX) names,
+// resolved against the base URL's origin, with its scheme; null for anything that is not such a path.
+function movedUrl(base, ws) {
+  if (typeof ws !== 'string' || !ws.startsWith('/') || ws.startsWith('//')) return null;
+  try {
+    const url = new URL(ws, base);
+    return url.origin === new URL(base).origin ? url.href : null;
+  } catch {
+    return null;
+  }
+}
 
 // Runs fn in a task of its own, after every pending promise continuation (microtask).
 const laterTask = typeof globalThis.setImmediate === 'function'
@@ -56,11 +89,16 @@ export class TinselClient {
    * @param {{baseMs?: number, restartBaseMs?: number, maxMs?: number}} [opts.backoff]
    * @param {boolean} [opts.viewChanges]  ask for views as changes (hello `views: "changes"`; the
    *   library applies them and delivers whole views); default true, false for whole views on the wire
+   * @param {string} [opts.room]  the code of a room this client is about to join (e.g. from an
+   *   invite link): connections carry it in their URL before the join (see roomHint)
+   * @param {number} [opts.silenceMs]  with no message for this long, send a `ping` (default 25000)
+   * @param {number} [opts.pingTimeoutMs]  still nothing this long after the ping: the connection is
+   *   dead, close it and reconnect (default 10000)
    */
   constructor({ url, name = null, WebSocket: ws = globalThis.WebSocket, tokenStore = memoryTokenStore(), backoff = {},
-                viewChanges = true }) {
+                viewChanges = true, room = null, silenceMs = 25000, pingTimeoutMs = 10000 }) {
     if (!ws) throw new Error('no WebSocket implementation: pass one, e.g. from the ws package');
-    this.url = url;
+    this.url = url; // the base URL: every connection goes here (with ?room=), or where room_moved says
     this.name = name;
     this.WebSocket = ws;
     this.tokenStore = tokenStore;
@@ -87,6 +125,20 @@ export class TinselClient {
     this.ready = null; // {promise, resolve, reject} for connect()
     this.patchHeld = null; // states whose view_patch did not apply, waiting for a whole view (full_view)
     this.held = null; // messages that wait until a request's promise has settled (deliver())
+    this.roomHint = room ? normalCode(room) : null; // the room to put in the URL before one is joined
+    this.silenceMs = silenceMs;
+    this.pingTimeoutMs = pingTimeoutMs;
+    this.silenceTimer = null;
+    this.welcomed = null; // the socket whose hello was answered
+    this.hops = 0; // room_moved hops since a join was last answered ok
+    this.moved = null; // the room_moved received on the current connection
+    this.hopUrl = null; // where the next connection goes (once), after a room_moved
+    this.followJoin = null; // a joinRoom() answered room_moved: {code, as, lastSeq, resolve, reject}
+  }
+
+  /** The URL of the next connection: where a room_moved points, else the base URL with the room. */
+  connectUrl() {
+    return this.hopUrl ?? roomUrl(this.url, this.room?.code ?? this.followJoin?.code ?? this.roomHint);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -142,6 +194,7 @@ export class TinselClient {
     if (!this.wanted || this.status === 'failed' || this.status === 'replaced' || this.status === 'closed') {
       this.wanted = true;
       this.retries = 0;
+      this.hops = 0;
       if (this.socket) this.socket.close(1000);
       else this.open();
     }
@@ -160,6 +213,8 @@ export class TinselClient {
   close() {
     this.wanted = false;
     clearTimeout(this.retryTimer);
+    this.hopUrl = null;
+    this.rejectFollow(new TinselError({ code: 'disconnected', message: 'the session was closed' }));
     const socket = this.socket;
     this.dropSocket('closed');
     socket?.close(1000);
@@ -177,19 +232,28 @@ export class TinselClient {
 
   open() {
     clearTimeout(this.retryTimer);
-    const status = this.retries === 0 ? 'connecting' : this.restarting ? 'restarting' : 'reconnecting';
-    if (this.status !== status) this.setStatus(status, { attempt: this.retries });
+    const hop = this.hopUrl !== null;
+    const status = this.retries === 0 && !hop ? 'connecting' : this.restarting ? 'restarting' : 'reconnecting';
+    if (this.status !== status) this.setStatus(status, { attempt: this.retries, ...(hop ? { moved: true } : {}) });
+    const url = this.connectUrl();
+    this.hopUrl = null; // a learned /i/<id>/ path is used once: after any other drop, /ws?room=
+    this.moved = null;
     let socket;
     try {
-      socket = new this.WebSocket(this.url);
+      socket = new this.WebSocket(url);
     } catch (err) {
       // A malformed URL: nothing to retry.
       this.failed(new TinselError({ code: 'invalid_url', message: String(err.message || err) }));
       return;
     }
     this.socket = socket;
+    this.listen(socket); // a connection that never opens counts as silent too
     socket.onopen = () => this.hello(socket);
-    socket.onmessage = (e) => { if (socket === this.socket) this.deliver(e.data); };
+    socket.onmessage = (e) => {
+      if (socket !== this.socket) return;
+      this.listen(socket);
+      this.deliver(e.data);
+    };
     socket.onerror = () => {}; // a close event follows
     socket.onclose = (e) => this.closed(socket, e.code, e.reason);
   }
@@ -204,14 +268,16 @@ export class TinselClient {
       await this.request(msg);
       welcome = this.welcome;
     } catch (err) {
-      if (socket !== this.socket || err.code === 'disconnected') return; // the close handler goes on
+      // The close handler goes on (after a room_moved: to where the room is now).
+      if (socket !== this.socket || err.code === 'disconnected' || err.code === 'room_moved') return;
       // The server refused the session (a name it does not accept, too many identities): stop.
       this.failed(err);
       return;
     }
     // A reconnect: take the seat back and catch up with last_seq.
     if (this.room) await this.rejoin(welcome);
-    if (socket !== this.socket) return;
+    else if (this.followJoin) await this.joinFollowed();
+    if (socket !== this.socket || this.moved) return;
     this.retries = 0;
     this.restarting = false;
     this.setStatus('online');
@@ -225,7 +291,7 @@ export class TinselClient {
     try {
       await this.joinRoom(code, { as, lastSeq: this.lastSeq ?? undefined, rejoin: true });
     } catch (err) {
-      if (err.code === 'disconnected') return;
+      if (err.code === 'disconnected' || err.code === 'room_moved') return; // the close handler goes on
       // The room expired or was closed while we were away, or the identity was forgotten
       // (welcome.resumed false) and the game no longer takes players.
       this.forgetRoom();
@@ -233,8 +299,29 @@ export class TinselClient {
     }
   }
 
+  // A joinRoom() that was answered room_moved, sent again on a connection to where the room is.
+  async joinFollowed() {
+    const follow = this.followJoin;
+    try {
+      const ok = await this.joinRoom(follow.code, { as: follow.as, lastSeq: follow.lastSeq, followed: true });
+      if (this.followJoin === follow) this.followJoin = null;
+      follow.resolve(ok);
+    } catch (err) {
+      if (err.code === 'disconnected' || err.code === 'room_moved') return; // again on the next connection
+      if (this.followJoin === follow) this.followJoin = null;
+      follow.reject(err);
+    }
+  }
+
+  rejectFollow(err) {
+    const follow = this.followJoin;
+    this.followJoin = null;
+    follow?.reject(err);
+  }
+
   failed(err) {
     this.wanted = false;
+    this.rejectFollow(err);
     const socket = this.socket;
     this.dropSocket('the session failed');
     socket?.close(1000);
@@ -247,22 +334,41 @@ export class TinselClient {
   dropSocket(why) {
     this.socket = null;
     this.held = null;
+    this.welcomed = null;
+    clearTimeout(this.silenceTimer);
+    this.silenceTimer = null;
     for (const { reject } of this.pending.values()) reject(new TinselError({ code: 'disconnected', message: why }));
     this.pending.clear();
   }
 
-  closed(socket, code, reason) {
+  closed(socket, code, reason, silent = false) {
     if (socket !== this.socket) return;
     this.flushHeld(); // what arrived before the close is handled before the close
     this.dropSocket('connection lost');
-    this.emit('disconnect', { code, reason: reason || closeReasons[code] || '' });
+    this.emit('disconnect', { code, reason: reason || closeReasons[code] || '', ...(silent ? { silent: true } : {}) });
     if (code === 4001) {
       // Another tab or device resumed this player: do not fight over the seat.
       this.wanted = false;
+      this.rejectFollow(new TinselError({ code: 'disconnected', message: 'replaced by another connection' }));
       this.setStatus('replaced', { code });
       return;
     }
     if (!this.wanted) return;
+    const moved = this.moved;
+    this.moved = null;
+    if ((moved || code === 4002) && this.hops < maxHops) {
+      // The room is served by another instance now: go there after a short random pause (so that
+      // the clients of a drained instance do not all arrive at once), a little longer every hop.
+      this.hops += 1;
+      const room = moved?.room ?? this.room?.code ?? this.followJoin?.code ?? this.roomHint;
+      this.hopUrl = movedUrl(this.url, moved?.ws) ?? roomUrl(this.url, room);
+      const delay = Math.round(Math.random() * hopJitterMs * 2 ** (this.hops - 1));
+      this.emit('moved', { room, instance: moved?.instance ?? null, url: this.hopUrl, hop: this.hops, delay });
+      this.setStatus(this.restarting ? 'restarting' : 'reconnecting', { delay, attempt: this.retries, code, moved: true });
+      this.retryTimer = setTimeout(() => this.open(), delay);
+      return;
+    }
+    // Past maxHops: ordinary backoff, to /ws?room=CODE (hopUrl stays null).
     // 1012: the server is restarting and rooms survive it; the first try waits a little longer.
     if (code === 1012) this.restarting = true;
     this.retries += 1;
@@ -272,6 +378,44 @@ export class TinselClient {
     const delay = Math.round(pause * (0.8 + 0.2 * Math.random()));
     this.setStatus(this.restarting ? 'restarting' : 'reconnecting', { delay, attempt: this.retries, code });
     this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The silence timer: a connection that died without a close (a machine that vanished, a NAT that
+  // forgot the mapping) can look open for minutes. Every message restarts the timer; after
+  // silenceMs without one a `ping` goes out (the server answers at once), and if nothing at all
+  // has come pingTimeoutMs later the connection is given up and replaced, as after a drop.
+
+  listen(socket) {
+    clearTimeout(this.silenceTimer);
+    this.silenceTimer = setTimeout(() => this.silent(socket), this.silenceMs);
+  }
+
+  silent(socket) {
+    if (socket !== this.socket) return;
+    // After hello only; an older server answers `unknown_type`, which is an answer all the same.
+    if (this.welcomed === socket) this.requestOnce({ type: 'ping' }).catch(() => {});
+    this.silenceTimer = setTimeout(() => this.giveUp(socket), this.pingTimeoutMs);
+  }
+
+  // The server closes the connection after a room_moved; if its close does not come, the library
+  // does not wait longer than a moment for it.
+  roomMoved(msg) {
+    this.moved = msg;
+    const socket = this.socket;
+    clearTimeout(this.silenceTimer);
+    this.silenceTimer = setTimeout(() => this.giveUp(socket, 'the room moved to another server'), 2000);
+  }
+
+  giveUp(socket, reason = `no message from the server for ${(this.silenceMs + this.pingTimeoutMs) / 1000} s`) {
+    if (socket !== this.socket) return;
+    // The close handshake cannot finish on a dead connection: do not wait for it.
+    this.closed(socket, 1006, reason, true);
+    socket.onclose = null;
+    socket.onmessage = null;
+    socket.onopen = null;
+    if (typeof socket.terminate === 'function') socket.terminate();
+    else socket.close();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -320,6 +464,9 @@ export class TinselClient {
     switch (msg.type) {
       case 'ok':
       case 'error': {
+        // The room lives on another instance: the server closes this connection (4002) next and
+        // the close handler follows `ws`. Nothing else of this connection is used any more.
+        if (msg.type === 'error' && msg.code === 'room_moved') this.roomMoved(msg);
         const waiter = msg.id !== undefined ? this.pending.get(msg.id) : undefined;
         if (waiter) {
           this.pending.delete(msg.id);
@@ -330,13 +477,14 @@ export class TinselClient {
             waiter.reject(new TinselError(msg));
           }
           this.holdAfterAnswer();
-        } else if (msg.type === 'error') {
+        } else if (msg.type === 'error' && msg.code !== 'room_moved') {
           this.emit('error', new TinselError(msg));
         }
         return;
       }
       case 'welcome':
         this.welcome = msg;
+        this.welcomed = this.socket;
         this.tokenStore.set(msg.token);
         this.emit('welcome', msg);
         return;
@@ -448,6 +596,7 @@ export class TinselClient {
 
   forgetRoom() {
     this.room = null;
+    this.roomHint = null;
     this.roomInfo = null;
     this.seat = null;
     this.state = null;
@@ -497,6 +646,7 @@ export class TinselClient {
 
   // A room was entered: remember it for reconnecting; the state that follows answers the join.
   entered(ok, as, rejoin) {
+    this.hops = 0; // a joined room ends a run of room_moved hops
     if (this.room?.code !== ok.room) {
       this.lastSeq = null;
       this.state = null;
@@ -518,16 +668,24 @@ export class TinselClient {
    * join_room. `lastSeq` asks the server for what was missed since that state (a client that
    * reloads may pass the seq it saved); by default the client's own last seq in that room.
    */
-  joinRoom(code, { as = 'player', lastSeq, rejoin = false } = {}) {
-    const room = String(code).toUpperCase().replace(/[\s-]/g, '');
+  async joinRoom(code, { as = 'player', lastSeq, rejoin = false, followed = false } = {}) {
+    const room = normalCode(code);
     const msg = { type: 'join_room', room, as };
     const seq = lastSeq ?? (this.room?.code === room ? this.lastSeq : null);
     if (seq !== null && seq !== undefined) msg.last_seq = seq;
-    return this.request(msg, (ok) => {
-      this.entered(ok, as, rejoin);
-      // Events up to the given seq count as delivered, so a replay starts after them.
-      if (lastSeq !== undefined && lastSeq !== null) this.lastSeq = lastSeq;
-    });
+    try {
+      return await this.request(msg, (ok) => {
+        this.entered(ok, as, rejoin);
+        // Events up to the given seq count as delivered, so a replay starts after them.
+        if (lastSeq !== undefined && lastSeq !== null) this.lastSeq = lastSeq;
+      });
+    } catch (err) {
+      if (err.code !== 'room_moved' || rejoin || followed) throw err;
+      // The room lives on another instance: this promise settles with the join there, once the
+      // library has followed the redirect (or with its refusal there).
+      this.rejectFollow(new TinselError({ code: 'disconnected', message: 'another join was asked for' }));
+      return new Promise((resolve, reject) => { this.followJoin = { code: room, as, lastSeq, resolve, reject }; });
+    }
   }
 
   leaveRoom() {

@@ -29,6 +29,11 @@ export interface TokenStore {
 /** Keeps the token in memory only (the default). */
 export declare function memoryTokenStore(initial?: string | null): TokenStore;
 
+/** How many `room_moved` redirects the library follows in a row (5); a joined room starts the count again. */
+export declare const maxHops: number;
+/** The base URL with the room in its query: `roomUrl('wss://h/ws', 'K7M2QX')` is `wss://h/ws?room=K7M2QX`; without a room the base URL. */
+export declare function roomUrl(base: string, room: string | null | undefined): string;
+
 /** A refused request: the server's `error`, or code `disconnected` when the connection was lost. */
 export declare class TinselError extends Error {
   readonly code: string;
@@ -46,6 +51,8 @@ export interface StatusDetail {
   attempt?: number;
   /** The close code that ended the previous connection. */
   code?: number;
+  /** reconnecting: the room moved to another server (`room_moved`); the library follows it by itself. */
+  moved?: boolean;
   /** failed: why the server refused the session. */
   error?: TinselError;
 }
@@ -100,8 +107,19 @@ export interface ClientEvents {
   kicked: (message: KickedServerToClient) => void;
   /** An `error` without an id (e.g. frame_too_large). */
   error: (error: TinselError) => void;
-  /** A connection ended; `code` is its close code. */
-  disconnect: (info: { code: number; reason: string }) => void;
+  /**
+   * A connection ended; `code` is its close code (4002: the room moved). `silent`: the library gave
+   * it up itself (code 1006) because nothing came for silenceMs + pingTimeoutMs, or no close
+   * followed a room_moved.
+   */
+  disconnect: (info: { code: number; reason: string; silent?: boolean }) => void;
+  /**
+   * The room is served by another server instance (`room_moved`, cluster mode): the library
+   * connects to `url` after `delay` ms (hop `hop` of at most maxHops in a row), says hello with
+   * the token and takes the seat back with last_seq. Nothing for a player to read: the status is
+   * `reconnecting` meanwhile, with `moved: true`.
+   */
+  moved: (info: { room: string | null; instance: string | null; url: string; hop: number; delay: number }) => void;
   /** Every message from the server, before the library handles it. */
   message: (message: { type: string; [key: string]: unknown }) => void;
   /** A push type this library does not know (a later protocol version). */
@@ -123,12 +141,28 @@ export interface ClientOptions {
   backoff?: { baseMs?: number; restartBaseMs?: number; maxMs?: number };
   /** Ask for views as changes (hello `views: "changes"`); states are still delivered with whole views. Default true. */
   viewChanges?: boolean;
+  /**
+   * The room this client is about to join (e.g. from an invite link): connections carry it in
+   * their URL (`?room=CODE`) before the join, so that a cluster routes them to the room's server.
+   */
+  room?: string;
+  /** With no message from the server for this long, send a `ping` (default 25000 ms). */
+  silenceMs?: number;
+  /** Still nothing this long after the ping: close the connection and reconnect (default 10000 ms). */
+  pingTimeoutMs?: number;
 }
 
 export declare class TinselClient {
   constructor(options: ClientOptions);
+  /** The base URL; connections go to it with `?room=CODE` once a room is known. */
   readonly url: string;
   name: string | null;
+  /** The room for the URL while no room is joined yet (option `room`); cleared when a room is left. */
+  roomHint: string | null;
+  readonly silenceMs: number;
+  readonly pingTimeoutMs: number;
+  /** The URL the next connection goes to. */
+  connectUrl(): string;
   readonly status: Status;
   /** The latest welcome. */
   readonly welcome: WelcomeServerToClient | null;
@@ -163,6 +197,10 @@ export declare class TinselClient {
   /** Any request; resolves with its ok, rejects with a TinselError. */
   request(message: ClientMessage | { type: string; [key: string]: unknown }): Promise<OkReply>;
   createRoom(game: string, options?: Record<string, unknown>): Promise<OkReply>;
+  /**
+   * join_room. Answered `room_moved` (cluster mode), the library follows the redirect and joins
+   * there: the promise settles with that join's answer.
+   */
   joinRoom(code: string, options?: { as?: 'player' | 'spectator'; lastSeq?: number }): Promise<OkReply>;
   leaveRoom(): Promise<OkReply>;
   startGame(firstSeat?: number): Promise<OkReply>;

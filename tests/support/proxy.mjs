@@ -1,6 +1,8 @@
 // A TCP relay in front of a server whose connections can all be cut at once: a dropped Wi-Fi, as
 // the client sees it (its WebSocket dies without a close frame), while new connections still get
-// through. Used by tests/clients (the bots and the client library) and tests/browser.
+// through. Or frozen: nothing is forwarded any more in either direction and nothing is closed (a
+// machine that vanished, a NAT that forgot the mapping), so only a silence timer can tell. Used by
+// tests/clients (the bots and the client library) and tests/browser.
 import net from 'node:net';
 
 // `target`: a port on 127.0.0.1, or a URL (http://host:port/…) whose host and port are used.
@@ -23,6 +25,15 @@ export async function startProxy(target) {
     };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
+    pair.freeze = () => {
+      if (pair.frozen) return false;
+      pair.frozen = true;
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+      return true;
+    };
     client.pipe(upstream);
     upstream.pipe(client);
   });
@@ -40,6 +51,17 @@ export async function startProxy(target) {
         b.destroy();
       }
       return n;
+    },
+    // Freezes every open connection: from now on nothing passes in either direction, and
+    // neither side is told (the sockets stay open until an end closes its own). New connections
+    // still get through. A frozen connection stays in the list (nobody reads its end), so it is
+    // closed by cut() or close(). Returns how many were frozen now (not those frozen before).
+    freeze() {
+      return [...open].filter((pair) => pair.freeze()).length;
+    },
+    // How many connections are open (frozen ones included).
+    get connections() {
+      return open.size;
     },
     // While down, new connections are refused (cut at once) too.
     setDown(value) {

@@ -7,17 +7,17 @@
 import { TinselClient, expand } from '/lib/index.js';
 import { addTexts, lang, list, setLang, t } from './i18n.js';
 import { showMoments } from './moments.js';
-import { estimateText, readOptions, screenHtml } from './screens.js';
+import { readOptions, screenHtml } from './screens.js';
 import { afterRender } from './coach.js';
-import { callsAfterState, renderCalls } from './calls.js';
+import { callsAfterState, renderCalls, tick } from './calls.js';
 import morphdom from '../vendor/morphdom/morphdom-esm.js';
 import { measure, play } from './motion.js';
-import { defaultsOf, optionSpecs } from './options.js';
+import { followOptionForms } from './option_form.js';
 import { refreshInvite } from './invite.js';
 import { initChat, noteChat, renderChatButton } from './presence.js';
 import { botActions } from './bots.js';
 import { displayName, errorText, gameTitle, games, loadBoard, onBoard, parseRoute, roomBoard, seatColours, seatInk, seatLabel, seatName, seatOnColour, store } from './state.js';
-import { esc, formatSeconds, secondsLeft, settings } from './util.js';
+import { esc, settings } from './util.js';
 
 for (const g of Object.values(games)) addTexts(g.texts);
 
@@ -35,8 +35,12 @@ const logEvents = 2000;
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 // The seat token lives in localStorage with the name, so a reload or a new visit resumes.
+// An invite or watch link names the room: the connections carry it (`/ws?room=CODE`) from the
+// first, so that a cluster of servers sends them to the room's own. A room that moves to another
+// server (cluster mode) is followed by the library: the page shows "reconnecting" and carries on.
 const conn = new TinselClient({
   url: wsUrl,
+  room: store.route.kind === 'home' ? null : store.route.code,
   tokenStore: { get: () => settings.get('token'), set: (token) => settings.set('token', token) },
 });
 conn.on('status', (status, detail) => {
@@ -399,18 +403,6 @@ function flash(text, kind = 'info') {
   }, 5000);
 }
 
-// Updates every countdown once per quarter second without redrawing the screen.
-function tick() {
-  for (const el of document.querySelectorAll('[data-show-at][hidden]')) {
-    if (Date.now() >= Number(el.dataset.showAt)) el.hidden = false;
-  }
-  for (const el of document.querySelectorAll('[data-deadline]')) {
-    el.textContent = formatSeconds(secondsLeft(Number(el.dataset.deadline)));
-    el.closest('.timer')?.classList.toggle('urgent', secondsLeft(Number(el.dataset.deadline)) <= 15);
-  }
-}
-setInterval(tick, 250);
-
 // ---------------------------------------------------------------------------------------------
 // User actions
 
@@ -494,6 +486,7 @@ const actions = {
   },
   async home(el, ev) {
     ev?.preventDefault();
+    if (!store.joined) conn.roomHint = null; // the invite's room is not where the next connection goes
     history.replaceState(null, '', '/');
     store.route = { kind: 'home' };
     store.error = null;
@@ -650,41 +643,6 @@ document.addEventListener('change', (ev) => {
   if (board?.onChange && store.state) board.onChange(ev.target, context());
 });
 
-// The picker's estimate follows the settings as they change. One switch for a family: "Time for a
-// turn" set to no limit takes the game's other time limits along (followTurnLimit in
-// catalogue.js), unless the host set one of them by hand under "More settings"; set back to a
-// limit, they return to what they were. What the host picked is kept (store.optionDraft, per form
-// and game), so that a redraw of the page (a language switch, someone taking a seat in the lobby)
-// does not put the settings back to the defaults (screens.js draws the form from it).
-document.addEventListener('change', (ev) => {
-  const fieldset = ev.target.closest?.('fieldset.options');
-  const estimate = fieldset?.querySelector('.estimate');
-  if (!estimate) return;
-  const game = fieldset.dataset.game;
-  const form = fieldset.closest('form')?.id;
-  const old = store.optionDraft;
-  const draft = old?.form === form && old.game === game ? old : { form, game, byHand: [], before: {} };
-  const followers = games[game]?.followTurnLimit || [];
-  const name = ev.target.dataset?.opt;
-  if (followers.includes(name) && !draft.byHand.includes(name)) draft.byHand.push(name);
-  if (name === 'mainTimeoutSec') {
-    for (const f of followers) {
-      const el = fieldset.querySelector(`select[data-opt="${f}"]`);
-      if (!el || draft.byHand.includes(f)) continue;
-      if (ev.target.value === '"off"') {
-        if (!(f in draft.before)) draft.before[f] = el.value;
-        el.value = '"off"';
-      } else if (f in draft.before) {
-        el.value = draft.before[f];
-        delete draft.before[f];
-      }
-    }
-  }
-  draft.values = readOptions(fieldset);
-  store.optionDraft = draft;
-  estimate.textContent = estimateText(game, { ...defaultsOf(optionSpecs(store.welcome, game)), ...readOptions(fieldset) });
-});
-
 // Board places are not buttons (SVG, grids), so Enter and Space activate them like a click.
 document.addEventListener('keydown', (ev) => {
   if (ev.key !== 'Enter' && ev.key !== ' ') return;
@@ -725,6 +683,7 @@ document.addEventListener('visibilitychange', () => {
 });
 
 initChat();
+followOptionForms();
 
 // Start: a returning visitor (saved name) connects at once; a new one after typing a name.
 const savedName = settings.get('name');

@@ -20,7 +20,7 @@
 // what happens when it runs out.
 import { lang, t } from './i18n.js';
 import { gameTitle, games, seatName, store } from './state.js';
-import { esc, secondsLeft, settings } from './util.js';
+import { esc, formatSeconds, secondsLeft, settings } from './util.js';
 
 const calls = (window.__tinselCalls = window.__tinselCalls || []);
 
@@ -237,6 +237,19 @@ export function renderCalls() {
 
 // ---------------------------------------------------------------------------------------------
 // The turn bar's clock: only for a decision that will really be taken for someone.
+
+// Updates every countdown once per quarter second without redrawing the screen (and shows what
+// waits for a moment, data-show-at: the host's skip buttons).
+export function tick() {
+  for (const el of document.querySelectorAll('[data-show-at][hidden]')) {
+    if (Date.now() >= Number(el.dataset.showAt)) el.hidden = false;
+  }
+  for (const el of document.querySelectorAll('[data-deadline]')) {
+    el.textContent = formatSeconds(secondsLeft(Number(el.dataset.deadline)));
+    el.closest('.timer')?.classList.toggle('urgent', secondsLeft(Number(el.dataset.deadline)) <= 15);
+  }
+}
+if (typeof document !== 'undefined') setInterval(tick, 250);
 
 // The clock's HTML for the turn bar, '' for none, or the "no time limit" note.
 export function clockHtml(state, room) {

@@ -316,7 +316,7 @@ function gameHtml(room, g, ctx) {
   const waitedFor = isHost() && prompt && !state.over
     ? prompt.seats.filter((s) => s !== store.seat && !['bot', 'gone'].includes(room.seats[s]?.status)) : [];
   // Not at once: a player who is only thinking should not be moved on by a stray tap. The
-  // buttons appear once the game has waited `skipAfterMs` on the same prompt (tick() in app.js
+  // buttons appear once the game has waited `skipAfterMs` on the same prompt (tick() in calls.js
   // shows them), or at once for a player whose connection is gone.
   const waitKey = prompt ? `${prompt.kind}|${prompt.seats.join(',')}|${prompt.deadline ?? ''}|${state.view?.round ?? ''}|${state.view?.active ?? ''}` : '';
   if (waitKey !== waiting.key) Object.assign(waiting, { key: waitKey, since: Date.now() });
