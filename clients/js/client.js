@@ -194,6 +194,7 @@ export class TinselClient {
     if (!this.wanted || this.status === 'failed' || this.status === 'replaced' || this.status === 'closed') {
       this.wanted = true;
       this.retries = 0;
+      this.hops = 0;
       if (this.socket) this.socket.close(1000);
       else this.open();
     }

@@ -21,7 +21,8 @@ export type ClientMessage =
   | CloseRoomClientToServer
   | SkipClientToServer
   | ReadmitClientToServer
-  | FullViewClientToServer;
+  | FullViewClientToServer
+  | PingClientToServer;
 /**
  * Creates a room for a game; options left out take their defaults. A game id this server does not host is answered with unknown_game.
  */
@@ -3171,6 +3172,19 @@ export interface FullViewClientToServer {
   id?: number | string;
 }
 /**
+ * Asks the server for an answer at once: ok (after hello; before it hello_required). A client that has heard nothing for a while (25 s) sends it, and closes the connection itself when nothing at all arrives within 10 s more: a connection that died without a close can otherwise look open for minutes. Changes nothing and counts against the rate limit like any request.
+ */
+export interface PingClientToServer {
+  /**
+   * The message type, "ping".
+   */
+  type: 'ping';
+  /**
+   * Optional request id (an integer, or a string of at most 64 characters): the ok or error that answers this request carries the same id.
+   */
+  id?: number | string;
+}
+/**
  * Answers hello (before its ok): who you are, the token to resume, and what this server hosts.
  */
 export interface WelcomeServerToClient {
@@ -3214,6 +3228,10 @@ export interface WelcomeServerToClient {
      * The server's release (not the protocol version), such as "0.1.0".
      */
     version: string;
+    /**
+     * The id of the server instance that answers, in cluster mode (tinsel-server --instance); null outside it.
+     */
+    instance: string | null;
   };
   /**
    * The games this server hosts.
@@ -3553,7 +3571,7 @@ export interface Complete2 {
   stopSeconds: number | 'off';
 }
 /**
- * Refuses a request (with its `id` if it had a readable one). `message` is for people; `code` is stable.
+ * Refuses a request (with its `id` if it had a readable one). `message` is for people; `code` is stable. A room_moved error (cluster mode) also names the room, the instance that serves it and the path to connect to; the connection is then closed with 4002.
  */
 export interface ErrorServerToClient {
   /**
@@ -3602,6 +3620,7 @@ export interface ErrorServerToClient {
     | 'kicked'
     | 'storage_failed'
     | 'room_unavailable'
+    | 'room_moved'
     | 'first_seat_required'
     | 'invalid_player_count'
     | 'game_over'
@@ -3659,6 +3678,18 @@ export interface ErrorServerToClient {
    * How long to wait before trying again, when the server knows (too_many_attempts, too_many_rooms, and rate_limited answering a join_room).
    */
   retry_after_ms?: number;
+  /**
+   * A room code as the server writes it.
+   */
+  room?: string;
+  /**
+   * room_moved only: the instance that serves the room now, or null when none does yet (the room is handed over: connect to ws, where an instance claims it).
+   */
+  instance?: string | null;
+  /**
+   * room_moved only: the path to connect to, on the same origin and with the same scheme as this connection, e.g. "/i/i2/ws?room=K7M2QX" (or "/ws?room=K7M2QX" when no instance serves the room yet). Say hello with your token there, then join_room with last_seq.
+   */
+  ws?: string;
 }
 /**
  * The room as it is now, to every member whenever anything in it changes.

@@ -26,10 +26,13 @@ export async function startProxy(target) {
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
     pair.freeze = () => {
+      if (pair.frozen) return false;
+      pair.frozen = true;
       client.unpipe(upstream);
       upstream.unpipe(client);
       client.pause();
       upstream.pause();
+      return true;
     };
     client.pipe(upstream);
     upstream.pipe(client);
@@ -51,10 +54,10 @@ export async function startProxy(target) {
     },
     // Freezes every open connection: from now on nothing passes in either direction, and
     // neither side is told (the sockets stay open until an end closes its own). New connections
-    // still get through. Returns how many were frozen.
+    // still get through. A frozen connection stays in the list (nobody reads its end), so it is
+    // closed by cut() or close(). Returns how many were frozen now (not those frozen before).
     freeze() {
-      for (const pair of open) pair.freeze();
-      return open.size;
+      return [...open].filter((pair) => pair.freeze()).length;
     },
     // How many connections are open (frozen ones included).
     get connections() {

@@ -1,7 +1,9 @@
 #include "player.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
+#include <utility>
 #include <random>
 
 namespace tinsel_bot {
@@ -21,6 +23,26 @@ bool benign_refusal(const std::string& code) {
 
 std::string compact(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
+// A room_moved's `ws` is used only if it is a path on this server: "/…", not "//host…".
+bool is_local_path(const std::string& p) { return p.size() > 1 && p[0] == '/' && p[1] != '/'; }
+
+// room_moved hops followed in a row at most; a join answered ok starts the count again.
+constexpr int max_hops = 5;
+
+// A code as typed (k7m-2qx) as the server writes it (K7M2QX), for the URL; empty if it cannot be
+// a room code (the join then gets the server's unknown_room).
+std::string room_input(const std::string& typed) {
+  static const std::string alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+  std::string code;
+  for (char c : typed) {
+    if (c == ' ' || c == '-') continue;
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (alphabet.find(c) == std::string::npos) return {};
+    code += c;
+  }
+  return code.size() == 6 ? code : std::string();
+}
+
 }  // namespace
 
 player::player(event_loop& loop, settings s, ws_url url)
@@ -38,10 +60,22 @@ void player::start() {
   connect();
 }
 
+std::string player::next_path() {
+  if (!hop_path_.empty()) return std::exchange(hop_path_, std::string());
+  const std::string room = !room_code_.empty() ? room_code_ : s_.join_code ? room_input(*s_.join_code) : std::string();
+  if (room.empty()) return url_.path;
+  return url_.path + (url_.path.find('?') == std::string::npos ? "?room=" : "&room=") + room;
+}
+
 void player::connect() {
   connected_ = false;
+  moved_ = false;
+  moved_path_.clear();
+  ws_url target = url_;
+  target.path = next_path();
+  if (s_.verbose) log("connecting to ws://" + target.host + ":" + target.port + target.path);
   conn_ = std::make_unique<ws_connection>(
-      loop_, url_,
+      loop_, target,
       connection_callbacks{[this] { on_open(); }, [this](std::string text) { on_message(text); },
                            [this](const close_info& info) { on_closed(info); }});
 }
@@ -66,6 +100,20 @@ void player::on_closed(const close_info& info) {
                                          (info.reason.empty() ? "" : ", " + info.reason) + ")"
                                    : info.error.empty() ? "connection closed" : info.error;
   if (info.code == 4001) return finish(1, "another connection resumed this player: " + why);
+  if ((moved_ || info.code == 4002) && hops_ < max_hops) {
+    // The room is served by another instance: go there after a short random pause, doubling with
+    // every hop (so that the clients of a drained instance do not all arrive at once).
+    ++hops_;
+    hop_path_ = is_local_path(moved_path_) ? moved_path_ : std::string();  // empty: /ws?room=CODE
+    static std::mt19937 jitter{std::random_device{}()};  // not the seeded rng_: the game's choices stay as seeded
+    const int delay = std::uniform_int_distribution<int>(0, 250 * (1 << (hops_ - 1)))(jitter);
+    log("the room moved to another server; following it in " + std::to_string(delay) + " ms (hop " +
+        std::to_string(hops_) + ")");
+    loop_.after(std::chrono::milliseconds(delay), [this] {
+      if (!done_) connect();
+    });
+    return;
+  }
   if (!info.opened && token_.empty()) return finish(1, "cannot connect to ws://" + url_.host + ":" + url_.port + url_.path + ": " + why);
   if (reconnects_left_ <= 0 || token_.empty()) return finish(1, "connection lost: " + why);
   --reconnects_left_;
@@ -152,6 +200,7 @@ void player::on_welcome(const json& m) {
 void player::on_ok(const json& m, const std::string& purpose) {
   if (purpose == "hello") return enter_room();
   if (purpose == "create_room" || purpose == "join_room") {
+    hops_ = 0;  // a joined room ends a run of room_moved hops
     room_code_ = m.value("room", "");
     seat_ = m.contains("seat") && m["seat"].is_number_integer() ? std::optional<int>(m["seat"].get<int>()) : std::nullopt;
     reconnects_left_ = s_.reconnect_attempts;
@@ -187,6 +236,16 @@ void player::on_ok(const json& m, const std::string& purpose) {
 void player::on_error(const json& m, const std::string& purpose) {
   const std::string code = m.value("code", "");
   const std::string text = code + " (" + compact(m.value("message", json(""))) + ")";
+  if (code == "room_moved") {
+    // Cluster mode: the room lives on another instance (an answer to hello or join_room, or a
+    // push when the room leaves this one). The server closes the connection with 4002 next, and
+    // on_closed follows `ws`. Not an error: the game goes on there.
+    moved_ = true;
+    moved_path_ = m.value("ws", "");
+    if (purpose == "action") action_in_flight_ = false;
+    if (purpose == "start_game") start_in_flight_ = false;
+    return;
+  }
   if (purpose == "action") {
     action_in_flight_ = false;
     if (code == "rate_limited") {

@@ -4,6 +4,8 @@
 // answers every `state` push whose prompt names its seat with a command from `legal`. Its picture
 // of the room is the latest `room` and `state` push: pushes are the truth, an `ok` only says a
 // request was accepted. A lost connection is resumed with the welcome token and `last_seq`.
+// Cluster mode (docs/protocol.md): once the room is known every connection carries it
+// (`/ws?room=CODE`), and a `room_moved` is followed to its `ws` path, at most 5 hops in a row.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +37,9 @@ class player {
 
  private:
   void connect();
+  // Where the next connection goes: the path a room_moved named (once), else the base path with
+  // ?room=CODE once a room is known, else the base path.
+  std::string next_path();
   void on_open();
   void on_message(const std::string& text);
   void on_closed(const close_info& info);
@@ -69,6 +74,10 @@ class player {
   bool connected_ = false;
   int reconnects_left_;
   int reconnect_delay_ms_ = 500;
+  std::string moved_path_;  // the `ws` of a room_moved on this connection (then close 4002)
+  bool moved_ = false;
+  std::string hop_path_;    // the path the next connection uses once, after a room_moved
+  int hops_ = 0;            // room_moved hops since a join was last answered ok
 
   // Session and room, as the server last told us.
   std::string token_;

@@ -101,10 +101,12 @@ struct ws_connection::impl : std::enable_shared_from_this<impl> {
   void handshake() {
     beast::get_lowest_layer(ws).expires_never();
     // The server pings a quiet connection; Beast answers while a read is pending. Our own pings
-    // notice a server that vanished without closing the TCP connection.
+    // notice a server that vanished without closing the TCP connection (docs/protocol.md, the
+    // silence timer): after half the idle timeout without a frame Beast pings, and with nothing
+    // at all by its end the connection is given up and the bot reconnects.
     websocket::stream_base::timeout t{};
     t.handshake_timeout = std::chrono::seconds(10);
-    t.idle_timeout = std::chrono::seconds(60);
+    t.idle_timeout = std::chrono::seconds(35);
     t.keep_alive_pings = true;
     ws.set_option(t);
     ws.set_option(websocket::stream_base::decorator(

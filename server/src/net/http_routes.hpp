@@ -47,8 +47,6 @@ struct http_context {
   std::size_t rooms = 0;        // for /healthz
   std::size_t connections = 0;  // for /healthz
   std::string_view journal = "off";  // for /healthz: sqlite, failing, off or unavailable
-  std::string_view instance = {};    // for /healthz: cluster mode's instance id (empty outside)
-  bool lease_valid = true;           // cluster mode: whether this instance may serve rooms now
   // A finished game's record by id (GET /records/<id>), as compact JSON text; null when there is none.
   std::function<std::optional<std::string>(const std::string& id)> find_record = nullptr;
   // The static files in memory (gzip, ETag); null: files are streamed from disk as they are.
@@ -64,6 +62,8 @@ struct http_context {
   rate_buckets* record_downloads = nullptr;
   // Whether a record is still served (its days not over), asked before a kept copy is sent.
   std::function<bool(const std::string& id)> record_served = nullptr;
+  std::string_view instance = {};  // for /healthz: cluster mode's instance id (empty outside)
+  bool lease_valid = true;         // cluster mode: whether this instance may serve rooms now
 };
 
 struct http_answer {

@@ -88,6 +88,11 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
       peek.summary = r->public_summary();
     } else if (s->rooms.set_aside(code)) {
       peek.what = room_peek::found::unavailable;
+    } else if (auto summary = s->cluster && s->journal ? s->journal->summary(code) : std::nullopt) {
+      // Cluster mode: a room another instance serves, as its owner last wrote it.
+      peek.what = room_peek::found::open;
+      peek.summary = std::move(*summary);
+      peek.summary["spectators"] = 0;
     }
     return peek;
   };

@@ -56,6 +56,8 @@ void commit_queue::end(const pptr& sender, const json& id) {
     return;
   }
   writing_ = true;
+  if (hooks_.summary && journal_->keeps_summaries())
+    if (auto s = hooks_.summary(); !s.is_null()) records_.back().body["summary"] = std::move(s);
   auto batch = std::move(records_);
   records_.clear();
   journal_->append(std::move(batch), [this, self = owner_.lock(), out = std::move(outbox_), sender, id](bool ok) mutable {

@@ -38,6 +38,8 @@ class commit_queue {
     std::function<void()> expired;      // tell_expired's turn came: the lobby forgets the room
     std::function<void()> write_failed;  // the room goes back to what its journal holds
     std::function<void()> moved;         // cluster mode: a write was fenced, the room is another's
+    // Cluster mode: the room's public summary if it changed since it was last written, else null.
+    std::function<json()> summary;
   };
 
   // `journal`: null for a room that is not durable.

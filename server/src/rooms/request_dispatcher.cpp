@@ -204,6 +204,13 @@ bool request_dispatcher::route(const std::string& code, const json& id, const pp
 
 room* request_dispatcher::room_or_refuse(const json& id, const pptr& self) {
   if (!room_) reply(self, make_error(id, errc::not_in_room, "you are not in a room"));
+  // Cluster mode: past its lease this instance answers nothing for its rooms (the watchdog is
+  // about to send every room away; a process woken from a pause must not answer first).
+  if (room_ && lobby_.cluster() && !lobby_.cluster()->valid()) {
+    reply(self, protocol::make_room_moved(id, room_->code(), {}));
+    self->close_with(close_code::room_moved, "room moved");
+    return nullptr;
+  }
   return room_.get();
 }
 

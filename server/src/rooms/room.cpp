@@ -34,7 +34,15 @@ room::room(boost::asio::any_io_executor ex, std::string code, const engine::game
   queue_.set_hooks({[this] { return closed_; }, [this] {
                       if (on_expired_) on_expired_(code_, false);
                     },
-                    [this] { reload_from_journal(); }, [this] { moved(); }});
+                    [this] { reload_from_journal(); }, [this] { moved(); },
+                    [this]() -> json {
+                      auto s = public_summary();
+                      s.erase("spectators");  // not worth a write
+                      auto text = s.dump();
+                      if (text == journaled_summary_) return nullptr;
+                      journaled_summary_ = std::move(text);
+                      return s;
+                    }});
   seats_.resize(static_cast<std::size_t>(game.seats(options_).max));
   // Written with the room's first operation (the creator's join).
   if (!recovered) append_record({{"kind", "created"}, {"game", game.id}, {"options", options_}});

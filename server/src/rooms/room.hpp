@@ -184,6 +184,7 @@ class room : public std::enable_shared_from_this<room> {
   // Members keep the seats their players have in the rebuilt room; everyone gets a full state.
   void reseat_members_after_reload();
   void leave_instance(const std::string& instance);  // moved(), on the strand
+  std::string journaled_summary_;  // cluster mode: the public summary as last written
 
   // Replaying the journal (restore): one function per record kind.
   void restore_reset();

@@ -79,6 +79,11 @@ class journal {
   // earlier incarnation): its epoch grows by one and its records are returned for restore().
   // nullopt: another live instance owns it, it is not open, or the database cannot be reached.
   virtual std::optional<stored_room> claim(const std::string& /*code*/) { return std::nullopt; }
+  // Whether rooms send their public summary (room::public_summary) with their records, as a
+  // `summary` member of a batch's last record, for summary() on every instance.
+  virtual bool keeps_summaries() const { return false; }
+  // The public summary of an open room as its owner last wrote it; nullopt if none.
+  virtual std::optional<json> summary(const std::string& /*code*/) { return std::nullopt; }
   // Whether a write of this room was refused because another instance owns it now.
   virtual bool lost(const std::string& /*code*/) const { return false; }
   // The room left this instance: nothing more is written for it.

@@ -92,7 +92,7 @@ CREATE TABLE instances(
   lease_until timestamptz NOT NULL,
   draining boolean NOT NULL DEFAULT false,
   started_at timestamptz NOT NULL DEFAULT now());
-ALTER TABLE rooms ADD COLUMN owner text, ADD COLUMN owner_incarnation bigint;
+ALTER TABLE rooms ADD COLUMN owner text, ADD COLUMN owner_incarnation bigint, ADD COLUMN summary text;
 CREATE INDEX rooms_open_owner ON rooms(owner) WHERE state = 'open';
 )sql",
 };
@@ -145,6 +145,7 @@ const std::vector<std::pair<const char*, const char*>> statements = {
     {"ins_game",
      "INSERT INTO games(id, room, game, finished_at, body) VALUES ($1, $2, $3, now(), $4) ON CONFLICT (id) DO UPDATE "
      "SET room = EXCLUDED.room, game = EXCLUDED.game, finished_at = EXCLUDED.finished_at, body = EXCLUDED.body"},
+    {"set_summary", "UPDATE rooms SET summary = $2 WHERE code = $1"},
     {"prune", "DELETE FROM games WHERE finished_at < now() - make_interval(days => $1::int)"},
     {"mark", "INSERT INTO meta(key, value) VALUES ('last_batch', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"},
 };
@@ -338,6 +339,23 @@ class postgres_journal final : public journal {
       return out;
     } catch (const std::exception& e) {
       spdlog::error("room not claimed: the database cannot be reached room={} error=\"{}\"", code, e.what());
+      return std::nullopt;
+    }
+  }
+
+  bool keeps_summaries() const override { return clustered(); }
+
+  std::optional<json> summary(const std::string& code) override {
+    try {
+      std::optional<json> out;
+      read([&](pg::connection& c) {
+        auto r = c.exec("SELECT summary FROM rooms WHERE code = $1 AND state = 'open' AND summary IS NOT NULL", {code});
+        if (r.rows() == 1) out = json::parse(r.text(0, 0), nullptr, false);
+      });
+      if (out && out->is_discarded()) out.reset();
+      return out;
+    } catch (const std::exception& e) {
+      spdlog::warn("room summary not read room={} error=\"{}\"", code, e.what());
       return std::nullopt;
     }
   }
@@ -634,10 +652,13 @@ class postgres_journal final : public journal {
 
   // The body an entry keeps: an `ended` record's game record goes to `games` instead. A copy: a
   // batch tried again (or kept in memory) still has it.
+  // A room's public summary rides on its batches in cluster mode; it goes to rooms.summary.
   static json entry_body(const record& r) {
-    if (r.body.value("kind", "") != "ended" || !r.body.contains("record")) return r.body;
+    const bool record = r.body.value("kind", "") == "ended" && r.body.contains("record");
+    if (!record && !r.body.contains("summary")) return r.body;
     json body = r.body;
     body.erase("record");
+    body.erase("summary");
     return body;
   }
 
@@ -666,6 +687,7 @@ class postgres_journal final : public journal {
 
   void write_one(const record& r, std::unordered_map<std::string, expected>& expect) {
     const std::string kind = r.body.value("kind", "");
+    if (r.body.contains("summary")) writer_db_.run("set_summary", {r.room, r.body["summary"].dump()});
     if (kind == "created" && !clustered()) {
       // One instance: the room's row is made (or opened again) here. In cluster mode claim_code
       // made it, owned by this instance, before the room was.

@@ -1,0 +1,141 @@
+// Cluster mode, measured (docs/operations.md, "Cluster mode"), in one run:
+//
+// 1. Throughput: R rooms x 4 players (the cluster tests' families: Happy Holidays, a third with a
+//    server bot) answering every prompt at once, S seconds, (a) through HAProxy with three
+//    instances on PostgreSQL (synchronous_commit on) and (b) one instance on SQLite (its default
+//    durability), in turns. Moves acknowledged per second, and the own-move latency (action sent
+//    -> its ok) p50/p99 with one room.
+// 2. Takeover: with production lease settings (6 s lease, 1 s renewal), kill -9 the instance that
+//    owns the most rooms; for each of its rooms, the time from the kill to the room's next state.
+// 3. Drain: SIGTERM the busiest remaining instance; the time until each of its rooms plays on, and
+//    until the process exited.
+// 4. Lease traffic: transactions per second per idle instance (pg_stat_database), and what one
+//    renewal round sends.
+//
+//   node bench/cluster.mjs [--rooms 50] [--seconds 10] [--takeover-rooms 12] [--server PATH]
+//
+// Needs PostgreSQL 15 and HAProxy (docker/test-packages.txt); exits 77 without them.
+import { once } from 'node:events';
+import { clusterTest, startCluster, waitFor } from '../tests/support/cluster.mjs';
+import { startServer } from '../tests/support/processes.mjs';
+import { openFamilies, owners, busiest, progress } from '../tests/cluster/play.mjs';
+import { parseArgs, repoRoot, table } from './lib.mjs';
+
+const args = parseArgs(process.argv.slice(2), {
+  rooms: 50,
+  seconds: 10,
+  takeoverRooms: 12,
+  server: `${repoRoot}/build/server/tinsel-server`,
+});
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs, p) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+const lifted = ['--max-connections-per-address', '100000', '--rooms-per-address-per-minute', '100000',
+  '--live-rooms-per-address', '100000', '--identities-per-address', '100000', '--max-tcp-connections-per-address', '100000',
+  '--connections-per-address-per-sec', '100000', '--connection-burst-per-address', '100000', '--free-failed-joins', '100000',
+  '--rate-per-sec', '100000', '--rate-burst', '100000'];
+
+// Moves per second and own-move latencies of `families` playing for `seconds` (think time 0).
+async function measure(families, seconds) {
+  const timed = [];
+  for (const f of families)
+    for (const p of f.players) {
+      const action = p.client.action.bind(p.client);
+      p.client.action = async (c) => {
+        const t0 = performance.now();
+        const r = await action(c);
+        timed.push({ at: Date.now(), ms: performance.now() - t0 });
+        return r;
+      };
+    }
+  for (const f of families) await f.start();
+  await sleep(1000);  // warm-up
+  const from = Date.now();
+  await sleep(seconds * 1000);
+  const to = Date.now();
+  for (const f of families) f.playing = false;
+  const inWindow = timed.filter((t) => t.at >= from && t.at < to);
+  return { movesPerSec: inWindow.length / ((to - from) / 1000), p50: pct(inWindow.map((t) => t.ms), 50), p99: pct(inWindow.map((t) => t.ms), 99) };
+}
+
+async function throughput(url, label, rooms, seconds) {
+  const target = { url };
+  const many = await openFamilies(target, rooms, { thinkMs: 0 });
+  const m = await measure(many, seconds);
+  for (const f of many) f.close();
+  const one = await openFamilies(target, 1, { thinkMs: 0 });
+  const l = await measure(one, seconds);
+  for (const f of one) f.close();
+  return { label, moves: m.movesPerSec, p50: l.p50, p99: l.p99 };
+}
+
+await clusterTest(async () => {
+  const rows = [];
+  // (b) one instance on SQLite, the default.
+  {
+    const { proc, port } = await startServer(args.server, [...lifted, '--journal', 'sqlite', '--data-dir', `/tmp/tinsel-bench-sqlite-${process.pid}`]);
+    rows.push(await throughput(`ws://127.0.0.1:${port}/ws`, 'one instance, SQLite', args.rooms, args.seconds));
+    proc.child.kill('SIGTERM');
+    await once(proc.child, 'exit');
+  }
+  // (a) three instances on PostgreSQL behind HAProxy.
+  {
+    const cluster = await startCluster({ binary: args.server, serverArgs: ['--rate-per-sec', '100000', '--rate-burst', '100000'] });
+    rows.push(await throughput(cluster.url, 'three instances, PostgreSQL, HAProxy', args.rooms, args.seconds));
+    // Lease traffic: transactions of the idle cluster's database over 10 s.
+    await sleep(2000);
+    const xacts = async () => Number(await cluster.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`));
+    const x0 = await xacts();
+    await sleep(10000);
+    const x1 = await xacts();
+    rows.lease = ((x1 - x0 - 2) / 10 / 3).toFixed(1);  // the two reads of pg_stat_database themselves
+    cluster.stop();
+  }
+  console.log(`\n## Throughput (${args.rooms} rooms x 4, ${args.seconds} s; own-move latency with one room)\n`);
+  console.log(table(['setup', 'moves/s', 'own-move p50 (ms)', 'own-move p99 (ms)'],
+    rows.map((r) => [r.label, r.moves.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1)])));
+  console.log(`\ncluster / SQLite moves/s: ${((rows[1].moves / rows[0].moves) * 100).toFixed(0)} %; p99 added: ${(rows[1].p99 - rows[0].p99).toFixed(1)} ms`);
+  console.log(`lease traffic: ${rows.lease} database transactions per second per idle instance (renew-ms 500: a renewal, a tombstone sweep and an orphan query per round)`);
+
+  // 2 and 3 with production lease settings.
+  const cluster = await startCluster({ binary: args.server, leaseMs: 6000, renewMs: 1000 });
+  const families = await openFamilies(cluster, args.takeoverRooms, { thinkMs: 100 });
+  for (const f of families) await f.start();
+  await progress(families, 4, 90000, 'every room to play 4 states');
+  const before = await owners(cluster, families);
+  const victim = busiest(before);
+  const moved = families.filter((f) => before.get(f.code).owner === victim);
+  const seqs = new Map(moved.map((f) => [f.code, f.seq]));
+  const killedAt = Date.now();
+  await cluster.kill(victim);
+  const back = new Map();
+  await waitFor(60000, 'the killed instance\'s rooms to play on', () => {
+    for (const f of moved) if (!back.has(f.code) && f.seq > seqs.get(f.code)) back.set(f.code, Date.now() - killedAt);
+    return back.size === moved.length;
+  }, 20);
+  const takeover = [...back.values()];
+  console.log(`\n## Takeover after kill -9 (lease 6 s, renewal 1 s): ${moved.length} rooms of ${victim}\n`);
+  console.log(table(['room', 'next state after (s)'], [...back.entries()].map(([c, ms]) => [c, (ms / 1000).toFixed(2)])));
+  console.log(`p50 ${(pct(takeover, 50) / 1000).toFixed(2)} s, max ${(Math.max(...takeover) / 1000).toFixed(2)} s`);
+
+  const now = await owners(cluster, families);
+  const drained = busiest(now);
+  const mine = families.filter((f) => now.get(f.code).owner === drained);
+  const seqs2 = new Map(mine.map((f) => [f.code, f.seq]));
+  const termAt = Date.now();
+  const exited = cluster.terminate(drained).then(() => Date.now() - termAt);
+  const back2 = new Map();
+  await waitFor(60000, 'the drained instance\'s rooms to play on', () => {
+    for (const f of mine) if (!back2.has(f.code) && f.seq > seqs2.get(f.code)) back2.set(f.code, Date.now() - termAt);
+    return back2.size === mine.length;
+  }, 20);
+  const exitMs = await exited;
+  const d = [...back2.values()];
+  console.log(`\n## Drain (SIGTERM): ${mine.length} rooms of ${drained}\n`);
+  console.log(`process exited after ${(exitMs / 1000).toFixed(2)} s; rooms played on after p50 ${(pct(d, 50) / 1000).toFixed(2)} s, max ${(Math.max(...d) / 1000).toFixed(2)} s`);
+  for (const f of families) f.close();
+});
