@@ -37,9 +37,9 @@ class commit_queue {
     std::function<bool()> closed;       // the room is over: failed writes and retries do nothing
     std::function<void()> expired;      // tell_expired's turn came: the lobby forgets the room
     std::function<void()> write_failed;  // the room goes back to what its journal holds
-    std::function<void()> moved;         // cluster mode: a write was fenced, the room is another's
+    std::function<void()> moved = nullptr;  // cluster mode: a write was fenced, the room is another's
     // Cluster mode: the room's public summary if it changed since it was last written, else null.
-    std::function<json()> summary;
+    std::function<json()> summary = nullptr;
   };
 
   // `journal`: null for a room that is not durable.
