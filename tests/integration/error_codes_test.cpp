@@ -51,6 +51,7 @@ const std::map<std::string_view, std::string_view> producers = {
     {"kicked", "room_lifecycle_test.cpp, contract_test.cpp"},
     {"storage_failed", "durable_rooms_test.cpp: a command the journal cannot write is refused ..."},
     {"room_unavailable", "recovery_checks_test.cpp, durable_rooms_test.cpp"},
+    {"room_moved", "tests/cluster/routing.test.mjs, claim.test.mjs, drain.test.mjs (cluster mode)"},
 };
 
 // Codes the server has no path to today, with the reason.
