@@ -49,8 +49,9 @@ export function memoryTokenStore(initial = null) {
 
 const defaultBackoff = { baseMs: 500, restartBaseMs: 1000, maxMs: 10000 };
 
-// Following `room_moved`: at most this many hops in a row (a join answered `ok` starts the count
-// again); the pause before hop k is random in [0, 250 × 2^(k-1)) ms.
+// Following `room_moved`: at most this many hops in a row (a join answered `ok`, or the ordinary
+// backoff pause taken after the last hop, starts the count again); the pause before hop k is
+// random in [0, 250 × 2^(k-1)) ms.
 export const maxHops = 5;
 const hopJitterMs = 250;
 

@@ -29,7 +29,7 @@ export interface TokenStore {
 /** Keeps the token in memory only (the default). */
 export declare function memoryTokenStore(initial?: string | null): TokenStore;
 
-/** How many `room_moved` redirects the library follows in a row (5); a joined room starts the count again. */
+/** How many `room_moved` redirects the library follows in a row (5); a joined room, or the ordinary backoff pause taken after the last hop, starts the count again. */
 export declare const maxHops: number;
 /** The base URL with the room in its query: `roomUrl('wss://h/ws', 'K7M2QX')` is `wss://h/ws?room=K7M2QX`; without a room the base URL. */
 export declare function roomUrl(base: string, room: string | null | undefined): string;
