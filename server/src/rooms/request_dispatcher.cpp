@@ -70,9 +70,13 @@ void request_dispatcher::handle(protocol::hello_msg& m, const json& id, const pp
   // Cluster mode: the room of the URL is served here (claimed first if its owner is gone) or the
   // client goes where it is, before its token is looked up (a room taken over brings its players'
   // identities with it).
-  if (lobby_.cluster() && !room_hint_.empty()) {
+  // The URL's room is looked up like a join_room's: a code that names no room is a miss for the
+  // address, and an address waiting out its failed-join back-off gets no lookup (room_moved or not
+  // would tell a guesser which codes exist); its join_room is refused as ever.
+  if (lobby_.cluster() && !room_hint_.empty() && !limits_.join_wait(address_, address_limits::clock::now(), true)) {
     std::shared_ptr<room> here;
     if (!route(room_hint_, id, self, here)) return;
+    if (!here) limits_.join_missed(address_);
   }
   std::optional<identity_info> who;
   if (m.token) {
