@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { requireTools, startCluster, waitFor } from '../support/cluster.mjs';
 import { killAll } from '../support/processes.mjs';
-import { assertNoPageErrors, createRoom, launchBrowser, newPlayer, playOneStep, screenshot, serverBinary, sleep, watchdogMs } from './lib.mjs';
+import { assertNoPageErrors, createRoom, joinByInvite, launchBrowser, newPlayer, playOneStep, screenshot, serverBinary, sleep, watchdogMs } from './lib.mjs';
 
 const replayBinary = process.env.TINSEL_REPLAY_BINARY || 'build/tools/replay/tinsel-replay';
 
@@ -64,14 +64,18 @@ try {
   const ben = await newPlayer(browser, 'Ben', { locale: 'de-DE', viewport: { width: 390, height: 844 } });
   const pages = [oma.page, ben.page];
   const code = await createRoom(oma.page, baseUrl, 'Oma Inge', 'Happy Holidays', { maxPlayers: 2 });
-  // Ben types the code on the home page: his page's first connection (plain /ws) may reach the
-  // instance that does not have the room, whose room_moved the library follows. (The invite link
-  // needs /rooms/CODE from any instance; that is the server's part, tested with the server.)
-  await ben.page.goto(`${baseUrl}/`);
-  await ben.page.fill('#name', 'Ben');
-  await ben.page.fill('#code', code);
-  await ben.page.locator('#join-form button[type="submit"]').click();
-  await ben.page.getByTestId('room-code').waitFor();
+  // Ben opens the invite link: its page and /rooms/CODE may come from the instance that does not
+  // serve the room (HAProxy sends pages round robin), which shows the owner's summary from the
+  // database; his first connection then carries the room, and room_moved is followed if need be.
+  // Both instances describe the room (its owner from memory, the other from the database).
+  for (const inst of cluster.instances.values()) {
+    const res = await fetch(`http://127.0.0.1:${inst.port}/rooms/${code}`, { headers: { Host: 'localhost' } });
+    assert.equal(res.status, 200, `${inst.id} answers /rooms/${code}`);
+    const summary = await res.json();
+    assert.equal(summary.game, 'happy_holidays', `${inst.id}: ${JSON.stringify(summary)}`);
+    assert.equal(summary.host, 'Oma Inge', `${inst.id}: ${JSON.stringify(summary)}`);
+  }
+  await joinByInvite(ben.page, baseUrl, code, 'Ben');
   await oma.page.getByText('Ben', { exact: true }).waitFor();
   await oma.page.getByRole('button', { name: 'Start the game' }).click();
   for (const p of pages) await p.getByTestId('turn').waitFor();
