@@ -347,12 +347,14 @@ class postgres_journal final : public journal {
 
   std::optional<json> summary(const std::string& code) override {
     try {
-      std::optional<json> out;
+      std::string text;
       read([&](pg::connection& c) {
         auto r = c.exec("SELECT summary FROM rooms WHERE code = $1 AND state = 'open' AND summary IS NOT NULL", {code});
-        if (r.rows() == 1) out = json::parse(r.text(0, 0), nullptr, false);
+        text = r.rows() == 1 ? r.text(0, 0) : std::string();
       });
-      if (out && out->is_discarded()) out.reset();
+      if (text.empty()) return std::nullopt;
+      json out = json::parse(text, nullptr, false);
+      if (out.is_discarded() || !out.is_object()) return std::nullopt;
       return out;
     } catch (const std::exception& e) {
       spdlog::warn("room summary not read room={} error=\"{}\"", code, e.what());
