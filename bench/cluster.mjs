@@ -19,7 +19,7 @@ import { once } from 'node:events';
 import { clusterTest, startCluster, waitFor } from '../tests/support/cluster.mjs';
 import { startServer } from '../tests/support/processes.mjs';
 import { openFamilies, owners, busiest, progress } from '../tests/cluster/play.mjs';
-import { parseArgs, repoRoot, table } from './lib.mjs';
+import { parseArgs, repoRoot } from './lib.mjs';
 
 const args = parseArgs(process.argv.slice(2), {
   rooms: 50,
@@ -28,6 +28,8 @@ const args = parseArgs(process.argv.slice(2), {
   server: `${repoRoot}/build/server/tinsel-server`,
 });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// A Markdown table, as bench/README.md quotes it.
+const table = (head, rows) => [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 const pct = (xs, p) => {
   if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
