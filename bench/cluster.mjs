@@ -5,14 +5,16 @@
 //    instances on PostgreSQL (synchronous_commit on) and (b) one instance on SQLite (its default
 //    durability), in turns. Moves acknowledged per second, and the own-move latency (action sent
 //    -> its ok) p50/p99 with one room.
-// 2. Takeover: with production lease settings (6 s lease, 1 s renewal), kill -9 the instance that
-//    owns the most rooms; for each of its rooms, the time from the kill to the room's next state.
+// 2. Takeover: with production lease settings (--lease-ms / --renew-ms, the server's defaults),
+//    kill -9 the instance that owns the most rooms; for each of its rooms, the time from the kill
+//    to the room's next state.
 // 3. Drain: SIGTERM the busiest remaining instance; the time until each of its rooms plays on, and
 //    until the process exited.
 // 4. Lease traffic: transactions per second per idle instance (pg_stat_database), and what one
 //    renewal round sends.
 //
 //   node bench/cluster.mjs [--rooms 50] [--seconds 10] [--takeover-rooms 12] [--server PATH]
+//                          [--lease-ms 5000] [--renew-ms 1000] [--no-throughput]
 //
 // Needs PostgreSQL 15 and HAProxy (docker/test-packages.txt); exits 77 without them.
 import { once } from 'node:events';
@@ -25,6 +27,9 @@ const args = parseArgs(process.argv.slice(2), {
   rooms: 50,
   seconds: 10,
   takeoverRooms: 12,
+  leaseMs: 5000,
+  renewMs: 1000,
+  noThroughput: false,
   server: `${repoRoot}/build/server/tinsel-server`,
 });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -75,7 +80,7 @@ async function throughput(url, label, rooms, seconds) {
   return { label, moves: m.movesPerSec, p50: l.p50, p99: l.p99 };
 }
 
-await clusterTest(async () => {
+async function throughputAndLease() {
   const rows = [];
   // (b) one instance on SQLite, the default.
   {
@@ -103,41 +108,66 @@ await clusterTest(async () => {
   console.log(`\ncluster / SQLite moves/s: ${((rows[1].moves / rows[0].moves) * 100).toFixed(0)} %; p99 added: ${(rows[1].p99 - rows[0].p99).toFixed(1)} ms`);
   console.log(`lease traffic: ${rows.lease} database transactions per second per idle instance (renew-ms 500: a renewal, a tombstone sweep and an orphan query per round)`);
 
-  // 2 and 3 with production lease settings.
-  const cluster = await startCluster({ binary: args.server, leaseMs: 6000, renewMs: 1000 });
+}
+
+const sec = (ms) => (ms / 1000).toFixed(2);
+
+// For each of `families` (rooms on an instance about to go), after `since`: when every player of
+// the room had resumed (its first state answering a join), and when the room's next state came.
+function watchBack(families, since) {
+  const resumed = new Map(); // player -> ms
+  const next = new Map(); // family -> ms
+  const seqs = new Map(families.map((f) => [f, f.seq]));
+  const offs = families.flatMap((f) => f.players.map((p) => p.client.on('state', (state, info) => {
+    if (info.join && !resumed.has(p)) resumed.set(p, Date.now() - since);
+  })));
+  return {
+    resumed: (f) => Math.max(...f.players.map((p) => resumed.get(p) ?? Infinity)),
+    next: (f) => next.get(f) ?? Infinity,
+    done: () => {
+      for (const f of families) if (!next.has(f) && f.seq > seqs.get(f)) next.set(f, Date.now() - since);
+      return families.every((f) => next.has(f) && f.players.every((p) => resumed.has(p)));
+    },
+    off: () => offs.forEach((off) => off()),
+  };
+}
+
+// 2 and 3 with production lease settings.
+async function takeoverAndDrain() {
+  const cluster = await startCluster({ binary: args.server, leaseMs: args.leaseMs, renewMs: args.renewMs });
   const families = await openFamilies(cluster, args.takeoverRooms, { thinkMs: 100 });
   for (const f of families) await f.start();
   await progress(families, 4, 90000, 'every room to play 4 states');
   const before = await owners(cluster, families);
   const victim = busiest(before);
   const moved = families.filter((f) => before.get(f.code).owner === victim);
-  const seqs = new Map(moved.map((f) => [f.code, f.seq]));
   const killedAt = Date.now();
+  const watch = watchBack(moved, killedAt);
   await cluster.kill(victim);
-  const back = new Map();
-  await waitFor(60000, 'the killed instance\'s rooms to play on', () => {
-    for (const f of moved) if (!back.has(f.code) && f.seq > seqs.get(f.code)) back.set(f.code, Date.now() - killedAt);
-    return back.size === moved.length;
-  }, 20);
-  const takeover = [...back.values()];
-  console.log(`\n## Takeover after kill -9 (lease 6 s, renewal 1 s): ${moved.length} rooms of ${victim}\n`);
-  console.log(table(['room', 'next state after (s)'], [...back.entries()].map(([c, ms]) => [c, (ms / 1000).toFixed(2)])));
-  console.log(`p50 ${(pct(takeover, 50) / 1000).toFixed(2)} s, max ${(Math.max(...takeover) / 1000).toFixed(2)} s`);
+  await waitFor(60000, 'the killed instance\'s rooms to play on', watch.done, 20);
+  watch.off();
+  console.log(`\n## Takeover after kill -9 (lease ${args.leaseMs / 1000} s, renewal ${args.renewMs / 1000} s): ${moved.length} rooms of ${victim}\n`);
+  console.log(table(['room', 'every player back (s)', 'next state (s)'], moved.map((f) => [f.code, sec(watch.resumed(f)), sec(watch.next(f))])));
+  console.log(`every player back: p50 ${sec(pct(moved.map(watch.resumed), 50))} s, max ${sec(Math.max(...moved.map(watch.resumed)))} s; ` +
+    `next state: p50 ${sec(pct(moved.map(watch.next), 50))} s (the room's next move, a bot's thinking time included)`);
 
   const now = await owners(cluster, families);
   const drained = busiest(now);
   const mine = families.filter((f) => now.get(f.code).owner === drained);
-  const seqs2 = new Map(mine.map((f) => [f.code, f.seq]));
   const termAt = Date.now();
+  const watch2 = watchBack(mine, termAt);
   const exited = cluster.terminate(drained).then(() => Date.now() - termAt);
-  const back2 = new Map();
-  await waitFor(60000, 'the drained instance\'s rooms to play on', () => {
-    for (const f of mine) if (!back2.has(f.code) && f.seq > seqs2.get(f.code)) back2.set(f.code, Date.now() - termAt);
-    return back2.size === mine.length;
-  }, 20);
+  await waitFor(60000, 'the drained instance\'s rooms to play on', watch2.done, 20);
+  watch2.off();
   const exitMs = await exited;
-  const d = [...back2.values()];
   console.log(`\n## Drain (SIGTERM): ${mine.length} rooms of ${drained}\n`);
-  console.log(`process exited after ${(exitMs / 1000).toFixed(2)} s; rooms played on after p50 ${(pct(d, 50) / 1000).toFixed(2)} s, max ${(Math.max(...d) / 1000).toFixed(2)} s`);
+  console.log(`process exited after ${sec(exitMs)} s; every player back: p50 ${sec(pct(mine.map(watch2.resumed), 50))} s, ` +
+    `max ${sec(Math.max(...mine.map(watch2.resumed)))} s; next state: p50 ${sec(pct(mine.map(watch2.next), 50))} s`);
   for (const f of families) f.close();
+  cluster.stop();
+}
+
+await clusterTest(async () => {
+  if (!args.noThroughput) await throughputAndLease();
+  await takeoverAndDrain();
 });

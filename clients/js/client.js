@@ -51,9 +51,19 @@ const defaultBackoff = { baseMs: 500, restartBaseMs: 1000, maxMs: 10000 };
 
 // Following `room_moved`: at most this many hops in a row (a join answered `ok`, or the ordinary
 // backoff pause taken after the last hop, starts the count again); the pause before hop k is
-// random in [0, 250 × 2^(k-1)) ms.
+// random in [0, 250 × 2^(k-1)) ms, or, when the room_moved carries `retry_after_ms` (its owner
+// stopped answering, and the room can be claimed once its lease has run out), that long and up to
+// 100 ms more (the members of a room come back together, the rooms of a dead instance spread).
 export const maxHops = 5;
 const hopJitterMs = 250;
+const retryJitterMs = 100;
+
+/** The pause before hop `hop` after the room_moved `moved`. */
+function hopDelay(moved, hop, random = Math.random) {
+  const wait = moved?.retry_after_ms;
+  if (Number.isInteger(wait) && wait >= 0) return Math.min(wait, 60000) + Math.round(random() * retryJitterMs);
+  return Math.round(random() * hopJitterMs * 2 ** (hop - 1));
+}
 
 /** The base URL with the room in its query (`/ws?room=CODE`); the base URL itself without a room. */
 export function roomUrl(base, room) {
@@ -363,7 +373,7 @@ export class TinselClient {
       this.hops += 1;
       const room = moved?.room ?? this.room?.code ?? this.followJoin?.code ?? this.roomHint;
       this.hopUrl = movedUrl(this.url, moved?.ws) ?? roomUrl(this.url, room);
-      const delay = Math.round(Math.random() * hopJitterMs * 2 ** (this.hops - 1));
+      const delay = hopDelay(moved, this.hops);
       this.emit('moved', { room, instance: moved?.instance ?? null, url: this.hopUrl, hop: this.hops, delay });
       this.setStatus(this.restarting ? 'restarting' : 'reconnecting', { delay, attempt: this.retries, code, moved: true });
       this.retryTimer = setTimeout(() => this.open(), delay);

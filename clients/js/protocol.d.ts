@@ -3675,7 +3675,7 @@ export interface ErrorServerToClient {
    */
   message: string;
   /**
-   * How long to wait before trying again, when the server knows (too_many_attempts, too_many_rooms, and rate_limited answering a join_room).
+   * How long to wait before trying again, when the server knows (too_many_attempts, too_many_rooms, rate_limited answering a join_room, and room_moved when the room's owner stopped renewing its lease or is draining: connect to ws after this long).
    */
   retry_after_ms?: number;
   /**
@@ -3687,7 +3687,7 @@ export interface ErrorServerToClient {
    */
   instance?: string | null;
   /**
-   * room_moved only: the path to connect to, on the same origin and with the same scheme as this connection, e.g. "/i/i2/ws?room=K7M2QX" (or "/ws?room=K7M2QX" when no instance serves the room yet). Say hello with your token there, then join_room with last_seq.
+   * room_moved only: the path to connect to, on the same origin and with the same scheme as this connection, e.g. "/i/i2/ws?room=K7M2QX" (or "/ws?room=K7M2QX" when no instance serves the room yet, or with retry_after_ms). Say hello with your token there, then join_room with last_seq.
    */
   ws?: string;
 }

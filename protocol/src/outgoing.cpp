@@ -22,11 +22,15 @@ std::string make_error(const json& id, std::string_view code, std::string_view m
   return dump(j);
 }
 
-std::string make_room_moved(const json& id, std::string_view room, std::string_view instance) {
-  const std::string ws = instance.empty() ? "/ws?room=" + std::string(room) : "/i/" + std::string(instance) + "/ws?room=" + std::string(room);
+std::string make_room_moved(const json& id, std::string_view room, std::string_view instance,
+                            std::optional<std::chrono::milliseconds> retry_after) {
+  const std::string ws = instance.empty() || retry_after ? "/ws?room=" + std::string(room)
+                                                         : "/i/" + std::string(instance) + "/ws?room=" + std::string(room);
   json j = {{"type", "error"}, {"code", "room_moved"},
-            {"message", "this room is now served by another server; connect to ws and resume"},
+            {"message", retry_after ? "this room's server stopped answering; another takes the room over when its lease runs out: connect to ws then and resume"
+                                    : "this room is now served by another server; connect to ws and resume"},
             {"room", room}, {"instance", instance.empty() ? json(nullptr) : json(instance)}, {"ws", ws}};
+  if (retry_after) j["retry_after_ms"] = retry_after->count();
   if (!id.is_null()) j["id"] = id;
   return dump(j);
 }

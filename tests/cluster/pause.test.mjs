@@ -3,7 +3,9 @@
 // went on elsewhere meanwhile (HAProxy marks it down and cuts its connections; the successor
 // tombstones its lease and claims the rooms); after waking it writes nothing for them (no journal
 // entry of its old epoch appears), and a direct connection to it gets no state of a room it lost,
-// neither a spectator's nor a player's resume with token and last_seq.
+// neither a spectator's nor a player's resume with token and last_seq. While it is paused, another
+// instance asked for one of its rooms answers room_moved with retry_after_ms (the lease's end)
+// and ws /ws?room=CODE once the owner has missed a renewal, rather than sending the client to it.
 //
 //   node pause.test.mjs --server PATH      (TINSEL_CLUSTER_ROOMS: rooms of 4, default 9)
 import assert from 'node:assert/strict';
@@ -36,6 +38,21 @@ function probe(url, messages, ms = 4000) {
 }
 
 // The last record a room's journal holds of `epoch`, and how many records of it came after `n`.
+// Asks `at` for `code` with hello every 150 ms until the answer is a room_moved that names `owner`
+// and carries retry_after_ms (resolves with it and `at`, ms since the call), or the room is
+// served or sent elsewhere (resolves null).
+async function toldToWait(cluster, at, code, owner) {
+  const from = Date.now();
+  while (Date.now() - from < 15000) {
+    const got = await probe(cluster.direct(at, `?room=${code}`), [{ type: 'hello', protocol: 1, name: 'Asks', id: 1 }], 3000);
+    const moved = got.find((m) => m.type === 'error' && m.code === 'room_moved');
+    if (!moved || moved.instance !== owner) return null;
+    if (moved.retry_after_ms !== undefined) return { ...moved, at: Date.now() - from };
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return null;
+}
+
 const lastOf = (cluster, code, epoch) =>
   cluster.query(`SELECT coalesce(max(n), 0) FROM entries WHERE room = '${code}' AND epoch = ${epoch}`).then(([[n]]) => Number(n));
 const writtenAfter = (cluster, code, epoch, n) =>
@@ -53,7 +70,16 @@ await clusterTest(async ({ server }) => {
   console.log(`kill -STOP ${victim} with ${moved.length} of ${ROOMS} rooms`);
   cluster.pause(victim);
   const paused = Date.now();
+  const told = toldToWait(cluster, [...cluster.instances.keys()].find((id) => id !== victim), moved[0].code, victim);
   await progress(moved, 6, 60000, `the rooms of the paused ${victim} to play on elsewhere`);
+  // Once the paused owner had missed a renewal, another instance asked for its room did not send
+  // the client to it but said when the room could be taken over (its lease's end), on /ws?room=.
+  const wait = await told;
+  assert.ok(wait, `no room_moved with retry_after_ms for ${moved[0].code} while ${victim} was paused`);
+  assert.equal(wait.ws, `/ws?room=${moved[0].code}`);
+  assert.equal(wait.instance, victim);
+  assert.ok(Number.isInteger(wait.retry_after_ms) && wait.retry_after_ms >= 0 && wait.retry_after_ms <= 3000, `retry_after_ms ${wait.retry_after_ms} within the lease`);
+  console.log(`ok: ${wait.at} ms into the pause another instance said to come back in ${wait.retry_after_ms} ms (the lease's end), on /ws?room=`);
   await checkMoved(cluster, moved, victim);
   const taken = await owners(cluster, moved);
   // What the paused instance's epochs hold now: nothing may be added after it wakes.

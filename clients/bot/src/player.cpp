@@ -71,6 +71,7 @@ void player::connect() {
   connected_ = false;
   moved_ = false;
   moved_path_.clear();
+  moved_wait_ms_ = -1;
   ws_url target = url_;
   target.path = next_path();
   if (s_.verbose) log("connecting to ws://" + target.host + ":" + target.port + target.path);
@@ -102,11 +103,13 @@ void player::on_closed(const close_info& info) {
   if (info.code == 4001) return finish(1, "another connection resumed this player: " + why);
   if ((moved_ || info.code == 4002) && hops_ < max_hops) {
     // The room is served by another instance: go there after a short random pause, doubling with
-    // every hop (so that the clients of a drained instance do not all arrive at once).
+    // every hop (so that the clients of a drained instance do not all arrive at once); when the
+    // owner stopped answering, once its lease has run out (retry_after_ms) and a moment more.
     ++hops_;
     hop_path_ = is_local_path(moved_path_) ? moved_path_ : std::string();  // empty: /ws?room=CODE
     static std::mt19937 jitter{std::random_device{}()};  // not the seeded rng_: the game's choices stay as seeded
-    const int delay = std::uniform_int_distribution<int>(0, 250 * (1 << (hops_ - 1)))(jitter);
+    const int delay = moved_wait_ms_ >= 0 ? moved_wait_ms_ + std::uniform_int_distribution<int>(0, 100)(jitter)
+                                          : std::uniform_int_distribution<int>(0, 250 * (1 << (hops_ - 1)))(jitter);
     log("the room moved to another server; following it in " + std::to_string(delay) + " ms (hop " +
         std::to_string(hops_) + ")");
     loop_.after(std::chrono::milliseconds(delay), [this] {
@@ -242,6 +245,8 @@ void player::on_error(const json& m, const std::string& purpose) {
     // on_closed follows `ws`. Not an error: the game goes on there.
     moved_ = true;
     moved_path_ = m.value("ws", "");
+    const auto wait = m.find("retry_after_ms");
+    moved_wait_ms_ = wait != m.end() && wait->is_number_integer() ? static_cast<int>(std::clamp<long long>(wait->get<long long>(), 0, 60000)) : -1;
     if (purpose == "action") action_in_flight_ = false;
     if (purpose == "start_game") start_in_flight_ = false;
     return;

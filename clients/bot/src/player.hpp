@@ -76,6 +76,7 @@ class player {
   int reconnect_delay_ms_ = 500;
   std::string moved_path_;  // the `ws` of a room_moved on this connection (then close 4002)
   bool moved_ = false;
+  int moved_wait_ms_ = -1;  // its retry_after_ms, when it had one
   std::string hop_path_;    // the path the next connection uses once, after a room_moved
   int hops_ = 0;            // room_moved hops since a join was last answered ok
 

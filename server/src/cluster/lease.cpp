@@ -1,6 +1,7 @@
 // This instance's lease and the directory of rooms, in cluster mode (lease.hpp).
 #include "cluster/lease.hpp"
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 
@@ -19,6 +20,10 @@ long long fresh_incarnation() {
   const auto v = (static_cast<unsigned long long>(rd()) << 32) ^ rd();
   return static_cast<long long>(v >> 2) + 1;  // positive: a negative one is a tombstone
 }
+
+// How long a client asking for a room of a draining instance waits before it asks again: the
+// instance releases its rooms as soon as their last writes are done.
+constexpr std::chrono::milliseconds drain_wait{300};
 
 // An interval of `ms` milliseconds on the database's clock, as SQL.
 const char* lease_until_sql = "clock_timestamp() + make_interval(secs => $3::double precision / 1000)";
@@ -213,14 +218,25 @@ cluster_lease::whereabouts cluster_lease::locate(const std::string& code) {
     else if (!lookup_->alive()) lookup_->reconnect();
     for (int attempt = 0; attempt < 2; ++attempt) {
       auto r = lookup_->exec(
-          "SELECT r.state, r.owner, r.owner_incarnation, i.incarnation, i.lease_until > clock_timestamp() "
+          "SELECT r.state, r.owner, r.owner_incarnation, i.incarnation, i.lease_until > clock_timestamp(), "
+          "(extract(epoch FROM i.lease_until - clock_timestamp()) * 1000)::bigint, i.draining "
           "FROM rooms r LEFT JOIN instances i ON i.id = r.owner WHERE r.code = $1",
           {code});
       if (r.rows() == 0 || r.text(0, 0) != "open") return {whereabouts::kind::none, {}};
       if (r.null(0, 1) || r.null(0, 3) || r.text(0, 2) != r.text(0, 3)) return {whereabouts::kind::orphaned, {}};
       const auto owner = r.text(0, 1);
       if (owner == id_ && r.integer(0, 2) == incarnation_.load()) return {whereabouts::kind::here, owner};
-      if (r.text(0, 4) == "t") return {whereabouts::kind::elsewhere, owner};
+      if (r.text(0, 4) == "t") {
+        // A live owner renews every renew_, so its lease always has more than lease_ - renew_
+        // left; with half a renewal less it has missed one (dead, paused or cut off): say how
+        // long until the room can be claimed, rather than sending the client to it.
+        const std::chrono::milliseconds left(r.integer(0, 5));
+        if (left < lease_ - renew_ - renew_ / 2) return {whereabouts::kind::elsewhere, owner, left};
+        // A draining owner releases its rooms in a moment: sending the client to it would only
+        // meet its closing listener (or HAProxy's redispatch) until the proxy marks it down.
+        if (r.text(0, 6) == "t") return {whereabouts::kind::elsewhere, owner, std::min(left, drain_wait)};
+        return {whereabouts::kind::elsewhere, owner};
+      }
       // Its owner's lease ran out and no sweep has tombstoned it yet: done here, so that the
       // client asking need not wait.
       auto t = lookup_->exec(

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -63,6 +64,10 @@ class cluster_lease {
   struct whereabouts {
     enum class kind { none, here, elsewhere, orphaned, unknown } what = kind::unknown;
     std::string instance;  // elsewhere: its live owner
+    // elsewhere, and its owner has missed a renewal (it may be dead): how long its lease still
+    // runs; the room can be claimed once that has passed, unless the owner renews after all. Or
+    // the owner is draining: a moment, until it has released the room.
+    std::optional<std::chrono::milliseconds> owner_silent = std::nullopt;
   };
   // An owner whose lease has run out (not yet tombstoned) is tombstoned here, and the room is then
   // orphaned: the client asking for it need not wait for a sweep. `unknown`: the database cannot

@@ -196,7 +196,7 @@ std::vector<flag> storage_flags() {
          c.instance = v;
          return !v.empty() && v.size() <= 16 && v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") == std::string::npos;
        }},
-      {"lease-ms", "TINSEL_LEASE_MS", "cluster mode: how long one renewal keeps this instance's rooms its own, in ms (default 6000); past it another instance takes them over",
+      {"lease-ms", "TINSEL_LEASE_MS", "cluster mode: how long one renewal keeps this instance's rooms its own, in ms (default 5000); past it another instance takes them over",
        [](config& c, const std::string& v) { return parse_ms(v, c.lease) && c.lease.count() >= 200; }},
       {"renew-ms", "TINSEL_RENEW_MS", "cluster mode: how often the lease is renewed, in ms (default 1000; well under --lease-ms)",
        [](config& c, const std::string& v) { return parse_ms(v, c.renew) && c.renew.count() >= 50; }},

@@ -62,6 +62,8 @@ class lobby {
     std::shared_ptr<room> r;
     bool moved = false;
     std::string instance = {};  // moved: its owner; empty while the database cannot tell
+    // moved, and the owner has stopped renewing its lease: come back when it has run out.
+    std::optional<std::chrono::milliseconds> retry_after = std::nullopt;
   };
   routed route(const std::string& code, identities& ids);
   // Claims an open room that no live instance owns and restores it here; null if another instance
@@ -77,7 +79,8 @@ class lobby {
                                   bool recovered);
   // A stored room rebuilt (identities restored, timers running); null when it does not replay (set aside).
   std::shared_ptr<room> rebuild(const storage::stored_room& sr, identities& ids);
-  std::string fresh_code();
+  // A code no room here has, nor (with a journal) any room this server ever had. Under mutex_.
+  std::string fresh_code() const;
 
   cluster_lease* cluster_ = nullptr;
   std::mutex adopt_mutex_;  // one claim at a time: a room is never rebuilt twice here

@@ -200,10 +200,16 @@ bool request_dispatcher::route(const std::string& code, const json& id, const pp
     r = std::move(where.r);
     return true;
   }
-  spdlog::debug("room moved conn={} room={} instance={}", self->connection_id(), code, where.instance.empty() ? "?" : where.instance);
-  reply(self, protocol::make_room_moved(id, code, where.instance));
-  self->close_with(close_code::room_moved, "room moved");
+  spdlog::debug("room moved conn={} room={} instance={} retry_after_ms={}", self->connection_id(), code,
+                where.instance.empty() ? "?" : where.instance, where.retry_after ? where.retry_after->count() : 0);
+  send_away(id, self, code, where.instance, where.retry_after);
   return false;
+}
+
+void request_dispatcher::send_away(const json& id, const pptr& self, const std::string& code, const std::string& instance,
+                                   std::optional<std::chrono::milliseconds> retry_after) {
+  reply(self, protocol::make_room_moved(id, code, instance, retry_after));
+  self->close_with(close_code::room_moved, "room moved");
 }
 
 room* request_dispatcher::room_or_refuse(const json& id, const pptr& self) {
@@ -211,8 +217,7 @@ room* request_dispatcher::room_or_refuse(const json& id, const pptr& self) {
   // Cluster mode: past its lease this instance answers nothing for its rooms (the watchdog is
   // about to send every room away; a process woken from a pause must not answer first).
   if (room_ && lobby_.cluster() && !lobby_.cluster()->valid()) {
-    reply(self, protocol::make_room_moved(id, room_->code(), {}));
-    self->close_with(close_code::room_moved, "room moved");
+    send_away(id, self, room_->code(), {});
     return nullptr;
   }
   return room_.get();

@@ -50,6 +50,9 @@ class request_dispatcher {
   // Cluster mode: where the room `code` is served; false when the client was told room_moved (and
   // its connection is closing). `r`: the room, here, or null when there is none.
   bool route(const std::string& code, const json& id, const pptr& self, std::shared_ptr<room>& r);
+  // Cluster mode: room_moved for `code` (served by `instance`, empty when not known), then the close 4002.
+  void send_away(const json& id, const pptr& self, const std::string& code, const std::string& instance,
+                 std::optional<std::chrono::milliseconds> retry_after = std::nullopt);
 
   lobby& lobby_;
   identities& ids_;

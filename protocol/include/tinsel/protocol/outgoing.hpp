@@ -31,8 +31,11 @@ std::string make_error(const json& id, std::string_view code, std::string_view m
                        std::optional<std::chrono::milliseconds> retry_after = std::nullopt);
 
 // room_moved (cluster mode): the room `room` is served elsewhere; connect to `ws` (a path on this
-// origin); `instance` its owner, empty when not known yet (null on the wire).
-std::string make_room_moved(const json& id, std::string_view room, std::string_view instance);
+// origin); `instance` its owner, empty when not known yet (null on the wire). With `retry_after`
+// its owner has stopped renewing its lease: `ws` is then /ws?room=CODE, to be used once the lease
+// has run out, retry_after_ms from now (the room is claimed then).
+std::string make_room_moved(const json& id, std::string_view room, std::string_view instance,
+                            std::optional<std::chrono::milliseconds> retry_after = std::nullopt);
 
 // welcome: the answer to hello.
 struct welcome_fields {

@@ -34,7 +34,7 @@ struct config {
   // among those sharing the PostgreSQL journal; empty: one instance, no leases. `lease`: how long
   // a renewal keeps the instance's rooms its own; `renew`: how often it renews (on its own thread).
   std::string instance;
-  std::chrono::milliseconds lease{6000};
+  std::chrono::milliseconds lease{5000};
   std::chrono::milliseconds renew{1000};
   // "process": a commit survives the server's crash or kill -9 (SQLite synchronous=NORMAL;
   // PostgreSQL synchronous_commit=off); "power": also a power loss (synchronous=FULL, an fsync per
