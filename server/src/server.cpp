@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "tinsel/server/config.hpp"
+#include "cluster/shared_misses.hpp"
 #include "net/io_pool.hpp"
 #include "net/listener.hpp"
 #include "net/metrics_listener.hpp"
@@ -187,6 +188,8 @@ std::uint16_t server::start() {
     // for it first, or by a sweep (rooms with bots or timers go on with nobody connected).
     state.cluster = std::make_unique<cluster_lease>(cfg.postgres, cfg.instance, cfg.lease, cfg.renew, *state.journal);
     state.rooms.set_cluster(state.cluster.get());
+    state.shared_misses = std::make_unique<shared_misses>(cfg.postgres);
+    state.limits.share_misses(state.shared_misses.get());
   }
   state.rooms.recover(state.players);
   impl_->accept->run();

@@ -53,6 +53,7 @@ struct server_state {
   lobby rooms;
   identities players;
   std::unique_ptr<cluster_lease> cluster;  // cluster mode (--instance); null outside it
+  std::unique_ptr<miss_store> shared_misses;  // cluster mode: failed joins counted in the database
   static_files files;  // the browser client's files, in memory (gzip, ETag)
   std::atomic<bool> stopping{false};
 

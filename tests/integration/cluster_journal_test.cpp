@@ -61,8 +61,8 @@ TEST_CASE("cluster journal: a code is claimed once, a live owner's room cannot b
   live(db, "a", 11);
   live(db, "b", 22);
 
-  REQUIRE(a.j->claim_code("ROOM01"));
-  CHECK_FALSE(b.j->claim_code("ROOM01"));  // unique across the cluster
+  REQUIRE(a.j->claim_code("ROOM01", "10.0.0.1", 20) == storage::code_claim::taken);
+  CHECK(b.j->claim_code("ROOM01", "10.0.0.2", 20) == storage::code_claim::in_use);  // unique across the cluster
   REQUIRE(a.write(created("ROOM01")));
   REQUIRE(a.write({chat("ROOM01", "one")}));
   CHECK_FALSE(b.j->claim("ROOM01"));  // its owner is live
@@ -89,7 +89,52 @@ TEST_CASE("cluster journal: a code is claimed once, a live owner's room cannot b
   CHECK(room.integer(0, 1) == 22);
   CHECK(room.integer(0, 2) == 2);
   CHECK(room.integer(0, 3) == 4);
+}
 
+TEST_CASE("cluster journal: one address's open rooms are counted across the instances, and a closed room no longer counts", "[postgres][cluster]") {
+  const auto conninfo = tinsel::test::postgres_cluster::shared().create_database();
+  instance a(conninfo, "a", 11);
+  instance b(conninfo, "b", 22);
+  storage::pg::connection db(conninfo);
+  live(db, "a", 11);
+  live(db, "b", 22);
+  // A limit of 3 open rooms: two made on a, one on b, then neither takes a fourth.
+  REQUIRE(a.j->claim_code("LIM001", "10.0.0.7", 3) == storage::code_claim::taken);
+  REQUIRE(a.j->claim_code("LIM002", "10.0.0.7", 3) == storage::code_claim::taken);
+  REQUIRE(b.j->claim_code("LIM003", "10.0.0.7", 3) == storage::code_claim::taken);
+  CHECK(a.j->claim_code("LIM004", "10.0.0.7", 3) == storage::code_claim::over_limit);
+  CHECK(b.j->claim_code("LIM004", "10.0.0.7", 3) == storage::code_claim::over_limit);
+  CHECK(db.exec("SELECT 1 FROM rooms WHERE code = 'LIM004'").rows() == 0);  // refused: not taken
+  // Another address is not affected.
+  CHECK(b.j->claim_code("LIM005", "10.0.0.8", 3) == storage::code_claim::taken);
+  // LIM002 closes: its creator is forgotten, and the address may open another.
+  REQUIRE(a.write(created("LIM002")));
+  REQUIRE(a.write({record{"LIM002", {{"kind", "closed"}, {"reason", "expired"}}}}));
+  CHECK(db.exec("SELECT creator FROM rooms WHERE code = 'LIM002'").null(0, 0));
+  CHECK(b.j->claim_code("LIM006", "10.0.0.7", 3) == storage::code_claim::taken);
+  CHECK(a.j->claim_code("LIM007", "10.0.0.7", 3) == storage::code_claim::over_limit);
+}
+
+TEST_CASE("cluster journal: two instances creating rooms for one address at once stay within its limit", "[postgres][cluster]") {
+  const auto conninfo = tinsel::test::postgres_cluster::shared().create_database();
+  instance a(conninfo, "a", 1);
+  instance b(conninfo, "b", 2);
+  storage::pg::connection db(conninfo);
+  live(db, "a", 1);
+  live(db, "b", 2);
+  std::atomic<bool> go{false};
+  const auto creator = [&](instance& me, char tag) {
+    int taken = 0;
+    while (!go.load()) std::this_thread::yield();
+    for (int i = 0; i < 20; ++i)
+      if (me.j->claim_code(std::string("C") + tag + std::to_string(1000 + i), "10.0.0.9", 10) == storage::code_claim::taken) ++taken;
+    return taken;
+  };
+  auto fa = std::async(std::launch::async, creator, std::ref(a), 'A');
+  auto fb = std::async(std::launch::async, creator, std::ref(b), 'B');
+  go = true;
+  CHECK(fa.get() + fb.get() == 10);
+  CHECK(db.exec("SELECT count(*) FROM rooms WHERE creator = '10.0.0.9' AND state = 'open'").integer(0, 0) == 10);
 }
 
 TEST_CASE("cluster journal: two instances claiming the same orphaned rooms at once win each exactly once", "[postgres][cluster]") {
@@ -100,7 +145,7 @@ TEST_CASE("cluster journal: two instances claiming the same orphaned rooms at on
   std::vector<std::string> codes;
   for (int i = 0; i < 24; ++i) {
     codes.push_back("RACE" + std::string(1, static_cast<char>('A' + i)) + "X");
-    REQUIRE(gone.j->claim_code(codes.back()));
+    REQUIRE(gone.j->claim_code(codes.back(), "10.0.0.1", 100) == storage::code_claim::taken);
     REQUIRE(gone.write(created(codes.back())));
   }
   tombstone(db, "gone");

@@ -653,9 +653,11 @@ TEST_CASE("postgres journal: the server creates its schema with a version and re
   journal_store store;
   {
     server_process a(server_flags(store));
-    // Version 1: the journal; version 2: cluster mode's instances and room owners.
+    // Version 1: the journal; version 2: cluster mode's instances and room owners; version 3:
+    // the limits counted across a cluster.
     CHECK(a.log_lines_containing("journal schema migrated to version=1") == 1);
     CHECK(a.log_lines_containing("journal schema migrated to version=2") == 1);
+    CHECK(a.log_lines_containing("journal schema migrated to version=3") == 1);
     REQUIRE(a.terminate() == 0);
   }
   {
@@ -666,13 +668,13 @@ TEST_CASE("postgres journal: the server creates its schema with a version and re
   }
   {
     tinsel::server::storage::pg::connection c(store.conninfo());
-    CHECK(c.exec("SELECT max(version) FROM schema_version").integer(0, 0) == 2);
+    CHECK(c.exec("SELECT max(version) FROM schema_version").integer(0, 0) == 3);
     c.exec("INSERT INTO schema_version(version) VALUES (99)");
   }
   const auto [code, out] = run_server_to_end(store.flags());
   INFO(out);
   CHECK(code == 1);
-  CHECK(out.find("the database's schema is version 99, newer than this server's (2)") != std::string::npos);
+  CHECK(out.find("the database's schema is version 99, newer than this server's (3)") != std::string::npos);
 }
 
 TEST_CASE("postgres journal: a database that goes away mid-game fails commands with storage_failed and the room goes on "

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <spdlog/spdlog.h>
+
 namespace tinsel::server {
 
 using clock = address_limits::clock;
@@ -143,23 +145,80 @@ void address_limits::room_closed(const std::string& key) {
 
 std::optional<std::chrono::milliseconds> address_limits::join_wait(const std::string& key, clock::time_point now,
                                                                   bool with_aggregate) {
-  std::lock_guard lock(mutex_);
-  auto until = with_aggregate ? aggregate_wait_until(key, now) : std::nullopt;
-  if (auto it = entries_.find(key); it != entries_.end()) {
-    const auto own = it->second.last_miss + join_wait_for(misses_now(it->second, now));
-    if (!until || own > *until) until = own;
+  std::optional<clock::time_point> until;
+  {
+    std::lock_guard lock(mutex_);
+    until = with_aggregate ? aggregate_wait_until(key, now) : std::nullopt;
+    if (auto it = entries_.find(key); it != entries_.end()) {
+      const auto own = it->second.last_miss + join_wait_for(misses_now(it->second, now));
+      if (!until || own > *until) until = own;
+    }
   }
+  if (shared_)
+    if (auto cluster = shared_wait_until(key, now, with_aggregate); cluster && (!until || *cluster > *until)) until = cluster;
   if (!until || now >= *until) return std::nullopt;
   return std::chrono::ceil<std::chrono::milliseconds>(*until - now);
 }
 
 void address_limits::join_missed(const std::string& key, clock::time_point now) {
-  std::lock_guard lock(mutex_);
-  auto& e = touch(key, now);
-  // 64 misses wait as long as 13 do (the cap); the bound only keeps the shifts defined.
-  e.misses = std::min(misses_now(e, now) + 1, 64);
-  e.last_miss = now;
-  aggregate_missed(key, now);
+  {
+    std::lock_guard lock(mutex_);
+    auto& e = touch(key, now);
+    // 64 misses wait as long as 13 do (the cap); the bound only keeps the shifts defined.
+    e.misses = std::min(misses_now(e, now) + 1, 64);
+    e.last_miss = now;
+    aggregate_missed(key, now);
+  }
+  if (shared_) shared_missed(key, now);
+}
+
+// ---- Failed joins across a cluster ----
+// The same arithmetic as this instance's own, on the records every instance writes: a guesser who
+// spreads its tries over N instances waits as if it had made them all at one.
+
+std::optional<address_limits::clock::time_point> address_limits::shared_wait_until(const std::string& key, clock::time_point now,
+                                                                                    bool with_aggregate) const {
+  std::vector<std::string> keys{key};
+  const auto agg = with_aggregate ? aggregate_key(key) : std::nullopt;
+  if (agg) keys.push_back(*agg);
+  std::vector<std::optional<miss_store::record>> found;
+  try {
+    found = shared_->read(keys);
+  } catch (const std::exception& e) {
+    spdlog::warn("failed joins not read from the database (this instance's own count applies) error=\"{}\"", e.what());
+    return std::nullopt;
+  }
+  std::optional<clock::time_point> until;
+  if (found.size() > 0 && found[0]) {
+    entry e;
+    e.misses = found[0]->misses;
+    e.last_miss = now - found[0]->since_last;
+    until = e.last_miss + join_wait_for(misses_now(e, now));
+  }
+  if (found.size() > 1 && found[1]) {
+    const aggregate_entry e{found[1]->misses, now - found[1]->since_last};
+    const auto a = e.last_miss + aggregate_wait_for(aggregate_misses_now(e, now));
+    if (!until || a > *until) until = a;
+  }
+  return until;
+}
+
+void address_limits::shared_missed(const std::string& key, clock::time_point now) {
+  try {
+    shared_->add(key, [&](const std::optional<miss_store::record>& r) {
+      entry e;
+      e.misses = r ? r->misses : 0;
+      e.last_miss = now - (r ? r->since_last : std::chrono::milliseconds{});
+      return std::min(misses_now(e, now) + 1, 64);
+    });
+    if (const auto agg = aggregate_key(key))
+      shared_->add(*agg, [&](const std::optional<miss_store::record>& r) {
+        const aggregate_entry e{r ? r->misses : 0, now - (r ? r->since_last : std::chrono::milliseconds{})};
+        return std::min(aggregate_misses_now(e, now) + 1, cfg_.free_failed_joins_per_48 + 64);
+      });
+  } catch (const std::exception& e) {
+    spdlog::warn("failed join not counted in the database (this instance counts it) error=\"{}\"", e.what());
+  }
 }
 
 bool address_limits::add_identity(const std::string& key) {

@@ -10,6 +10,7 @@
 // Failed joins also count per IPv6 /48 (aggregate_key): one /48 holds 65,536 /64s.
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -34,6 +35,22 @@ std::optional<std::string> aggregate_key(const std::string& key);
 // the client). `forwarded_for` holds the X-Forwarded-For header values in order. Returns a key.
 std::string client_key(std::string_view peer, const std::vector<std::string_view>& forwarded_for,
                        const std::vector<std::string>& trusted_proxies);
+
+// Failed joins as every instance of a cluster counts them (cluster/shared_misses.hpp keeps them in
+// the database): per key, the misses not yet forgiven and how long ago the last one was. Both calls
+// may block on the database and throw when it cannot be reached.
+class miss_store {
+ public:
+  struct record {
+    int misses = 0;
+    std::chrono::milliseconds since_last{};
+  };
+  virtual ~miss_store() = default;
+  // The records of `keys`, in order (nullopt: none kept).
+  virtual std::vector<std::optional<record>> read(const std::vector<std::string>& keys) = 0;
+  // One more miss for `key`, atomically across the instances: its new count is `next(its record)`.
+  virtual void add(const std::string& key, const std::function<int(const std::optional<record>&)>& next) = 0;
+};
 
 class address_limits {
  public:
@@ -65,6 +82,10 @@ class address_limits {
                                                      bool with_aggregate = true);
   // A join_room from `key` named no live room (a miss of its /48 too).
   void join_missed(const std::string& key, clock::time_point now = clock::now());
+  // Cluster mode: failed joins count across the instances too. join_wait is then the longer of
+  // this instance's wait and the cluster's (when the store cannot be reached, this instance's).
+  // Set before the first connection; `store` outlives this object.
+  void share_misses(miss_store* store) { shared_ = store; }
 
   // Bytes sent in answer to join_room (docs/operations.md, "Bytes a join sends"): a token bucket
   // of bytes per key, join_bytes_per_sec up to join_bytes_burst. A join takes what it sends.
@@ -103,7 +124,12 @@ class address_limits {
   clock::duration join_wait_for(int misses) const;
   int misses_now(const entry& e, clock::time_point now) const;
 
+  // The cluster's wait for `key` (and its /48 with `with_aggregate`), from the shared store.
+  std::optional<clock::time_point> shared_wait_until(const std::string& key, clock::time_point now, bool with_aggregate) const;
+  void shared_missed(const std::string& key, clock::time_point now);
+
   const config& cfg_;
+  miss_store* shared_ = nullptr;
   mutable std::mutex mutex_;
   map entries_;
   std::size_t connections_ = 0;

@@ -95,7 +95,7 @@ lobby::routed lobby::route(const std::string& code, identities& ids) {
     case kind::none:
       return {};
     case kind::elsewhere:
-      return {nullptr, true, where.instance};
+      return {nullptr, true, where.instance, where.owner_silent};
     case kind::unknown:
       return {nullptr, true, {}};  // the database cannot say: try again (through the proxy)
     case kind::here:
@@ -105,7 +105,7 @@ lobby::routed lobby::route(const std::string& code, identities& ids) {
   if (auto r = adopt(code, ids)) return {r};
   // Another instance claimed it first: ask once more where.
   const auto again = cluster_->locate(code);
-  if (again.what == kind::elsewhere) return {nullptr, true, again.instance};
+  if (again.what == kind::elsewhere) return {nullptr, true, again.instance, again.owner_silent};
   if (again.what == kind::none) return {};
   return {nullptr, true, {}};
 }
@@ -132,11 +132,23 @@ lobby::created lobby::create(const engine::game_info& game, nlohmann::json optio
   }
   std::string code;
   if (cluster_) {
-    // The code is taken in the database first: unique across every instance.
+    // The code is taken in the database first: unique across every instance. The creator's open
+    // rooms are counted there too, across the instances.
     for (int tries = 0;; ++tries) {
-      code = fresh_code();
-      if (journal_->claim_code(code)) break;
-      if (tries == 8 || !journal_->writable()) {
+      {
+        std::lock_guard lock(mutex_);
+        code = fresh_code();
+      }
+      const auto got = journal_->claim_code(code, creator, cfg_.live_rooms_per_address);
+      if (got == storage::code_claim::taken) break;
+      if (got == storage::code_claim::over_limit) {
+        limits_.room_closed(creator);
+        spdlog::debug("room refused: too many open rooms in the cluster client={}", creator);
+        return {nullptr, address_limits::refusal{"your address already has " + std::to_string(cfg_.live_rooms_per_address) +
+                                                     " open rooms; close one, or wait until an empty one expires, then try again",
+                                                 std::nullopt}};
+      }
+      if (got == storage::code_claim::failed || tries == 8 || !journal_->writable()) {
         limits_.room_closed(creator);
         return {nullptr, std::nullopt, true};
       }
@@ -144,9 +156,7 @@ lobby::created lobby::create(const engine::game_info& game, nlohmann::json optio
   }
   std::lock_guard lock(mutex_);
   if (!cluster_) {
-    do {
-      code = new_room_code();
-    } while (rooms_.count(code) || used_codes_.count(code));
+    code = fresh_code();
     if (journal_) used_codes_.insert(code);
   }
   auto r = make_room(code, game, std::move(options), false);
@@ -155,12 +165,12 @@ lobby::created lobby::create(const engine::game_info& game, nlohmann::json optio
   return {r, std::nullopt};
 }
 
-std::string lobby::fresh_code() {
-  std::lock_guard lock(mutex_);
+// A code no room here has, nor (with a journal) any room this server ever had. Under mutex_.
+std::string lobby::fresh_code() const {
   std::string code;
   do {
     code = new_room_code();
-  } while (rooms_.count(code));
+  } while (rooms_.count(code) || used_codes_.count(code));
   return code;
 }
 

@@ -41,6 +41,10 @@ struct game_record {
 
 enum class durability { process, power };
 
+// What claim_code did: took the code; found it in use (draw another); refused it because the creator
+// has its limit of open rooms; or could not reach the database.
+enum class code_claim { taken, in_use, over_limit, failed };
+
 class journal {
  public:
   virtual ~journal() = default;
@@ -73,8 +77,11 @@ class journal {
   // `owner`: this instance's id and incarnation (a new one after it was tombstoned).
   virtual void set_owner(const std::string& /*instance*/, long long /*incarnation*/) {}
   // A new room's code, taken in the database for this instance (epoch 1) before anyone hears of
-  // it; false: the code is taken (draw another) or the database cannot be reached.
-  virtual bool claim_code(const std::string& /*code*/) { return true; }
+  // it, for `creator` (an address key) unless that address already has `live_limit` open rooms
+  // across the cluster (counted one create at a time).
+  virtual code_claim claim_code(const std::string& /*code*/, const std::string& /*creator*/, int /*live_limit*/) {
+    return code_claim::taken;
+  }
   // Takes over an open room whose owner is gone (tombstoned, released, or this instance's own
   // earlier incarnation): its epoch grows by one and its records are returned for restore().
   // nullopt: another live instance owns it, it is not open, or the database cannot be reached.

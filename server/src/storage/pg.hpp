@@ -91,6 +91,30 @@ class connection {
 // (or why it is not a connection string at all), for log lines and error messages.
 std::string describe(const std::string& conninfo);
 
+// BEGIN at construction; ROLLBACK at destruction unless commit() went through (nothing to roll
+// back on a lost connection: the server ends the transaction itself).
+class transaction {
+ public:
+  explicit transaction(connection& c) : c_(c) { c_.exec("BEGIN"); }
+  ~transaction() {
+    if (done_ || !c_.alive()) return;
+    try {
+      c_.exec("ROLLBACK");
+    } catch (const error&) {
+    }
+  }
+  transaction(const transaction&) = delete;
+  transaction& operator=(const transaction&) = delete;
+  void commit() {
+    c_.exec("COMMIT");
+    done_ = true;
+  }
+
+ private:
+  connection& c_;
+  bool done_ = false;
+};
+
 // Whether `conninfo` parses as a libpq connection string; `why` says what is wrong if not.
 bool valid_conninfo(const std::string& conninfo, std::string& why);
 

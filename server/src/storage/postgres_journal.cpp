@@ -95,6 +95,16 @@ CREATE TABLE instances(
 ALTER TABLE rooms ADD COLUMN owner text, ADD COLUMN owner_incarnation bigint, ADD COLUMN summary text;
 CREATE INDEX rooms_open_owner ON rooms(owner) WHERE state = 'open';
 )sql",
+    // Limits across a cluster: failed joins per address key or IPv6 /48 (cluster/shared_misses),
+    // and who created each open room (an address key, cleared when the room ends).
+    R"sql(
+CREATE TABLE join_misses(
+  key text PRIMARY KEY,
+  misses integer NOT NULL,
+  last_miss timestamptz NOT NULL);
+ALTER TABLE rooms ADD COLUMN creator text;
+CREATE INDEX rooms_open_creator ON rooms(creator) WHERE state = 'open';
+)sql",
 };
 
 // Any constant: start-ups of several servers on one database migrate one after the other.
@@ -132,8 +142,9 @@ const std::vector<std::pair<const char*, const char*>> statements = {
     {"ins_room",
      "INSERT INTO rooms(code) VALUES ($1) ON CONFLICT (code) DO UPDATE SET state = 'open', reason = NULL, ended_at = NULL "
      "RETURNING epoch, head"},
-    {"end_room", "UPDATE rooms SET state = $2, reason = $3, ended_at = now() WHERE code = $1"},
-    {"end_room_fenced", "UPDATE rooms SET state = $2, reason = $3, ended_at = now() WHERE code = $1 AND epoch = $4 AND head = $5"},
+    {"end_room", "UPDATE rooms SET state = $2, reason = $3, ended_at = now(), creator = NULL WHERE code = $1"},
+    {"end_room_fenced",
+     "UPDATE rooms SET state = $2, reason = $3, ended_at = now(), creator = NULL WHERE code = $1 AND epoch = $4 AND head = $5"},
     {"del_entries", "DELETE FROM entries WHERE room = $1"},
     // A new game, or the host's choice of the next one: the last game's records go.
     {"del_game", "DELETE FROM entries WHERE room = $1 AND kind IN ('game', 'started', 'command', 'timeout', 'default', 'ended')"},
@@ -280,23 +291,33 @@ class postgres_journal final : public journal {
     clustered_.store(true, std::memory_order_release);
   }
 
-  bool claim_code(const std::string& code) override {
+  code_claim claim_code(const std::string& code, const std::string& creator, int live_limit) override {
     const auto [instance, incarnation] = owner();
     try {
-      bool taken = false;
+      code_claim got = code_claim::failed;
       read([&](pg::connection& c) {
-        taken = c.exec("INSERT INTO rooms(code, owner, owner_incarnation) VALUES ($1, $2, $3) ON CONFLICT (code) DO NOTHING",
-                       {code, instance, std::to_string(incarnation)})
-                    .affected() == 1;
+        pg::transaction t(c);
+        // One creator's rooms are counted one create at a time, whichever instances create them.
+        c.exec("SELECT pg_advisory_xact_lock(7357617, hashtext($1))", {creator});
+        if (c.exec("SELECT count(*) FROM rooms WHERE creator = $1 AND state = 'open'", {creator}).integer(0, 0) >= live_limit) {
+          got = code_claim::over_limit;
+          return;
+        }
+        got = c.exec("INSERT INTO rooms(code, owner, owner_incarnation, creator) VALUES ($1, $2, $3, $4) ON CONFLICT (code) DO NOTHING",
+                     {code, instance, std::to_string(incarnation), creator})
+                          .affected() == 1
+                  ? code_claim::taken
+                  : code_claim::in_use;
+        t.commit();
       });
-      if (!taken) return false;
+      if (got != code_claim::taken) return got;
       std::lock_guard lock(held_mutex_);
       held_[code] = {0, 1, {}};
       lost_.erase(code);
-      return true;
+      return got;
     } catch (const std::exception& e) {
       spdlog::error("room code not claimed: the database cannot be reached room={} error=\"{}\"", code, e.what());
-      return false;
+      return code_claim::failed;
     }
   }
 
