@@ -6,7 +6,9 @@
 // The schema is CLUSTER.md's, so that fencing can come without a rewrite: each room has an `epoch`
 // (its owner's term, 1 until cluster mode moves rooms) and a `head` (records ever appended to it);
 // an entry is numbered by the head it made, and (room, n) is the primary key, so two writers can
-// never fork a room's journal. No leases yet: one instance per database.
+// never fork a room's journal. In cluster mode every write is fenced by them (CLUSTER.md; the
+// instances' leases are cluster/lease.cpp's). The schema, its migrations and the statements the
+// writer prepares are postgres_schema.cpp's.
 //
 // A database that goes away fails the batch in flight and makes the journal not writable(): every
 // batch fails at once, and the writer reconnects and tries a write of its own every second until
@@ -42,6 +44,7 @@
 #include "ops/metrics.hpp"
 #include "storage/journal.hpp"
 #include "storage/pg.hpp"
+#include "storage/postgres_schema.hpp"
 
 namespace tinsel::server::storage {
 
@@ -53,113 +56,6 @@ constexpr auto retry_interval = std::chrono::seconds(1);
 constexpr const char* lock_timeout = "5s";
 // Chat records kept per room (the newest), as in the SQLite journal.
 constexpr std::size_t chat_kept = 100;
-
-// migrations[i] takes the schema from version i to i + 1; schema_version holds the versions
-// applied. Tables: rooms (every code ever handed out, its state, epoch and head), entries (the open
-// rooms' records), games (finished games' records), meta (the writer's marker and probe).
-const std::vector<const char*> migrations = {
-    R"sql(
-CREATE TABLE rooms(
-  code text PRIMARY KEY,
-  state text NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed', 'set_aside')),
-  reason text,
-  epoch bigint NOT NULL DEFAULT 1,
-  head bigint NOT NULL DEFAULT 0,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  ended_at timestamptz);
-CREATE TABLE entries(
-  room text NOT NULL REFERENCES rooms(code),
-  n bigint NOT NULL,
-  epoch bigint NOT NULL,
-  kind text NOT NULL,
-  body text NOT NULL,
-  PRIMARY KEY (room, n));
-CREATE TABLE games(
-  id text PRIMARY KEY,
-  room text NOT NULL,
-  game text NOT NULL,
-  finished_at timestamptz NOT NULL,
-  body text NOT NULL);
-CREATE INDEX games_finished ON games(finished_at);
-CREATE TABLE meta(key text PRIMARY KEY, value text NOT NULL);
-)sql",
-    // Cluster mode: the instances and their leases (lease_until on the database's clock; a
-    // negative incarnation is a tombstone), and each room's owner (instance and incarnation).
-    R"sql(
-CREATE TABLE instances(
-  id text PRIMARY KEY,
-  incarnation bigint NOT NULL,
-  lease_until timestamptz NOT NULL,
-  draining boolean NOT NULL DEFAULT false,
-  started_at timestamptz NOT NULL DEFAULT now());
-ALTER TABLE rooms ADD COLUMN owner text, ADD COLUMN owner_incarnation bigint, ADD COLUMN summary text;
-CREATE INDEX rooms_open_owner ON rooms(owner) WHERE state = 'open';
-)sql",
-    // Limits across a cluster: failed joins per address key or IPv6 /48 (cluster/shared_misses),
-    // and who created each open room (an address key, cleared when the room ends).
-    R"sql(
-CREATE TABLE join_misses(
-  key text PRIMARY KEY,
-  misses integer NOT NULL,
-  last_miss timestamptz NOT NULL);
-ALTER TABLE rooms ADD COLUMN creator text;
-CREATE INDEX rooms_open_creator ON rooms(creator) WHERE state = 'open';
-)sql",
-};
-
-// Any constant: start-ups of several servers on one database migrate one after the other.
-constexpr const char* migration_lock = "SELECT pg_advisory_xact_lock(7357616)";
-
-void migrate(pg::connection& c) {
-  c.exec("BEGIN");
-  try {
-    c.exec(migration_lock);
-    c.exec("CREATE TABLE IF NOT EXISTS schema_version(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
-    const auto have = static_cast<std::size_t>(c.exec("SELECT coalesce(max(version), 0) FROM schema_version").integer(0, 0));
-    if (have > migrations.size())
-      throw std::runtime_error("the database's schema is version " + std::to_string(have) + ", newer than this server's (" +
-                               std::to_string(migrations.size()) + "): run a newer tinsel-server, or give this one a database of its own");
-    for (auto v = have; v < migrations.size(); ++v) {
-      c.exec(migrations[v]);
-      c.exec("INSERT INTO schema_version(version) VALUES ($1)", {std::to_string(v + 1)});
-      spdlog::info("journal schema migrated to version={}", v + 1);
-    }
-    c.exec("COMMIT");
-  } catch (...) {
-    if (c.alive()) c.exec("ROLLBACK");
-    throw;
-  }
-}
-
-const std::vector<std::pair<const char*, const char*>> statements = {
-    {"ins_entry",
-     "WITH r AS (UPDATE rooms SET head = head + 1 WHERE code = $1 RETURNING head, epoch) "
-     "INSERT INTO entries(room, n, epoch, kind, body) SELECT $1, head, epoch, $2, $3 FROM r"},
-    // Fenced: only while the room's epoch and head are what this writer last wrote (CLUSTER.md).
-    {"ins_entry_fenced",
-     "WITH r AS (UPDATE rooms SET head = head + 1 WHERE code = $1 AND epoch = $4 AND head = $5 RETURNING head, epoch) "
-     "INSERT INTO entries(room, n, epoch, kind, body) SELECT $1, head, epoch, $2, $3 FROM r"},
-    {"ins_room",
-     "INSERT INTO rooms(code) VALUES ($1) ON CONFLICT (code) DO UPDATE SET state = 'open', reason = NULL, ended_at = NULL "
-     "RETURNING epoch, head"},
-    {"end_room", "UPDATE rooms SET state = $2, reason = $3, ended_at = now(), creator = NULL WHERE code = $1"},
-    {"end_room_fenced",
-     "UPDATE rooms SET state = $2, reason = $3, ended_at = now(), creator = NULL WHERE code = $1 AND epoch = $4 AND head = $5"},
-    {"del_entries", "DELETE FROM entries WHERE room = $1"},
-    // A new game, or the host's choice of the next one: the last game's records go.
-    {"del_game", "DELETE FROM entries WHERE room = $1 AND kind IN ('game', 'started', 'command', 'timeout', 'default', 'ended')"},
-    // A lobby snapshot replaces the one before it.
-    {"del_lobby", "DELETE FROM entries WHERE room = $1 AND kind = 'lobby'"},
-    {"trim_chat",
-     "DELETE FROM entries WHERE room = $1 AND kind = 'chat' AND n <= "
-     "(SELECT n FROM entries WHERE room = $1 AND kind = 'chat' ORDER BY n DESC LIMIT 1 OFFSET 100)"},
-    {"ins_game",
-     "INSERT INTO games(id, room, game, finished_at, body) VALUES ($1, $2, $3, now(), $4) ON CONFLICT (id) DO UPDATE "
-     "SET room = EXCLUDED.room, game = EXCLUDED.game, finished_at = EXCLUDED.finished_at, body = EXCLUDED.body"},
-    {"set_summary", "UPDATE rooms SET summary = $2 WHERE code = $1"},
-    {"prune", "DELETE FROM games WHERE finished_at < now() - make_interval(days => $1::int)"},
-    {"mark", "INSERT INTO meta(key, value) VALUES ('last_batch', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"},
-};
 
 bool is_game_kind(const std::string& k) {
   return k == "game" || k == "started" || k == "command" || k == "timeout" || k == "default" || k == "ended";
@@ -173,7 +69,7 @@ class postgres_journal final : public journal {
         keep_records_days_(keep_records_days),
         writer_db_(conninfo),
         reader_db_(conninfo) {
-    migrate(writer_db_);
+    pg_schema::migrate(writer_db_);
     setup_writer();
     prune_records();
     std::random_device rd;
@@ -328,30 +224,25 @@ class postgres_journal final : public journal {
       long long head = 0, epoch = 0;
       read([&](pg::connection& c) {
         out.reset();
-        c.exec("BEGIN");
-        try {
-          // Ours if nobody owns it (released), or its owner's incarnation is no longer live
-          // (tombstoned, or registered again), or it is this very incarnation's (a room that left
-          // this instance when its lease lapsed, wanted here again).
-          auto r = c.exec(
-              "UPDATE rooms SET owner = $2, owner_incarnation = $3, epoch = epoch + 1 WHERE code = $1 AND state = 'open' AND "
-              "(owner IS NULL OR (owner = $2 AND owner_incarnation = $3) OR NOT EXISTS "
-              "(SELECT 1 FROM instances i WHERE i.id = rooms.owner AND i.incarnation = rooms.owner_incarnation)) "
-              "RETURNING epoch, head",
-              {code, instance, std::to_string(incarnation)});
-          if (r.rows() == 1) {
-            epoch = r.integer(0, 0);
-            head = r.integer(0, 1);
-            stored_room room{code, {}};
-            auto e = c.exec("SELECT body FROM entries WHERE room = $1 ORDER BY n", {code});
-            for (int i = 0; i < e.rows(); ++i) room.records.push_back(json::parse(e.text(i, 0), nullptr, false));
-            out = std::move(room);
-          }
-          c.exec("COMMIT");
-        } catch (...) {
-          if (c.alive()) c.exec("ROLLBACK");
-          throw;
+        pg::transaction t(c);
+        // Ours if nobody owns it (released), or its owner's incarnation is no longer live
+        // (tombstoned, or registered again), or it is this very incarnation's (a room that left
+        // this instance when its lease lapsed, wanted here again).
+        auto r = c.exec(
+            "UPDATE rooms SET owner = $2, owner_incarnation = $3, epoch = epoch + 1 WHERE code = $1 AND state = 'open' AND "
+            "(owner IS NULL OR (owner = $2 AND owner_incarnation = $3) OR NOT EXISTS "
+            "(SELECT 1 FROM instances i WHERE i.id = rooms.owner AND i.incarnation = rooms.owner_incarnation)) "
+            "RETURNING epoch, head",
+            {code, instance, std::to_string(incarnation)});
+        if (r.rows() == 1) {
+          epoch = r.integer(0, 0);
+          head = r.integer(0, 1);
+          stored_room room{code, {}};
+          auto e = c.exec("SELECT body FROM entries WHERE room = $1 ORDER BY n", {code});
+          for (int i = 0; i < e.rows(); ++i) room.records.push_back(json::parse(e.text(i, 0), nullptr, false));
+          out = std::move(room);
         }
+        t.commit();
       });
       if (!out) return std::nullopt;
       std::lock_guard lock(held_mutex_);
@@ -435,7 +326,7 @@ class postgres_journal final : public journal {
   void setup_writer() {
     writer_db_.exec(durability_ == durability::power ? "SET synchronous_commit = on" : "SET synchronous_commit = off");
     writer_db_.exec(std::string("SET lock_timeout = '") + lock_timeout + "'");
-    for (const auto& [name, sql] : statements) writer_db_.prepare(name, sql);
+    for (const auto& [name, sql] : pg_schema::statements) writer_db_.prepare(name, sql);
   }
 
   // A new writer connection; with `process` durability the database may have crashed and lost
@@ -479,23 +370,18 @@ class postgres_journal final : public journal {
       const auto& room = held_[code];
       const auto it = db_heads.find(code);
       if (it != db_heads.end() && it->second == room.head) continue;
-      writer_db_.exec("BEGIN");
-      try {
-        const auto head = std::to_string(room.head);
-        writer_db_.exec(
-            "INSERT INTO rooms(code, head) VALUES ($1, $2) ON CONFLICT (code) DO UPDATE SET state = 'open', reason = NULL, "
-            "ended_at = NULL, head = EXCLUDED.head",
-            {code, head});
-        writer_db_.run("del_entries", {code});
-        long long n = room.head - static_cast<long long>(room.records.size());
-        for (const auto& body : room.records)
-          writer_db_.exec("INSERT INTO entries(room, n, epoch, kind, body) SELECT $1, $2, epoch, $3, $4 FROM rooms WHERE code = $1",
-                          {code, std::to_string(++n), body.value("kind", ""), body.dump()});
-        writer_db_.exec("COMMIT");
-      } catch (...) {
-        if (writer_db_.alive()) writer_db_.exec("ROLLBACK");
-        throw;
-      }
+      pg::transaction t(writer_db_);
+      const auto head = std::to_string(room.head);
+      writer_db_.exec(
+          "INSERT INTO rooms(code, head) VALUES ($1, $2) ON CONFLICT (code) DO UPDATE SET state = 'open', reason = NULL, "
+          "ended_at = NULL, head = EXCLUDED.head",
+          {code, head});
+      writer_db_.run("del_entries", {code});
+      long long n = room.head - static_cast<long long>(room.records.size());
+      for (const auto& body : room.records)
+        writer_db_.exec("INSERT INTO entries(room, n, epoch, kind, body) SELECT $1, $2, epoch, $3, $4 FROM rooms WHERE code = $1",
+                        {code, std::to_string(++n), body.value("kind", ""), body.dump()});
+      t.commit();
       spdlog::warn("journal room written again: the database had lost its last commits (it crashed with synchronous_commit off) "
                    "room={} head_in_database={} head={}",
                    code, it == db_heads.end() ? -1 : it->second, room.head);
@@ -585,15 +471,10 @@ class postgres_journal final : public journal {
   void try_again() {
     try {
       if (!writer_db_.alive()) connect_again();
-      writer_db_.exec("BEGIN");
-      try {
-        writer_db_.exec("LOCK TABLE rooms, entries, games IN ROW EXCLUSIVE MODE");
-        writer_db_.run("mark", {"probe"});
-        writer_db_.exec("COMMIT");
-      } catch (...) {
-        if (writer_db_.alive()) writer_db_.exec("ROLLBACK");
-        throw;
-      }
+      pg::transaction t(writer_db_);
+      writer_db_.exec("LOCK TABLE rooms, entries, games IN ROW EXCLUSIVE MODE");
+      writer_db_.run("mark", {"probe"});
+      t.commit();
     } catch (const std::exception& e) {
       spdlog::debug("journal still not writable target=\"{}\" error=\"{}\"", target_, e.what());
       return;
