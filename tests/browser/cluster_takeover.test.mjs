@@ -91,6 +91,10 @@ try {
   const logBefore = await oma.page.getByTestId('log').locator('li').count();
   const crash = outage(pages);
   await cluster.kill(first.owner);
+  // What the family sees while the dead owner's lease runs out (a few seconds).
+  await sleep(1200);
+  await screenshot(oma.page, 'cluster-during-takeover.png');
+  await screenshot(ben.page, 'cluster-during-takeover-phone-de.png');
   await waitFor(60000, 'the other instance to take the room', async () => {
     const now = await cluster.roomOwner(code);
     return now?.owner && now.owner !== first.owner;
