@@ -19,7 +19,7 @@
 // Needs PostgreSQL 15 and HAProxy (docker/test-packages.txt); exits 77 without them.
 import { once } from 'node:events';
 import { clusterTest, startCluster, waitFor } from '../tests/support/cluster.mjs';
-import { startServer } from '../tests/support/processes.mjs';
+import { liftedAddressLimits, startServer } from '../tests/support/processes.mjs';
 import { openFamilies, owners, busiest, progress } from '../tests/cluster/play.mjs';
 import { parseArgs, repoRoot } from './lib.mjs';
 
@@ -41,10 +41,9 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-const lifted = ['--max-connections-per-address', '100000', '--rooms-per-address-per-minute', '100000',
-  '--live-rooms-per-address', '100000', '--identities-per-address', '100000', '--max-tcp-connections-per-address', '100000',
-  '--connections-per-address-per-sec', '100000', '--connection-burst-per-address', '100000', '--free-failed-joins', '100000',
-  '--rate-per-sec', '100000', '--rate-burst', '100000'];
+// The SQLite instance runs with exactly the cluster's lifted limits (startCluster's) and rates.
+const unlimitedRates = ['--rate-per-sec', '100000', '--rate-burst', '100000'];
+const lifted = [...liftedAddressLimits, ...unlimitedRates];
 
 // Moves per second and own-move latencies of `families` playing for `seconds` (think time 0).
 async function measure(families, seconds) {
@@ -91,7 +90,7 @@ async function throughputAndLease() {
   }
   // (a) three instances on PostgreSQL behind HAProxy.
   {
-    const cluster = await startCluster({ binary: args.server, serverArgs: ['--rate-per-sec', '100000', '--rate-burst', '100000'] });
+    const cluster = await startCluster({ binary: args.server, serverArgs: unlimitedRates });
     rows.push(await throughput(cluster.url, 'three instances, PostgreSQL, HAProxy', args.rooms, args.seconds));
     // Lease traffic: transactions of the idle cluster's database over 10 s.
     await sleep(2000);

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { parseArgs, repoRoot, startServer, stopServer, sampleProcess, sleep, randInt, pick, table } from './lib.mjs';
+import { liftedAddressLimits } from '../tests/support/processes.mjs';
 
 const args = parseArgs(process.argv.slice(2), {
   rooms: 1000,
@@ -40,9 +41,7 @@ if (args.help) {
   process.exit(0);
 }
 
-const lifted = ['--max-connections', '100000', '--max-connections-per-address', '100000', '--rooms-per-address-per-minute', '100000',
-  '--live-rooms-per-address', '100000', '--identities-per-address', '100000', '--rate-per-sec', '100000', '--rate-burst', '100000',
-  '--max-tcp-connections-per-address', '100000', '--connections-per-address-per-sec', '100000', '--connection-burst-per-address', '100000',
+const lifted = ['--max-connections', '100000', ...liftedAddressLimits, '--rate-per-sec', '100000', '--rate-burst', '100000',
   '--threads', String(args.threads)];
 
 function httpGet(port, target) {

@@ -13,7 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { start, within, show, killAll } from './processes.mjs';
+import { liftedAddressLimits, start, within, show, killAll } from './processes.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const sourceDir = path.resolve(here, '../..');
@@ -188,12 +188,7 @@ export async function startCluster({ binary, instances = 3, leaseMs = 3000, rene
     '--journal', 'postgres', '--postgres', conninfo,
     ...(single ? [] : ['--instance', id, '--lease-ms', String(leaseMs), '--renew-ms', String(renewMs)]),
     '--trusted-proxy', '127.0.0.1',
-    // Every test client comes from 127.0.0.1: lift the per-address limits.
-    '--max-connections-per-address', '100000', '--rooms-per-address-per-minute', '100000',
-    '--live-rooms-per-address', '100000', '--identities-per-address', '100000',
-    '--max-tcp-connections-per-address', '100000', '--connections-per-address-per-sec', '100000',
-    '--connection-burst-per-address', '100000', '--free-failed-joins', '100000',
-    '--join-bytes-per-sec', '1099511627776', '--join-bytes-burst', '1099511627776',
+    ...liftedAddressLimits,
     ...serverArgs,
   ];
 

@@ -76,6 +76,16 @@ export async function startServer(binary, extra = [], { port = 0, dataDir = mkdt
   return { proc, port: Number(bound), dataDir };
 }
 
+// Server flags that lift the limits per client address: every test or benchmark client connects
+// from 127.0.0.1, where a family would come from an address of its own.
+export const liftedAddressLimits = [
+  '--max-connections-per-address', '100000', '--rooms-per-address-per-minute', '100000',
+  '--live-rooms-per-address', '100000', '--identities-per-address', '100000',
+  '--max-tcp-connections-per-address', '100000', '--connections-per-address-per-sec', '100000',
+  '--connection-burst-per-address', '100000', '--free-failed-joins', '100000',
+  '--join-bytes-per-sec', '1099511627776', '--join-bytes-burst', '1099511627776',
+];
+
 export function within(ms, promise, what) {
   let timer;
   const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), ms); });
