@@ -45,6 +45,18 @@ void tombstone(storage::pg::connection& db, const std::string& id) {
   db.exec("UPDATE instances SET incarnation = -abs(incarnation) WHERE id = $1", {id});
 }
 
+// Instances a and b on a database of their own, their leases live.
+struct two_instances {
+  std::string conninfo = tinsel::test::postgres_cluster::shared().create_database();
+  instance a{conninfo, "a", 11};
+  instance b{conninfo, "b", 22};
+  storage::pg::connection db{conninfo};
+  two_instances() {
+    live(db, "a", 11);
+    live(db, "b", 22);
+  }
+};
+
 std::vector<record> created(const std::string& code) {
   return {record{code, {{"kind", "created"}, {"game", "happy_holidays"}, {"options", json::object()}}},
           record{code, {{"kind", "chat"}, {"message", {{"text", "hello"}}}}}};
@@ -54,12 +66,8 @@ record chat(const std::string& code, const std::string& text) { return {code, {{
 }  // namespace
 
 TEST_CASE("cluster journal: a code is claimed once, a live owner's room cannot be claimed, a fenced instance writes nothing", "[postgres][cluster]") {
-  const auto conninfo = tinsel::test::postgres_cluster::shared().create_database();
-  instance a(conninfo, "a", 11);
-  instance b(conninfo, "b", 22);
-  storage::pg::connection db(conninfo);
-  live(db, "a", 11);
-  live(db, "b", 22);
+  two_instances two;
+  auto& [conninfo, a, b, db] = two;
 
   REQUIRE(a.j->claim_code("ROOM01", "10.0.0.1", 20) == storage::code_claim::taken);
   CHECK(b.j->claim_code("ROOM01", "10.0.0.2", 20) == storage::code_claim::in_use);  // unique across the cluster
@@ -92,12 +100,8 @@ TEST_CASE("cluster journal: a code is claimed once, a live owner's room cannot b
 }
 
 TEST_CASE("cluster journal: one address's open rooms are counted across the instances, and a closed room no longer counts", "[postgres][cluster]") {
-  const auto conninfo = tinsel::test::postgres_cluster::shared().create_database();
-  instance a(conninfo, "a", 11);
-  instance b(conninfo, "b", 22);
-  storage::pg::connection db(conninfo);
-  live(db, "a", 11);
-  live(db, "b", 22);
+  two_instances two;
+  auto& [conninfo, a, b, db] = two;
   // A limit of 3 open rooms: two made on a, one on b, then neither takes a fourth.
   REQUIRE(a.j->claim_code("LIM001", "10.0.0.7", 3) == storage::code_claim::taken);
   REQUIRE(a.j->claim_code("LIM002", "10.0.0.7", 3) == storage::code_claim::taken);
@@ -116,12 +120,8 @@ TEST_CASE("cluster journal: one address's open rooms are counted across the inst
 }
 
 TEST_CASE("cluster journal: two instances creating rooms for one address at once stay within its limit", "[postgres][cluster]") {
-  const auto conninfo = tinsel::test::postgres_cluster::shared().create_database();
-  instance a(conninfo, "a", 1);
-  instance b(conninfo, "b", 2);
-  storage::pg::connection db(conninfo);
-  live(db, "a", 1);
-  live(db, "b", 2);
+  two_instances two;
+  auto& [conninfo, a, b, db] = two;
   std::atomic<bool> go{false};
   const auto creator = [&](instance& me, char tag) {
     int taken = 0;
