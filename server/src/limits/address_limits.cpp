@@ -185,7 +185,7 @@ std::optional<address_limits::clock::time_point> address_limits::shared_wait_unt
   try {
     found = shared_->read(keys);
   } catch (const std::exception& e) {
-    spdlog::warn("failed joins not read from the database (this instance's own count applies) error=\"{}\"", e.what());
+    spdlog::debug("failed joins not read from the database (this instance's own count applies) error=\"{}\"", e.what());
     return std::nullopt;
   }
   std::optional<clock::time_point> until;
@@ -217,7 +217,7 @@ void address_limits::shared_missed(const std::string& key, clock::time_point now
         return std::min(aggregate_misses_now(e, now) + 1, cfg_.free_failed_joins_per_48 + 64);
       });
   } catch (const std::exception& e) {
-    spdlog::warn("failed join not counted in the database (this instance counts it) error=\"{}\"", e.what());
+    spdlog::debug("failed join not counted in the database (this instance counts it) error=\"{}\"", e.what());
   }
 }
 
