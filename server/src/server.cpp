@@ -30,6 +30,7 @@ std::unique_ptr<storage::journal> server_state::open_journal(const config& cfg, 
   if (cfg.journal == "postgres") {
     // A database that was asked for and cannot be used stops the start (the caller's one line):
     // unlike a data folder, nothing here is the server's own to fall back on.
+    if (!cfg.instance.empty()) storage::name_postgres_sessions(cfg.instance);
     auto j = storage::open_postgres_journal(cfg.postgres, d, cfg.keep_records_days);
     status = "postgres";
     spdlog::info("journal open postgres=\"{}\" durability={}", storage::postgres_target(cfg.postgres),
@@ -198,8 +199,11 @@ std::uint16_t server::start() {
     auto* s = impl_->state.get();
     state.cluster->start({[s] { s->rooms.drop_all(); },
                           [s](const std::vector<std::string>& codes) {
+                            // Within a renewal interval: the lease thread renews when this returns
+                            // (the codes left are found again next round).
+                            const auto until = std::chrono::steady_clock::now() + s->cfg.renew;
                             for (const auto& code : codes) {
-                              if (s->stopping) return;
+                              if (s->stopping || std::chrono::steady_clock::now() >= until) return;
                               s->rooms.adopt(code, s->players);
                             }
                           }});

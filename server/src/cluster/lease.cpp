@@ -21,6 +21,25 @@ long long fresh_incarnation() {
   return static_cast<long long>(v >> 2) + 1;  // positive: a negative one is a tombstone
 }
 
+// Ends the database sessions of an instance just tombstoned, found by their name (`session`, its
+// application_name): a stopped process keeps its sessions, and a transaction it left open keeps
+// row locks that a claim of its rooms would wait on for as long as it stays stopped. Its writes
+// are fenced anyway; a process that wakes finds its connections gone and connects again. Not a
+// condition of the takeover (a role that may not end other sessions only logs it here, and a
+// claim then waits at most its lock_timeout).
+void end_sessions(storage::pg::connection& db, const std::string& instance, const std::string& session) {
+  try {
+    // Filtered first (a materialized CTE), then ended: within one WHERE the planner may call
+    // pg_terminate_backend before the other conditions, on any session.
+    auto e = db.exec("WITH s AS MATERIALIZED (SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()) "
+                     "SELECT count(*) FROM s WHERE pg_terminate_backend(s.pid)",
+                     {session});
+    if (const auto n = e.integer(0, 0); n > 0) spdlog::info("sessions of a tombstoned instance ended instance={} sessions={}", instance, n);
+  } catch (const storage::pg::error& err) {
+    spdlog::warn("sessions of a tombstoned instance not ended instance={} error=\"{}\"", instance, err.what());
+  }
+}
+
 // How long a client asking for a room of a draining instance waits before it asks again: the
 // instance releases its rooms as soon as their last writes are done.
 constexpr std::chrono::milliseconds drain_wait{300};
@@ -103,11 +122,11 @@ void cluster_lease::register_incarnation(bool first) {
   const auto inc = fresh_incarnation();
   for (;;) {
     const auto sent = clock::now();
-    auto r = db_->exec(std::string("INSERT INTO instances(id, incarnation, lease_until) VALUES ($1, $2, ") + lease_until_sql +
-                           ") ON CONFLICT (id) DO UPDATE SET incarnation = EXCLUDED.incarnation, lease_until = EXCLUDED.lease_until, "
-                           "draining = false, started_at = now() "
+    auto r = db_->exec(std::string("INSERT INTO instances(id, incarnation, lease_until, session) VALUES ($1, $2, ") + lease_until_sql +
+                           ", $5) ON CONFLICT (id) DO UPDATE SET incarnation = EXCLUDED.incarnation, lease_until = EXCLUDED.lease_until, "
+                           "draining = false, started_at = now(), session = EXCLUDED.session "
                            "WHERE instances.incarnation <= 0 OR instances.lease_until < clock_timestamp() OR instances.incarnation = $4",
-                       {id_, std::to_string(inc), std::to_string(lease_.count()), std::to_string(old)});
+                       {id_, std::to_string(inc), std::to_string(lease_.count()), std::to_string(old), storage::pg::session_name()});
     if (r.affected() == 1) {
       incarnation_.store(inc);
       journal_.set_owner(id_, inc);
@@ -200,8 +219,11 @@ void cluster_lease::watch() {
 void cluster_lease::sweep() {
   // Expired leases end by a write (CLUSTER.md): a renewal in flight then finds the tombstone.
   auto t = db_->exec("UPDATE instances SET incarnation = -abs(incarnation) WHERE incarnation > 0 AND lease_until < clock_timestamp() "
-                     "RETURNING id");
-  for (int i = 0; i < t.rows(); ++i) spdlog::warn("instance lease ran out, tombstoned instance={} by={}", t.text(i, 0), id_);
+                     "RETURNING id, session");
+  for (int i = 0; i < t.rows(); ++i) {
+    spdlog::warn("instance lease ran out, tombstoned instance={} by={}", t.text(i, 0), id_);
+    if (!t.null(i, 1)) end_sessions(*db_, t.text(i, 0), t.text(i, 1));
+  }
   auto o = db_->exec(
       "SELECT r.code FROM rooms r LEFT JOIN instances i ON i.id = r.owner WHERE r.state = 'open' AND "
       "(r.owner IS NULL OR i.incarnation IS DISTINCT FROM r.owner_incarnation) ORDER BY random() LIMIT 64");
@@ -240,10 +262,12 @@ cluster_lease::whereabouts cluster_lease::locate(const std::string& code) {
       // Its owner's lease ran out and no sweep has tombstoned it yet: done here, so that the
       // client asking need not wait.
       auto t = lookup_->exec(
-          "UPDATE instances SET incarnation = -abs(incarnation) WHERE id = $1 AND incarnation = $2 AND lease_until < clock_timestamp()",
+          "UPDATE instances SET incarnation = -abs(incarnation) WHERE id = $1 AND incarnation = $2 AND lease_until < clock_timestamp() "
+          "RETURNING session",
           {owner, r.text(0, 3)});
-      if (t.affected() == 1) {
+      if (t.rows() == 1) {
         spdlog::warn("instance lease ran out, tombstoned instance={} by={} room={}", owner, id_, code);
+        if (!t.null(0, 0)) end_sessions(*lookup_, owner, t.text(0, 0));
         return {whereabouts::kind::orphaned, {}};
       }
     }

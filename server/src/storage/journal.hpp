@@ -109,5 +109,10 @@ std::unique_ptr<journal> open_sqlite_journal(const std::string& data_dir, durabi
 std::unique_ptr<journal> open_postgres_journal(const std::string& conninfo, durability d, int keep_records_days);
 // Where `conninfo` points ("host=... port=... dbname=... user=..."), without its password: for logs.
 std::string postgres_target(const std::string& conninfo);
+// Cluster mode, before the journal opens: every PostgreSQL session this process makes is named
+// "tinsel/<instance>/<a random tag of this process>" (application_name), so that an instance
+// taking over this one's rooms can end its sessions, and with them the row locks of a
+// transaction it left open (a stopped process keeps them). Returns the name.
+std::string name_postgres_sessions(const std::string& instance);
 
 }  // namespace tinsel::server::storage

@@ -1,6 +1,8 @@
 // libpq, thinly (pg.hpp).
 #include "storage/pg.hpp"
 
+#include <mutex>
+
 #include <charconv>
 #include <memory>
 
@@ -97,6 +99,21 @@ std::string describe(const std::string& conninfo) {
   return out.empty() ? "(libpq defaults)" : out;
 }
 
+namespace {
+std::mutex session_name_mutex;
+std::string session_name_value;  // empty: connections are "tinsel-server", unless the conninfo says otherwise
+}  // namespace
+
+void set_session_name(const std::string& name) {
+  std::lock_guard lock(session_name_mutex);
+  session_name_value = name;
+}
+
+std::string session_name() {
+  std::lock_guard lock(session_name_mutex);
+  return session_name_value;
+}
+
 connection::connection(const std::string& conninfo) : conninfo_(conninfo) { reconnect(); }
 
 void connection::reconnect() {
@@ -106,9 +123,11 @@ void connection::reconnect() {
   }
   std::string why;
   if (!valid_conninfo(conninfo_, why)) throw error("not a libpq connection string: " + why, "");
-  // Our defaults first: what the connection string says wins (expand_dbname).
-  const char* keys[] = {"application_name", "connect_timeout", "dbname", nullptr};
-  const char* values[] = {"tinsel-server", "5", conninfo_.c_str(), nullptr};
+  // Our defaults first: what the connection string says wins (expand_dbname), except a session
+  // name, which comes last and wins (cluster mode finds its instances' sessions by it).
+  const std::string named = session_name();
+  const char* keys[] = {"application_name", "connect_timeout", "dbname", named.empty() ? nullptr : "application_name", nullptr};
+  const char* values[] = {"tinsel-server", "5", conninfo_.c_str(), named.empty() ? nullptr : named.c_str(), nullptr};
   lost_ = false;
   c_ = PQconnectdbParams(keys, values, 1);
   if (!c_) throw error("out of memory", "");

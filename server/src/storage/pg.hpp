@@ -115,6 +115,13 @@ class transaction {
   bool done_ = false;
 };
 
+// The application_name of every connection this process makes from now on (cluster mode:
+// "tinsel/<instance>/<process tag>", so that another instance can end this process's sessions
+// when it takes its rooms; see cluster/lease.cpp). Empty: "tinsel-server" unless the conninfo
+// names one.
+void set_session_name(const std::string& name);
+std::string session_name();
+
 // Whether `conninfo` parses as a libpq connection string; `why` says what is wrong if not.
 bool valid_conninfo(const std::string& conninfo, std::string& why);
 

@@ -32,6 +32,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <cstdio>
 #include <random>
 #include <stdexcept>
 #include <future>
@@ -54,6 +55,11 @@ namespace {
 constexpr auto retry_interval = std::chrono::seconds(1);
 // A write that waits this long for a lock someone else holds fails (as SQLite's busy timeout).
 constexpr const char* lock_timeout = "5s";
+// How long a claim of a room waits for a lock another session holds: short, since the lease
+// thread claims orphans between renewals (a claim that gives up is tried again next round). A new
+// code's claim waits longer for another create by the same address.
+constexpr const char* claim_lock_timeout = "SET LOCAL lock_timeout = '500ms'";
+constexpr const char* create_lock_timeout = "SET LOCAL lock_timeout = '2s'";
 // Chat records kept per room (the newest), as in the SQLite journal.
 constexpr std::size_t chat_kept = 100;
 
@@ -193,6 +199,7 @@ class postgres_journal final : public journal {
       code_claim got = code_claim::failed;
       read([&](pg::connection& c) {
         pg::transaction t(c);
+        c.exec(create_lock_timeout);
         // One creator's rooms are counted one create at a time, whichever instances create them.
         c.exec("SELECT pg_advisory_xact_lock(7357617, hashtext($1))", {creator});
         if (c.exec("SELECT count(*) FROM rooms WHERE creator = $1 AND state = 'open'", {creator}).integer(0, 0) >= live_limit) {
@@ -225,6 +232,9 @@ class postgres_journal final : public journal {
       read([&](pg::connection& c) {
         out.reset();
         pg::transaction t(c);
+        // A row locked by a transaction its stopped owner left open is not waited on for long
+        // (the instance that tombstoned the owner ends its sessions, which frees it).
+        c.exec(claim_lock_timeout);
         // Ours if nobody owns it (released), or its owner's incarnation is no longer live
         // (tombstoned, or registered again), or it is this very incarnation's (a room that left
         // this instance when its lease lapsed, wanted here again).
@@ -704,6 +714,15 @@ class postgres_journal final : public journal {
 }  // namespace
 
 std::string postgres_target(const std::string& conninfo) { return pg::describe(conninfo); }
+
+std::string name_postgres_sessions(const std::string& instance) {
+  std::random_device rd;
+  char tag[9];
+  std::snprintf(tag, sizeof tag, "%08x", static_cast<unsigned>(rd()));
+  const std::string name = "tinsel/" + instance + "/" + tag;
+  pg::set_session_name(name);
+  return name;
+}
 
 std::unique_ptr<journal> open_postgres_journal(const std::string& conninfo, durability d, int keep_records_days) {
   if (std::string why; !pg::valid_conninfo(conninfo, why)) throw std::runtime_error("--postgres is not a libpq connection string: " + why);

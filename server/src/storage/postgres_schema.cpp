@@ -51,8 +51,10 @@ ALTER TABLE rooms ADD COLUMN owner text, ADD COLUMN owner_incarnation bigint, AD
 CREATE INDEX rooms_open_owner ON rooms(owner) WHERE state = 'open';
 )sql",
     // Limits across a cluster: failed joins per address key or IPv6 /48 (cluster/shared_misses),
-    // and who created each open room (an address key, cleared when the room ends).
+    // and who created each open room (an address key, cleared when the room ends). And each
+    // instance's session name (application_name), so that a takeover can end its sessions.
     R"sql(
+ALTER TABLE instances ADD COLUMN session text;
 CREATE TABLE join_misses(
   key text PRIMARY KEY,
   misses integer NOT NULL,
