@@ -43,6 +43,8 @@ void end_sessions(storage::pg::connection& db, const std::string& instance, cons
 // How long a client asking for a room of a draining instance waits before it asks again: the
 // instance releases its rooms as soon as their last writes are done.
 constexpr std::chrono::milliseconds drain_wait{300};
+// After a lookup failed on the database, how long the next ones answer `unknown` at once.
+constexpr std::chrono::milliseconds lookup_pause{1000};
 
 // An interval of `ms` milliseconds on the database's clock, as SQL.
 const char* lease_until_sql = "clock_timestamp() + make_interval(secs => $3::double precision / 1000)";
@@ -234,6 +236,7 @@ void cluster_lease::sweep() {
 }
 
 cluster_lease::whereabouts cluster_lease::locate(const std::string& code) {
+  if (clock::now().time_since_epoch().count() < lookup_paused_until_.load(std::memory_order_acquire)) return {whereabouts::kind::unknown, {}};
   try {
     std::lock_guard lock(lookup_mutex_);
     if (!lookup_) lookup_ = std::make_unique<storage::pg::connection>(conninfo_);
@@ -272,6 +275,9 @@ cluster_lease::whereabouts cluster_lease::locate(const std::string& code) {
       }
     }
   } catch (const std::exception& e) {
+    // For a moment the next lookups answer `unknown` at once: a hello must not wait on a
+    // connection attempt (up to libpq's connect_timeout) that the last one just failed.
+    lookup_paused_until_.store((clock::now() + lookup_pause).time_since_epoch().count(), std::memory_order_release);
     spdlog::warn("room not located: the database cannot be reached room={} error=\"{}\"", code, e.what());
   }
   return {whereabouts::kind::unknown, {}};

@@ -93,6 +93,7 @@ class cluster_lease {
   std::unique_ptr<storage::pg::connection> db_;      // the lease thread's
   std::mutex lookup_mutex_;
   std::unique_ptr<storage::pg::connection> lookup_;  // locate(), from any thread, one at a time
+  std::atomic<clock::rep> lookup_paused_until_{0};   // after a failed lookup: `unknown` at once until then
   std::atomic<long long> incarnation_{0};
   std::atomic<clock::rep> valid_until_{0};
   std::atomic<bool> draining_{false};
